@@ -1,0 +1,107 @@
+//! `charsight detect`: one line of report per input.
+
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::Result;
+use charsight::{Detection, Evidence};
+
+use crate::args::{DetectArgs, Format};
+use crate::input;
+use crate::json::{DetectLine, ErrorLine, PathField};
+use crate::Status;
+
+pub fn run(args: &DetectArgs, out: &mut impl Write) -> Result<Status> {
+    let engine = args.context.engine();
+    let mut buf = vec![0; 64 * 1024];
+    let mut status = Status::Success;
+    for input in input::expand(&args.paths)? {
+        let result = match input {
+            Ok(input) => {
+                let found = input::detect(&engine, &input, &mut buf);
+                (input.name().to_path_buf(), found)
+            }
+            Err((path, err)) => (path, Err(err)),
+        };
+        match result {
+            (path, Ok(found)) => write_detection(out, args.format, &path, &found)?,
+            (path, Err(err)) => {
+                status = Status::Errors;
+                write_error(out, args.format, &path, &err)?;
+            }
+        }
+    }
+    Ok(status)
+}
+
+fn write_detection(
+    out: &mut impl Write,
+    format: Format,
+    path: &Path,
+    found: &Detection,
+) -> Result<()> {
+    match format {
+        Format::Jsonl => {
+            serde_json::to_writer(&mut *out, &DetectLine::new(path, found))?;
+            writeln!(out)?;
+        }
+        Format::Text => {
+            write!(
+                out,
+                "{}: {} ({}, confidence {:.2})",
+                path.display(),
+                found.charset,
+                found.source.name(),
+                found.confidence
+            )?;
+            if let Some(language) = found.language {
+                write!(out, " language {language}")?;
+            }
+            if found.ascii {
+                write!(out, " ascii")?;
+            }
+            if found.binary {
+                write!(out, " binary")?;
+            }
+            if !found.evidence.is_empty() {
+                let declared: Vec<String> = found.evidence.iter().map(describe).collect();
+                write!(out, "; declared: {}", declared.join(", "))?;
+            }
+            writeln!(out)?;
+        }
+    }
+    Ok(())
+}
+
+/// `meta "shift_jis"@27 -> Shift_JIS`, with notes in brackets.
+fn describe(e: &Evidence) -> String {
+    let mut s = format!("{} {:?}@{}", e.source.name(), e.label, e.offset);
+    match e.charset {
+        Some(c) => s += &format!(" -> {c}"),
+        None => s += " -> ignored",
+    }
+    if !e.notes.is_empty() {
+        let notes: Vec<&str> = e.notes.iter().map(|n| n.name()).collect();
+        s += &format!(" [{}]", notes.join(", "));
+    }
+    s
+}
+
+fn write_error(
+    out: &mut impl Write,
+    format: Format,
+    path: &Path,
+    err: &std::io::Error,
+) -> Result<()> {
+    match format {
+        Format::Jsonl => {
+            let line = ErrorLine { path: PathField::new(path), error: err.to_string() };
+            serde_json::to_writer(&mut *out, &line)?;
+            writeln!(out)?;
+        }
+        Format::Text => {}
+    }
+    out.flush()?;
+    eprintln!("charsight: {}: {err}", path.display());
+    Ok(())
+}

@@ -1,0 +1,245 @@
+//! The `charsight` command's output contract and its behaviour on bad input.
+
+use std::fs;
+use std::io::{Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn charsight() -> Command {
+    Command::cargo_bin("charsight").unwrap()
+}
+
+fn samples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples")
+}
+
+/// Runs `detect --format jsonl` and parses each output line.
+fn detect_jsonl(args: &[&str], stdin: Option<&[u8]>) -> (Vec<Value>, i32) {
+    let mut cmd = charsight();
+    cmd.arg("detect").arg("--format").arg("jsonl").args(args);
+    if let Some(input) = stdin {
+        cmd.write_stdin(input);
+    }
+    let output = cmd.output().unwrap();
+    let lines = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is one JSON object"))
+        .collect();
+    (lines, output.status.code().unwrap())
+}
+
+fn detect_one(bytes: &[u8], args: &[&str]) -> Value {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("input");
+    fs::write(&path, bytes).unwrap();
+    let mut all = vec![path.to_str().unwrap()];
+    all.extend(args);
+    let (mut lines, code) = detect_jsonl(&all, None);
+    assert_eq!(code, 0);
+    assert_eq!(lines.len(), 1);
+    lines.remove(0)
+}
+
+#[test]
+fn samples_in_text_format() {
+    charsight()
+        .arg("detect")
+        .arg(samples())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("ja-shift_jis.html: Shift_JIS (meta"))
+        .stdout(predicate::str::contains("es-utf32be.xml: UTF-32BE (xml"))
+        .stdout(predicate::str::contains("de-utf8-bom.txt: UTF-8 (bom"));
+}
+
+#[test]
+fn jsonl_has_one_object_per_input_with_the_contract_fields() {
+    let (lines, code) = detect_jsonl(&[samples().to_str().unwrap()], None);
+    assert_eq!(code, 0);
+    let files =
+        fs::read_dir(samples()).unwrap().filter(|e| e.as_ref().unwrap().path().is_file()).count();
+    assert_eq!(lines.len(), files);
+    for line in &lines {
+        for field in ["path", "encoding", "confidence", "source", "declared", "language"] {
+            assert!(line.get(field).is_some(), "{field} missing in {line}");
+        }
+        let confidence = line["confidence"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&confidence));
+    }
+    let sjis =
+        lines.iter().find(|l| l["path"].as_str().unwrap().ends_with("ja-shift_jis.html")).unwrap();
+    assert_eq!(sjis["encoding"], "Shift_JIS");
+    assert_eq!(sjis["source"], "meta");
+    assert_eq!(sjis["declared"][0]["source"], "meta");
+    assert_eq!(sjis["declared"][0]["label"], "Shift_JIS");
+    assert_eq!(sjis["declared"][0]["encoding"], "Shift_JIS");
+    assert!(sjis["declared"][0]["offset"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn stdin_with_dash_and_with_no_operands() {
+    let (lines, _) = detect_jsonl(&["-"], Some(b"<meta charset=koi8-r>"));
+    assert_eq!(lines[0]["path"], "-");
+    assert_eq!(lines[0]["encoding"], "KOI8-R");
+    let (lines, _) = detect_jsonl(&[], Some(b"\xEF\xBB\xBFhi"));
+    assert_eq!(lines[0]["source"], "bom");
+}
+
+#[test]
+fn context_options() {
+    let v = detect_one(
+        b"<meta charset=utf-8>",
+        &["--content-type", "text/html; charset=\"Shift_JIS\""],
+    );
+    assert_eq!(v["encoding"], "Shift_JIS");
+    assert_eq!(v["source"], "http");
+    let v = detect_one(b"h\xe9", &["--default-encoding", "ISO8859-2"]);
+    assert_eq!(
+        (v["encoding"].as_str(), v["source"].as_str()),
+        (Some("ISO-8859-2"), Some("default"))
+    );
+    let v = detect_one(b"<meta charset=utf-8>", &["--force-encoding", "cp932"]);
+    assert_eq!((v["encoding"].as_str(), v["source"].as_str()), (Some("Shift_JIS"), Some("forced")));
+    let v = detect_one(b"hi", &["--content-type", "text/html; charset=none"]);
+    assert_eq!(v["declared"][0]["encoding"], Value::Null);
+    assert_eq!(v["declared"][0]["notes"][0], "none_label");
+}
+
+#[test]
+fn bad_label_on_the_command_line_exits_2_naming_it() {
+    charsight()
+        .args(["detect", "--default-encoding", "nonsense"])
+        .arg(samples())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("'nonsense'"))
+        .stdout("");
+    charsight().args(["detect", "--force-encoding", ""]).arg(samples()).assert().code(2);
+}
+
+#[test]
+fn unreadable_file_gives_an_error_line_and_exit_2_and_the_rest_goes_on() {
+    let missing = samples().join("no-such-file.html");
+    let present = samples().join("en-ascii.txt");
+    let (lines, code) = detect_jsonl(&[missing.to_str().unwrap(), present.to_str().unwrap()], None);
+    assert_eq!(code, 2);
+    assert_eq!(lines.len(), 2);
+    assert!(lines[0]["error"].as_str().unwrap().contains("No such file"));
+    assert_eq!(lines[1]["encoding"], "UTF-8");
+    charsight()
+        .arg("detect")
+        .arg(&missing)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no-such-file.html"));
+}
+
+#[test]
+fn empty_file() {
+    let v = detect_one(b"", &[]);
+    assert_eq!(v["ascii"], true);
+    assert_eq!(v["binary"], false);
+}
+
+#[test]
+fn binary_file() {
+    let mut png = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x01\x00".to_vec();
+    png.extend((0..4096u32).map(|i| (i * 7919 % 251) as u8));
+    assert_eq!(detect_one(&png, &[])["binary"], true);
+    // UTF-16 without BOM has NULs too, but is text.
+    let utf16: Vec<u8> =
+        "plain words, nothing binary".encode_utf16().flat_map(u16::to_le_bytes).collect();
+    let v = detect_one(&utf16, &[]);
+    assert_eq!(v["binary"], false);
+    assert_eq!(v["encoding"], "UTF-16LE");
+}
+
+#[test]
+fn truncated_boms() {
+    for bytes in [&b"\xEF\xBB"[..], b"\xFE", b"\xFF", b"\x00\x00\xFE"] {
+        let v = detect_one(bytes, &[]);
+        assert!(v["declared"].as_array().unwrap().is_empty(), "{bytes:?}: {v}");
+        assert_ne!(v["source"], "bom");
+    }
+}
+
+#[test]
+fn meta_cut_off_at_byte_1023_is_found_late() {
+    let mut page = b"<html><head>".to_vec();
+    page.resize(1019, b' ');
+    page.extend(b"<meta charset=\"euc-jp\">");
+    let v = detect_one(&page, &[]);
+    assert_eq!(v["encoding"], "EUC-JP");
+    assert_eq!(v["declared"][0]["offset"], 1034);
+    assert_eq!(v["declared"][0]["notes"][0], "late");
+}
+
+#[test]
+fn hundred_megabytes_of_unterminated_markup() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.html");
+    let mut file = fs::File::create(&path).unwrap();
+    let block: Vec<u8> = b"<!--<meta ".iter().copied().cycle().take(1 << 20).collect();
+    for _ in 0..100 {
+        file.write_all(&block).unwrap();
+    }
+    drop(file);
+    let (lines, code) = detect_jsonl(&[path.to_str().unwrap()], None);
+    assert_eq!(code, 0);
+    assert_eq!(lines[0]["encoding"], "UTF-8");
+    assert_eq!(lines[0]["ascii"], true);
+}
+
+/// A 2 GB file (sparse: its tail is a hole of NULs) is read only as far as
+/// needed, under a 300 MB address-space limit.
+#[test]
+fn two_gigabyte_file_with_bounded_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("huge.html");
+    let mut file = fs::File::create(&path).unwrap();
+    file.write_all(b"<html><head><meta charset=windows-1251></head><body>").unwrap();
+    file.seek(SeekFrom::Start(2 << 30)).unwrap();
+    file.write_all(b"</body></html>").unwrap();
+    drop(file);
+    let bin = assert_cmd::cargo::cargo_bin("charsight");
+    let script = format!(
+        "ulimit -v 300000 && exec '{}' detect --format jsonl '{}'",
+        bin.display(),
+        path.display()
+    );
+    let output = std::process::Command::new("bash").arg("-c").arg(script).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let v: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(v["encoding"], "windows-1251");
+    assert_eq!(v["binary"], true);
+}
+
+#[test]
+fn help_and_version() {
+    charsight().arg("--help").assert().success().stdout(predicate::str::contains("detect"));
+    charsight()
+        .args(["detect", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("--content-type"))
+        .stdout(predicate::str::contains("--default-encoding"));
+    charsight().arg("--version").assert().success();
+    charsight().arg("frobnicate").assert().code(2);
+}
+
+#[test]
+fn closed_pipe_exits_quietly() {
+    let bin = assert_cmd::cargo::cargo_bin("charsight");
+    let script = format!(
+        "'{}' detect '{}' '{}' | head -c 1 > /dev/null; exit ${{PIPESTATUS[0]}}",
+        bin.display(),
+        samples().display(),
+        samples().display()
+    );
+    let output = std::process::Command::new("bash").arg("-c").arg(script).output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+}

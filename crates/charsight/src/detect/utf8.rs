@@ -1,0 +1,114 @@
+//! Streaming UTF-8 validation with `simdutf8`, across chunk boundaries.
+
+/// Whether the bytes fed so far are valid UTF-8, and whether any was
+/// non-ASCII. Stops examining bytes once they are invalid.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Validator {
+    invalid: bool,
+    non_ascii: bool,
+    /// The start of a sequence cut by the end of the previous chunk.
+    carry: [u8; 4],
+    carry_len: usize,
+}
+
+impl Validator {
+    pub(super) fn feed(&mut self, mut chunk: &[u8], last: bool) {
+        if self.invalid {
+            return;
+        }
+        if self.carry_len > 0 {
+            // Complete the cut sequence with bytes from this chunk.
+            let need = (sequence_len(self.carry[0]) - self.carry_len).min(chunk.len());
+            self.carry[self.carry_len..self.carry_len + need].copy_from_slice(&chunk[..need]);
+            self.carry_len += need;
+            chunk = &chunk[need..];
+            match std::str::from_utf8(&self.carry[..self.carry_len]) {
+                Ok(_) => self.carry_len = 0,
+                Err(e) if e.error_len().is_none() && !last => return, // still incomplete
+                Err(_) => {
+                    self.invalid = true;
+                    return;
+                }
+            }
+        }
+        match simdutf8::compat::from_utf8(chunk) {
+            Ok(_) => {}
+            Err(e) if e.error_len().is_none() && !last => {
+                let tail = &chunk[e.valid_up_to()..];
+                self.carry[..tail.len()].copy_from_slice(tail);
+                self.carry_len = tail.len();
+            }
+            Err(_) => self.invalid = true,
+        }
+        if !self.non_ascii && !chunk.is_ascii() {
+            self.non_ascii = true;
+        }
+    }
+
+    pub(super) fn is_valid(&self) -> bool {
+        !self.invalid
+    }
+
+    pub(super) fn saw_non_ascii(&self) -> bool {
+        self.non_ascii
+    }
+}
+
+/// The length of the sequence a lead byte starts (1 for anything invalid,
+/// so that validation reports it).
+fn sequence_len(lead: u8) -> usize {
+    match lead {
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF7 => 4,
+        _ => 1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn chunked(bytes: &[u8], sizes: &[usize]) -> (bool, bool) {
+        let mut v = Validator::default();
+        let mut rest = bytes;
+        for &size in sizes.iter().cycle() {
+            let n = size.min(rest.len());
+            let (chunk, tail) = rest.split_at(n);
+            rest = tail;
+            v.feed(chunk, rest.is_empty());
+            if rest.is_empty() {
+                break;
+            }
+        }
+        if bytes.is_empty() {
+            v.feed(b"", true);
+        }
+        (v.is_valid(), v.saw_non_ascii())
+    }
+
+    #[test]
+    fn cut_sequences() {
+        let text = "a€😀b".as_bytes();
+        for size in 1..text.len() {
+            assert_eq!(chunked(text, &[size]), (true, true), "size {size}");
+        }
+        assert_eq!(chunked(b"ab\xE2\x82", &[3]), (false, true));
+        assert_eq!(chunked(b"ab\xE2\x82", &[1]), (false, true));
+        assert_eq!(chunked(b"abc", &[1]), (true, false));
+    }
+
+    proptest! {
+        #[test]
+        fn any_chunking_agrees_with_std(bytes: Vec<u8>, sizes in proptest::collection::vec(1usize..9, 1..5)) {
+            let (valid, _) = chunked(&bytes, &sizes);
+            prop_assert_eq!(valid, std::str::from_utf8(&bytes).is_ok());
+        }
+
+        #[test]
+        fn valid_text_in_any_chunking(text: String, sizes in proptest::collection::vec(1usize..9, 1..5)) {
+            prop_assert_eq!(chunked(text.as_bytes(), &sizes), (true, !text.is_ascii()));
+        }
+    }
+}

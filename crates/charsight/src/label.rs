@@ -1,0 +1,273 @@
+//! Stage 0: encoding labels to [`Charset`]s.
+//!
+//! Input: a label as found in a header, a `<meta>`, an XML declaration or on
+//! a command line. Output: a [`Charset`], or a [`LabelError`] that says why
+//! the label names none (empty, `none`, unknown).
+//!
+//! Resolution order:
+//! 1. aliases seen in the wild that the WHATWG list lacks or maps somewhere
+//!    charsight can do better (`cp932`, `UHC`, `UTF-32`, …);
+//! 2. the WHATWG Encoding Standard's [_get an encoding_] through
+//!    `encoding_rs::Encoding::for_label`;
+//! 3. the same names with separators dropped or changed (`ISO8859-1`,
+//!    `UTF_8`, `win-1251`, `CP-1252`).
+//!
+//! [_get an encoding_]: https://encoding.spec.whatwg.org/#concept-encoding-get
+
+use std::error::Error;
+use std::fmt;
+
+use encoding_rs::Encoding;
+
+use crate::Charset;
+
+/// Labels longer than this (after trimming) name no encoding.
+const MAX_LABEL_LEN: usize = 48;
+
+/// Resolves an encoding label to a [`Charset`].
+///
+/// Takes bytes rather than `&str` because labels come from documents and
+/// headers of unknown encoding. Leading and trailing ASCII whitespace is
+/// ignored and case does not matter. Never allocates.
+///
+/// # Errors
+/// [`LabelError`] when the label is empty, is `none`, or names no encoding
+/// charsight knows.
+///
+/// # Example
+/// ```
+/// use charsight::{label, Charset};
+/// assert_eq!(label::resolve(b" Shift_JIS "), Ok(Charset::ShiftJis));
+/// assert_eq!(label::resolve(b"cp936"), Ok(Charset::Gbk));
+/// assert_eq!(label::resolve(b"ISO8859-1"), Ok(Charset::Windows1252));
+/// assert_eq!(label::resolve(b"UTF-32LE"), Ok(Charset::Utf32Le));
+/// assert!(label::resolve(b"nonsense").is_err());
+/// ```
+pub fn resolve(label: &[u8]) -> Result<Charset, LabelError> {
+    let trimmed = label.trim_ascii();
+    let error = |kind| LabelError { kind, label: String::from_utf8_lossy(trimmed).into_owned() };
+    if trimmed.is_empty() {
+        return Err(error(LabelErrorKind::Empty));
+    }
+    if trimmed.eq_ignore_ascii_case(b"none") {
+        return Err(error(LabelErrorKind::None));
+    }
+    if trimmed.len() > MAX_LABEL_LEN {
+        return Err(error(LabelErrorKind::Unknown));
+    }
+    let mut lower = [0u8; MAX_LABEL_LEN];
+    let lower = &mut lower[..trimmed.len()];
+    lower.copy_from_slice(trimmed);
+    lower.make_ascii_lowercase();
+
+    let mut squeezed = [0u8; MAX_LABEL_LEN];
+    let squeezed_len = squeeze(lower, &mut squeezed);
+    let squeezed = &squeezed[..squeezed_len];
+
+    if let Some(charset) = alias(squeezed) {
+        return Ok(charset);
+    }
+    if let Some(encoding) = Encoding::for_label(lower) {
+        return Ok(Charset::from_encoding_rs(encoding));
+    }
+    by_pattern(squeezed).ok_or_else(|| error(LabelErrorKind::Unknown))
+}
+
+/// Why a label names no encoding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LabelError {
+    kind: LabelErrorKind,
+    label: String,
+}
+
+/// The kinds of [`LabelError`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
+pub enum LabelErrorKind {
+    /// The label was empty or only whitespace.
+    Empty,
+    /// The label was `none`, which some servers send to mean "not declared".
+    None,
+    /// The label names no encoding charsight knows.
+    Unknown,
+}
+
+impl LabelError {
+    /// What kind of failure this is.
+    pub fn kind(&self) -> LabelErrorKind {
+        self.kind
+    }
+
+    /// The label (trimmed, non-UTF-8 bytes replaced).
+    pub fn label(&self) -> &str {
+        &self.label
+    }
+}
+
+impl fmt::Display for LabelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.kind {
+            LabelErrorKind::Empty => f.write_str("empty encoding label"),
+            LabelErrorKind::None => f.write_str("encoding label 'none' names no encoding"),
+            LabelErrorKind::Unknown => {
+                write!(f, "unknown encoding label '{}'", self.label.escape_debug())
+            }
+        }
+    }
+}
+
+impl Error for LabelError {}
+
+/// Copies `label` without `-`, `_`, `.`, `:`, spaces and tabs; returns the length.
+fn squeeze(label: &[u8], out: &mut [u8; MAX_LABEL_LEN]) -> usize {
+    let mut n = 0;
+    for &b in label.iter().filter(|b| !matches!(b, b'-' | b'_' | b'.' | b':' | b' ' | b'\t')) {
+        out[n] = b;
+        n += 1;
+    }
+    n
+}
+
+/// Aliases the WHATWG list lacks, keyed by their squeezed form.
+fn alias(squeezed: &[u8]) -> Option<Charset> {
+    use Charset::*;
+    let charset = match squeezed {
+        b"utf8" | b"utf8mb3" | b"utf8mb4" | b"cp65001" | b"unicode20utf8" | b"xunicode20utf8" => {
+            Utf8
+        }
+        b"utf16" | b"utf16le" | b"ucs2" | b"ucs2le" | b"unicodefeff" | b"cp1200" => Utf16Le,
+        b"utf16be" | b"ucs2be" | b"unicodefffe" | b"cp1201" => Utf16Be,
+        // Unmarked UTF-32 is big-endian (Unicode Standard, D99); a BOM or
+        // the XML autodetection pattern overrides this in `sniff`.
+        b"utf32" | b"utf32be" | b"ucs4" | b"ucs4be" | b"cp12001" | b"iso10646ucs4" => Utf32Be,
+        b"utf32le" | b"ucs4le" | b"cp12000" => Utf32Le,
+        b"windows31j" | b"ms932" | b"cp932" | b"xsjis" | b"sjis" | b"shiftjis" | b"mskanji"
+        | b"pck" | b"sjisopen" | b"sjiswin" | b"xmscp932" | b"ibm943" => ShiftJis,
+        b"xeuc" | b"eucjp" | b"xeucjp" | b"ujis" | b"eucjpms" | b"cp51932" | b"cp20932" => EucJp,
+        b"cp936" | b"ms936" | b"windows936" | b"euccn" | b"xeuccn" | b"gbk" | b"gb2312"
+        | b"cp20936" | b"gb231280" => Gbk,
+        b"gb18030" | b"gb180302000" | b"gb180302005" | b"gb180302022" | b"cp54936" => Gb18030,
+        b"cp949" | b"ms949" | b"uhc" | b"windows949" | b"euckr" | b"cp51949" | b"ksx1001"
+        | b"xwindows949" => EucKr,
+        b"cp950" | b"ms950" | b"windows950" | b"bigfive" | b"big5" | b"big5hkscs" | b"xbig5"
+        | b"cp951" => Big5,
+        b"macroman" | b"xmacroman" | b"cp10000" => Macintosh,
+        b"maccyrillic" | b"xmaccyrillic" | b"xmacukrainian" | b"cp10007" | b"cp10017" => {
+            XMacCyrillic
+        }
+        b"tis620" | b"iso885911" | b"cp874" | b"win874" | b"ms874" => Windows874,
+        b"latin1" | b"iso88591" | b"88591" | b"cp819" | b"ibm819" | b"cp28591" => Windows1252,
+        b"latin5" | b"iso88599" | b"88599" | b"cp28599" => Windows1254,
+        b"koi8" | b"koi8r" | b"cp20866" => Koi8R,
+        b"koi8u" | b"koi8ru" | b"cp21866" => Koi8U,
+        b"cp866" | b"ibm866" | b"866" | b"dos866" => Ibm866,
+        _ => return None,
+    };
+    Some(charset)
+}
+
+/// `iso8859N`, `8859N`, and `windows`/`win`/`cp`/`ms` followed by a code
+/// page number, retried through the WHATWG labels.
+fn by_pattern(squeezed: &[u8]) -> Option<Charset> {
+    let digits_after = |prefix: &[u8]| {
+        squeezed.strip_prefix(prefix).filter(|rest| {
+            !rest.is_empty() && rest.len() <= 5 && rest.iter().all(u8::is_ascii_digit)
+        })
+    };
+    let retry = |prefix: &[u8], digits: &[u8]| {
+        let mut buf = [0u8; 16];
+        buf[..prefix.len()].copy_from_slice(prefix);
+        buf[prefix.len()..prefix.len() + digits.len()].copy_from_slice(digits);
+        Encoding::for_label(&buf[..prefix.len() + digits.len()]).map(Charset::from_encoding_rs)
+    };
+    if let Some(n) = digits_after(b"iso8859").or_else(|| digits_after(b"8859")) {
+        return retry(b"iso-8859-", n);
+    }
+    for prefix in [&b"windows"[..], b"win", b"cp", b"ms", b"ansi"] {
+        if let Some(n) = digits_after(prefix) {
+            return retry(b"windows-", n).or_else(|| retry(b"cp", n)).or_else(|| retry(b"ibm", n));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Charset::*;
+
+    #[test]
+    fn whatwg_labels() {
+        for (label, charset) in [
+            (&b"utf-8"[..], Utf8),
+            (b"unicode-1-1-utf-8", Utf8),
+            (b"latin1", Windows1252),
+            (b"us-ascii", Windows1252),
+            (b"x-sjis", ShiftJis),
+            (b"ks_c_5601-1987", EucKr),
+            (b"x-gbk", Gbk),
+            (b"iso-8859-8-i", Iso8859_8I),
+            (b"utf-16", Utf16Le),
+            (b"utf-16be", Utf16Be),
+            (b"x-user-defined", XUserDefined),
+            (b"hz-gb-2312", Replacement),
+            (b"\t\n KOI8-R \x0c", Koi8R),
+        ] {
+            assert_eq!(resolve(label), Ok(charset), "{}", String::from_utf8_lossy(label));
+        }
+    }
+
+    #[test]
+    fn aliases_from_the_wild() {
+        for (label, charset) in [
+            (&b"Windows-31J"[..], ShiftJis),
+            (b"MS932", ShiftJis),
+            (b"cp932", ShiftJis),
+            (b"x-sjis", ShiftJis),
+            (b"cp936", Gbk),
+            (b"MS936", Gbk),
+            (b"cp949", EucKr),
+            (b"UHC", EucKr),
+            (b"x-euc", EucJp),
+            (b"utf8", Utf8),
+            (b"UTF_8", Utf8),
+            (b"ISO8859-1", Windows1252),
+            (b"ISO_8859_2", Iso8859_2),
+            (b"iso8859_15", Iso8859_15),
+            (b"8859-5", Iso8859_5),
+            (b"win-1251", Windows1251),
+            (b"CP-1250", Windows1250),
+            (b"windows1256", Windows1256),
+            (b"UTF-32", Utf32Be),
+            (b"UTF-32LE", Utf32Le),
+            (b"utf-32be", Utf32Be),
+            (b"MacRoman", Macintosh),
+            (b"TIS-620", Windows874),
+        ] {
+            assert_eq!(resolve(label), Ok(charset), "{}", String::from_utf8_lossy(label));
+        }
+    }
+
+    #[test]
+    fn non_labels() {
+        assert_eq!(resolve(b"").unwrap_err().kind(), LabelErrorKind::Empty);
+        assert_eq!(resolve(b"   ").unwrap_err().kind(), LabelErrorKind::Empty);
+        assert_eq!(resolve(b"NONE").unwrap_err().kind(), LabelErrorKind::None);
+        let err = resolve(b"nonsense").unwrap_err();
+        assert_eq!(err.kind(), LabelErrorKind::Unknown);
+        assert_eq!(err.to_string(), "unknown encoding label 'nonsense'");
+        assert!(resolve(&[b'a'; 500]).is_err());
+        assert!(resolve(b"\xff\xfe").is_err());
+        assert!(resolve(b"cp99999999").is_err());
+        assert!(resolve(b"iso8859-99").is_err());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn never_panics(label: Vec<u8>) {
+            let _ = resolve(&label);
+        }
+    }
+}

@@ -1,0 +1,88 @@
+//! charsight gets the right text out of bytes whose character encoding is
+//! unknown, missing or lying.
+//!
+//! # Overview
+//!
+//! ```text
+//!  bytes + context (Content-Type, default, forced, hints)
+//!    │
+//!    ├─ label      labels → Charset (WHATWG + aliases seen in the wild)
+//!    ├─ sniff      declared evidence: BOM, HTTP charset, <meta>, XML declaration
+//!    ├─ detect     what the content says (UTF-8 validity, ASCII, binary, …)
+//!    └─ pipeline   policy → Detection { charset, confidence, source, evidence }
+//! ```
+//!
+//! Each stage only reports; the [`pipeline`] decides. Every piece of
+//! evidence is kept in the result, with where it was found and why it was
+//! used or ignored.
+//!
+//! # Examples
+//!
+//! ```
+//! use charsight::{Charset, Engine, Source};
+//!
+//! let page = b"<html><head><meta charset=\"shift_jis\"></head>\x93\xfa\x96\x7b";
+//! let found = Engine::new().detect(page);
+//! assert_eq!(found.charset, Charset::ShiftJis);
+//! assert_eq!(found.source, Source::Meta);
+//! assert_eq!(found.evidence[0].offset, 27);
+//!
+//! // A label nobody knows is evidence that was ignored, not an error.
+//! let found = Engine::new().content_type("text/html; charset=nonsense").detect(b"hi");
+//! assert_eq!(found.source, Source::Detected);
+//! assert!(found.evidence[0].charset.is_none());
+//! ```
+//!
+//! # Spec mapping
+//!
+//! | stage | specification |
+//! | --- | --- |
+//! | [`label`] | [Encoding Standard: get an encoding](https://encoding.spec.whatwg.org/#concept-encoding-get) |
+//! | [`sniff::bom`] | [Encoding Standard: BOM sniff](https://encoding.spec.whatwg.org/#bom-sniff) |
+//! | [`sniff::http`] | [RFC 9110 §8.3](https://www.rfc-editor.org/rfc/rfc9110#section-8.3) |
+//! | [`sniff::meta`] | [HTML: prescan a byte stream](https://html.spec.whatwg.org/multipage/parsing.html#prescan-a-byte-stream-to-determine-its-encoding) |
+//! | [`sniff::xml`] | [XML 1.0 Appendix F](https://www.w3.org/TR/xml/#sec-guessing), [RFC 7303](https://www.rfc-editor.org/rfc/rfc7303) |
+//! | [`pipeline`] | [HTML: determining the character encoding](https://html.spec.whatwg.org/multipage/parsing.html#determining-the-character-encoding) |
+//!
+//! # Confidence
+//!
+//! A confidence is the probability, from 0 to 1, that decoding with the
+//! chosen charset gives the right text. Pure ASCII decodes alike in every
+//! ASCII-compatible encoding, so its confidence is 1 whatever is chosen.
+//!
+//! # Error reporting
+//!
+//! Malformed or surprising input is data, not an error: labels that name
+//! nothing, contradictions and malformed bytes are reported in the result.
+//! `Result` is for caller mistakes only, such as [`label::resolve`] on a
+//! label the caller typed.
+//!
+//! # Panics
+//!
+//! No function panics on any input bytes; fuzz targets check this. A panic
+//! would be a bug.
+//!
+//! # Features
+//!
+//! - `serde`: `Serialize` for the result types (the CLI's JSON output).
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+mod charset;
+pub mod codec;
+pub mod detect;
+pub mod label;
+pub mod pipeline;
+pub mod sniff;
+
+pub use charset::Charset;
+pub use pipeline::{Detection, Engine, Policy, Session};
+pub use sniff::{Evidence, Note, Source};
+
+impl AsRef<[u8]> for Charset {
+    /// The charset's name as a label, so a `Charset` goes wherever a label does.
+    fn as_ref(&self) -> &[u8] {
+        self.name().as_bytes()
+    }
+}

@@ -1,0 +1,187 @@
+//! Stage 1: declared evidence.
+//!
+//! Input: the first bytes of a document (a bounded prefix) and what came
+//! with it from outside (an HTTP `Content-Type`, a caller's default or forced
+//! encoding). Output: a list of [`Evidence`], in the order found, each with
+//! its source, raw label, resolved [`Charset`] and byte position.
+//!
+//! The sniffers only report. Which evidence wins is decided later, by the
+//! policy in [`crate::pipeline`].
+//!
+//! | source | module | specification |
+//! | --- | --- | --- |
+//! | byte order mark | [`bom`] | [Encoding Standard, BOM sniff](https://encoding.spec.whatwg.org/#bom-sniff) |
+//! | `Content-Type` charset | [`http`] | [RFC 9110 §8.3](https://www.rfc-editor.org/rfc/rfc9110#section-8.3), [Fetch: extract a MIME type](https://fetch.spec.whatwg.org/#concept-header-extract-mime-type) |
+//! | `<meta>` | [`meta`] | [HTML: prescan a byte stream](https://html.spec.whatwg.org/multipage/parsing.html#prescan-a-byte-stream-to-determine-its-encoding) |
+//! | XML declaration | [`xml`] | [XML 1.0 §4.3.3, Appendix F](https://www.w3.org/TR/xml/#sec-guessing), [RFC 7303](https://www.rfc-editor.org/rfc/rfc7303) |
+
+pub mod bom;
+pub mod http;
+pub mod meta;
+pub mod xml;
+
+use crate::label::{self, LabelErrorKind};
+use crate::Charset;
+
+/// Where a piece of evidence came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
+pub enum Source {
+    /// A byte order mark at the start of the bytes.
+    Bom,
+    /// The `charset` parameter of an HTTP `Content-Type`.
+    Http,
+    /// An HTML `<meta charset>` or `<meta http-equiv=content-type>`.
+    Meta,
+    /// An XML declaration, or the XML 1.0 Appendix F pattern of the first bytes.
+    Xml,
+    /// Statistical detection from the content.
+    Detected,
+    /// The caller's default, used when nothing else decides.
+    Default,
+    /// The caller's forced choice.
+    Forced,
+}
+
+impl Source {
+    /// The lower-case name used in reports (`bom`, `http`, `meta`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::Bom => "bom",
+            Source::Http => "http",
+            Source::Meta => "meta",
+            Source::Xml => "xml",
+            Source::Detected => "detected",
+            Source::Default => "default",
+            Source::Forced => "forced",
+        }
+    }
+}
+
+/// Something worth knowing about a piece of evidence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Note {
+    /// The label names no encoding, so the evidence is ignored.
+    Label(LabelErrorKind),
+    /// A `<meta>` found past the first 1024 bytes (the prescan's window);
+    /// the HTML parser's "change the encoding" step still honours it.
+    Late,
+    /// A `<meta>` that declares UTF-16 or UTF-32, impossible for bytes in
+    /// which the `<meta>` reads as ASCII: it means UTF-8 (HTML standard).
+    Utf16MeansUtf8,
+    /// A `<meta>` that declares `x-user-defined` means windows-1252.
+    UserDefinedMeansWindows1252,
+    /// Another `charset` parameter of the same `Content-Type` counts instead
+    /// (within one media type the first wins; see [`http`]).
+    Superseded,
+    /// Not a declaration: the XML 1.0 Appendix F pattern of the first bytes.
+    Autodetected,
+    /// The bytes name an encoding charsight cannot decode (such as EBCDIC).
+    Unsupported,
+    /// An XML declaration naming an encoding its own bytes cannot be in (a
+    /// single-byte label written in UTF-16); ignored.
+    Mismatch,
+}
+
+impl Note {
+    /// The note's name in reports (`late`, `unknown_label`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            Note::Label(LabelErrorKind::Empty) => "empty_label",
+            Note::Label(LabelErrorKind::None) => "none_label",
+            Note::Label(LabelErrorKind::Unknown) => "unknown_label",
+            Note::Late => "late",
+            Note::Utf16MeansUtf8 => "utf16_means_utf8",
+            Note::UserDefinedMeansWindows1252 => "user_defined_means_windows1252",
+            Note::Superseded => "superseded",
+            Note::Autodetected => "autodetected",
+            Note::Unsupported => "unsupported",
+            Note::Mismatch => "mismatch",
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for Note {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+/// One piece of evidence about the encoding of a document.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Evidence {
+    /// Where it came from.
+    pub source: Source,
+    /// The label exactly as found (bytes that are not UTF-8 replaced).
+    pub label: String,
+    /// The charset it declares, or `None` when it declares nothing usable
+    /// (see [`notes`](Evidence::notes)).
+    #[cfg_attr(feature = "serde", serde(rename = "encoding"))]
+    pub charset: Option<Charset>,
+    /// Byte offset of the label (the BOM; the `charset` value in a
+    /// `Content-Type`; the attribute value in the document).
+    pub offset: usize,
+    /// Length of the label in bytes.
+    pub len: usize,
+    /// What else is known: ignored and why, came late, was rewritten.
+    pub notes: Vec<Note>,
+}
+
+impl Evidence {
+    /// Evidence from a label found at `offset`, resolved with [`label::resolve`].
+    pub fn from_label(source: Source, raw: &[u8], offset: usize) -> Evidence {
+        let mut evidence = Evidence {
+            source,
+            label: String::from_utf8_lossy(raw).into_owned(),
+            charset: None,
+            offset,
+            len: raw.len(),
+            notes: Vec::new(),
+        };
+        match label::resolve(raw) {
+            Ok(charset) => evidence.charset = Some(charset),
+            Err(e) => evidence.notes.push(Note::Label(e.kind())),
+        }
+        evidence
+    }
+
+    /// The charset, if this evidence counts: it names one and was not
+    /// overruled by a rule of its own source (a repeated parameter).
+    pub fn usable(&self) -> Option<Charset> {
+        if self.notes.contains(&Note::Superseded) {
+            return None;
+        }
+        self.charset
+    }
+}
+
+/// What kind of document the bytes are, for the precedence of in-document
+/// declarations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
+pub enum DocumentKind {
+    /// HTML: `<meta>` first, then an XML declaration at the very start.
+    Html,
+    /// XML: the XML declaration; `<meta>` is not a declaration in XML.
+    Xml,
+}
+
+impl DocumentKind {
+    /// The kind given by a media type, else by the bytes: a document that
+    /// starts with an XML declaration (in any byte order) is XML.
+    pub fn of(media: Option<http::MediaKind>, bytes: &[u8]) -> DocumentKind {
+        match media {
+            Some(http::MediaKind::Xml) => DocumentKind::Xml,
+            Some(http::MediaKind::Html) => DocumentKind::Html,
+            _ if xml::starts_with_declaration(bytes) => DocumentKind::Xml,
+            _ => DocumentKind::Html,
+        }
+    }
+}
