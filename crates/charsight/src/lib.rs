@@ -9,7 +9,8 @@
 //!    ├─ label      labels → Charset (WHATWG + aliases seen in the wild)
 //!    ├─ sniff      declared evidence: BOM, HTTP charset, <meta>, XML declaration
 //!    ├─ detect     what the content says (UTF-8 validity, ASCII, binary, …)
-//!    └─ pipeline   policy → Detection { charset, confidence, source, evidence }
+//!    ├─ verify     each candidate decoded: malformed, implausible, round trip
+//!    └─ pipeline   policy → Detection { charset, confidence, rule, evidence, candidates }
 //! ```
 //!
 //! Each stage only reports; the [`pipeline`] decides. Every piece of
@@ -71,13 +72,15 @@
 
 mod charset;
 pub mod codec;
+pub mod decode;
 pub mod detect;
 pub mod label;
 pub mod pipeline;
 pub mod sniff;
+pub mod verify;
 
 pub use charset::Charset;
-pub use pipeline::{Detection, Engine, Policy, Session};
+pub use pipeline::{Candidate, Detection, Doubt, Engine, Policy, Rule, Session};
 pub use sniff::{Evidence, Note, Source};
 
 impl AsRef<[u8]> for Charset {

@@ -50,6 +50,30 @@ pub struct Guess {
     /// The bytes are clearly not text: NULs or control bytes outside the
     /// patterns of UTF-16 and UTF-32.
     pub binary: bool,
+    /// Every encoding considered and not disqualified, best first.
+    pub candidates: Vec<Candidate>,
+}
+
+/// One encoding the detector considered, with its score.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct Candidate {
+    /// The encoding.
+    #[cfg_attr(feature = "serde", serde(rename = "encoding"))]
+    pub charset: Charset,
+    /// Probability, from 0 to 1, that it is the right one.
+    pub confidence: f32,
+    /// The language whose model scored best with it, as a BCP 47 tag.
+    pub language: Option<&'static str>,
+}
+
+impl Guess {
+    /// The detector's confidence in `charset`: its score among the
+    /// candidates, 0 if it was disqualified or not considered.
+    pub fn confidence_of(&self, charset: Charset) -> f32 {
+        self.candidates.iter().find(|c| c.charset == charset).map_or(0.0, |c| c.confidence)
+    }
 }
 
 impl Detector {
@@ -88,7 +112,11 @@ impl Detector {
             None if self.utf8.is_valid() => (Some(Charset::Utf8), 0.95),
             None => (None, 0.0),
         };
-        Guess { charset, confidence, ascii, binary }
+        let candidates = charset
+            .map(|charset| Candidate { charset, confidence, language: None })
+            .into_iter()
+            .collect();
+        Guess { charset, confidence, ascii, binary, candidates }
     }
 }
 
