@@ -195,7 +195,7 @@ impl TextDecoder {
     ///
     /// # Errors
     /// In [`Errors::Strict`] mode, the first malformed sequence; `out` then
-    /// holds the text before it.
+    /// holds exactly the text before it. Do not call again after an error.
     pub fn decode(
         &mut self,
         chunk: &[u8],
@@ -242,6 +242,7 @@ impl TextDecoder {
     ) -> Result<(), DecodeError> {
         let (errors, log, charset) = (self.errors, &mut self.log, self.charset);
         let mut failure = None;
+        let mut cut = None;
         let mut escapes = 0;
         let start = out.len();
         self.decoder.decode_to_string(bytes, out, last, |out, m| {
@@ -253,6 +254,7 @@ impl TextDecoder {
                     out.extend(m.bytes().iter().map(|&b| escape(b)));
                 }
                 Errors::Strict => {
+                    cut.get_or_insert(out.len());
                     failure.get_or_insert(DecodeError {
                         charset,
                         offset: m.offset,
@@ -263,6 +265,8 @@ impl TextDecoder {
         });
         self.finished |= last;
         if let Some(failure) = failure {
+            // The text stops where the first offence is, whatever the chunking.
+            out.truncate(cut.unwrap_or(out.len()));
             return Err(failure);
         }
         if errors == Errors::Escape {
@@ -555,7 +559,7 @@ mod tests {
         let mut decoder = TextDecoder::new(Charset::ShiftJis, Errors::Strict);
         let mut text = String::new();
         decoder.decode(b"\x93\xfa", false, &mut text).unwrap();
-        let err = decoder.decode(b"\x96\x7b\xff\x93", true, &mut text).unwrap_err();
+        let err = decoder.decode(b"\x96\x7b\xff\x93\xfa", true, &mut text).unwrap_err();
         assert_eq!(err.offset(), 4);
         assert_eq!(err.to_string(), "malformed Shift_JIS sequence FF at byte offset 4");
         assert_eq!(text, "日本");
