@@ -1,0 +1,52 @@
+//! The generator of charsight's tables: models trained from natural text and
+//! mapping tables converted from published data. Deterministic: sorted
+//! iteration, fixed seeds, no timestamps.
+//!
+//! Each family of tables is one module with two steps:
+//!
+//! - `count`: reads the raw inputs (`../shared/...`, packages pinned in
+//!   `inputs.toml`) and writes a compact intermediate form (counts) into
+//!   `tools/gen-tables/data/`, checked in;
+//! - `emit`: reads the intermediate form and writes Rust into
+//!   `crates/charsight-tables/src/generated/`, checked in.
+//!
+//! `cargo run -p gen-tables -- check` re-emits every family in memory and
+//! fails if any checked-in file differs, so the generated code always
+//! matches its intermediate data.
+
+mod emit;
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+
+/// Regenerate charsight's tables.
+#[derive(Parser)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Re-emit every family in memory; fail if a checked-in file differs.
+    Check,
+    /// Re-emit every family from the checked-in intermediate data.
+    Emit,
+}
+
+fn main() -> Result<()> {
+    let cli = Cli::parse();
+    let mode = match cli.command {
+        Command::Check => emit::Mode::Check,
+        Command::Emit => emit::Mode::Write,
+    };
+    let mut out = emit::Output::new(mode);
+    emit_all(&mut out)?;
+    out.finish()
+}
+
+/// Every family's `emit` step.
+fn emit_all(out: &mut emit::Output) -> Result<()> {
+    let _ = out;
+    Ok(())
+}
