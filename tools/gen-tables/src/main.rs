@@ -14,7 +14,10 @@
 //! fails if any checked-in file differs, so the generated code always
 //! matches its intermediate data.
 
+mod charfreq;
 mod emit;
+
+use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -32,6 +35,21 @@ enum Command {
     Check,
     /// Re-emit every family from the checked-in intermediate data.
     Emit,
+    /// Recount a family's intermediate data from its raw inputs.
+    Count {
+        #[command(subcommand)]
+        family: Family,
+    },
+}
+
+#[derive(Subcommand)]
+enum Family {
+    /// CJK character frequencies from ../shared/text and wordfreq.
+    Charfreq {
+        /// The unpacked wordfreq wheel pinned in inputs.toml.
+        #[arg(long, value_name = "DIR")]
+        wordfreq: PathBuf,
+    },
 }
 
 fn main() -> Result<()> {
@@ -39,6 +57,13 @@ fn main() -> Result<()> {
     let mode = match cli.command {
         Command::Check => emit::Mode::Check,
         Command::Emit => emit::Mode::Write,
+        Command::Count { family } => {
+            let mut out = emit::Output::new(emit::Mode::Write);
+            match family {
+                Family::Charfreq { wordfreq } => charfreq::count(&mut out, &wordfreq)?,
+            }
+            return out.finish();
+        }
     };
     let mut out = emit::Output::new(mode);
     emit_all(&mut out)?;
@@ -47,6 +72,5 @@ fn main() -> Result<()> {
 
 /// Every family's `emit` step.
 fn emit_all(out: &mut emit::Output) -> Result<()> {
-    let _ = out;
-    Ok(())
+    charfreq::emit(out)
 }
