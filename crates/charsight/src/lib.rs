@@ -73,6 +73,7 @@ mod charset;
 pub mod codec;
 pub mod detect;
 pub mod label;
+pub mod lang;
 pub mod pipeline;
 pub mod sniff;
 
