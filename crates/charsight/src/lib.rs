@@ -75,6 +75,7 @@ pub mod codec;
 pub mod decode;
 pub mod detect;
 pub mod label;
+pub mod lang;
 pub mod pipeline;
 pub mod sniff;
 pub mod verify;

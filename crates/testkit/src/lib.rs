@@ -27,6 +27,28 @@ pub fn shared_dir() -> PathBuf {
     })
 }
 
+/// The train/held-out split of `shared/text`: whether a line is held out of
+/// every model's training, for evaluation. About one line in five is held
+/// out, chosen by an FNV-1a hash of the line's bytes, so the split is fixed,
+/// independent of line order and the same for every crate that uses it.
+pub fn held_out(line: &str) -> bool {
+    let hash = line.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    hash % 5 == 0
+}
+
+/// The lines of `shared/text/<lang>.txt` on one side of [`held_out`]: the
+/// held-out lines when `held` is true, the training lines otherwise.
+///
+/// # Panics
+/// If the file cannot be read.
+pub fn text_lines(lang: &str, held: bool) -> Vec<String> {
+    let path = shared_dir().join("text").join(format!("{lang}.txt"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines().filter(|line| held_out(line) == held).map(str::to_owned).collect()
+}
+
 /// One file of the labelled corpus (`shared/corpus/labels.tsv`).
 #[derive(Clone, Debug)]
 pub struct Labelled {
@@ -89,4 +111,17 @@ pub fn encoding_cases(path: &Path) -> Vec<EncodingCase> {
 
 fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack.windows(needle.len()).position(|w| w == needle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn about_one_line_in_five_is_held_out() {
+        let lines = text_lines("ja", true).len();
+        let train = text_lines("ja", false).len();
+        let share = lines as f64 / (lines + train) as f64;
+        assert!((0.15..0.25).contains(&share), "{share}");
+    }
 }

@@ -1,0 +1,160 @@
+//! Character unigram frequencies per language, from the generated table
+//! `charsight_tables::charfreq`.
+//!
+//! A frequency is given as a *cost*: `-log2 p` quantised to eighths of a bit
+//! ([`CharFreq::STEPS_PER_BIT`]), where `p` is the probability of the
+//! character among the non-ASCII characters of the language's text. Common
+//! characters cost little (the ideographic full stop 。 about 5 bits in
+//! Japanese), rare ones much; characters missing from the table cost the
+//! language's [floor](CharFreq::floor). ASCII is not in the table: every
+//! encoding this is used to compare reads it alike.
+//!
+//! The costs of a string add up to its negative log-likelihood under a
+//! unigram model, so readings of the same bytes in different encodings can be
+//! compared by their total cost.
+
+use charsight_tables::charfreq::{CHARS, COSTS, FLOORS, LANGS, STEPS_PER_BIT};
+
+/// The character frequencies of one language.
+///
+/// # Example
+/// ```
+/// use charsight::lang::CharFreq;
+/// let ja = CharFreq::for_language("ja").unwrap();
+/// // The hiragana の is far commoner in Japanese than the rare kanji 鬱.
+/// assert!(ja.cost('の') < ja.cost('鬱'));
+/// // Hangul is missing from Japanese text: it costs the floor.
+/// assert_eq!(ja.get('한'), None);
+/// assert_eq!(ja.cost('한'), ja.floor());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CharFreq {
+    column: usize,
+}
+
+impl CharFreq {
+    /// Every language with a table: ja, ko, zh-Hans, zh-Hant.
+    pub const ALL: [CharFreq; 4] = [
+        CharFreq { column: 0 },
+        CharFreq { column: 1 },
+        CharFreq { column: 2 },
+        CharFreq { column: 3 },
+    ];
+
+    /// Cost steps per bit: a cost of `c` means `p = 2^(-c / STEPS_PER_BIT)`.
+    pub const STEPS_PER_BIT: u8 = STEPS_PER_BIT;
+
+    /// The table for a BCP 47 language tag, compared case-insensitively:
+    /// `ja`, `ko`, `zh-Hans` (also `zh`, `zh-CN`, `zh-SG`), `zh-Hant` (also
+    /// `zh-TW`, `zh-HK`, `zh-MO`); `None` for a language without one.
+    pub fn for_language(tag: &str) -> Option<CharFreq> {
+        let tag = tag.to_ascii_lowercase();
+        let name = match tag.as_str() {
+            "zh" | "zh-cn" | "zh-sg" | "zh-hans-cn" => "zh-Hans",
+            "zh-tw" | "zh-hk" | "zh-mo" | "zh-hant-tw" | "zh-hant-hk" => "zh-Hant",
+            _ => LANGS.iter().find(|l| l.eq_ignore_ascii_case(&tag))?,
+        };
+        LANGS.iter().position(|&l| l == name).map(|column| CharFreq { column })
+    }
+
+    /// The language's canonical tag (`ja`, `ko`, `zh-Hans`, `zh-Hant`).
+    pub fn language(self) -> &'static str {
+        LANGS[self.column]
+    }
+
+    /// The cost of `c`, or `None` when the language's text did not show it
+    /// often enough to have one (and for ASCII).
+    pub fn get(self, c: char) -> Option<u8> {
+        let index = CHARS.binary_search(&u32::from(c)).ok()?;
+        Some(COSTS[self.column][index]).filter(|&cost| cost != u8::MAX)
+    }
+
+    /// The cost of `c`, the [floor](CharFreq::floor) when it has none.
+    pub fn cost(self, c: char) -> u8 {
+        self.get(c).unwrap_or(self.floor())
+    }
+
+    /// The cost of a character the table does not have: half the probability
+    /// of a character seen once in the training text. Every cost in the
+    /// table is below it.
+    pub fn floor(self) -> u8 {
+        FLOORS[self.column]
+    }
+}
+
+/// The cost of `c` in language `lang` (see [`CharFreq::for_language`] for
+/// the tags): `None` when the language has no table or the character no
+/// cost.
+///
+/// # Example
+/// ```
+/// let common = charsight::lang::charfreq("zh-Hans", '的').unwrap();
+/// assert!(common < 6 * 8, "的 is the commonest character, under 6 bits");
+/// assert_eq!(charsight::lang::charfreq("fr", 'é'), None);
+/// ```
+pub fn charfreq(lang: &str, c: char) -> Option<u8> {
+    CharFreq::for_language(lang)?.get(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn total(freq: CharFreq, text: &str) -> u32 {
+        text.chars().filter(|c| !c.is_ascii()).map(|c| u32::from(freq.cost(c))).sum()
+    }
+
+    #[test]
+    fn tags_resolve_case_insensitively() {
+        for (tag, want) in [
+            ("JA", "ja"),
+            ("ko", "ko"),
+            ("zh-hans", "zh-Hans"),
+            ("zh-TW", "zh-Hant"),
+            ("zh", "zh-Hans"),
+        ] {
+            assert_eq!(CharFreq::for_language(tag).map(CharFreq::language), Some(want), "{tag}");
+        }
+        assert_eq!(CharFreq::for_language("en"), None);
+        assert_eq!(CharFreq::ALL.map(CharFreq::language), LANGS);
+    }
+
+    #[test]
+    fn table_is_sorted_and_costs_are_below_the_floor() {
+        assert!(CHARS.windows(2).all(|w| w[0] < w[1]));
+        assert!(CHARS.iter().all(|&c| c >= 0x80));
+        for freq in CharFreq::ALL {
+            let column = &COSTS[freq.column];
+            assert!(column.iter().all(|&c| c < freq.floor() || c == u8::MAX));
+            // Each language has thousands of characters.
+            assert!(column.iter().filter(|&&c| c != u8::MAX).count() > 1000, "{}", freq.language());
+        }
+    }
+
+    #[test]
+    fn each_language_prefers_its_own_text() {
+        let samples = [
+            ("ja", "日本語の文字コードを判定します"),
+            ("ko", "한국어 문자 인코딩을 판별합니다"),
+            ("zh-Hans", "简体中文的字符编码检测"),
+            ("zh-Hant", "繁體中文的字元編碼偵測"),
+        ];
+        for (lang, text) in samples {
+            let own = CharFreq::for_language(lang).unwrap();
+            for other in CharFreq::ALL.into_iter().filter(|&f| f != own) {
+                assert!(
+                    total(own, text) < total(other, text),
+                    "{text} should cost less in {lang} than in {}",
+                    other.language()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn ascii_has_no_cost() {
+        for freq in CharFreq::ALL {
+            assert_eq!(freq.get('a'), None);
+        }
+    }
+}

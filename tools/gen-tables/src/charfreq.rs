@@ -1,0 +1,295 @@
+//! Family `charfreq`: character unigram frequencies of CJK text, per
+//! language, for scoring the readings of short byte strings.
+//!
+//! - `count charfreq --wordfreq DIR`: counts the non-ASCII characters of the
+//!   training lines of `../shared/text/<lang>.txt` (the held-out fifth,
+//!   `testkit::held_out`, is left out) and the character frequencies implied
+//!   by wordfreq's web word lists (pinned in `inputs.toml`), and writes
+//!   `data/charfreq/<lang>.tsv`: `code point (hex) TAB text count TAB web
+//!   frequency in parts per billion`.
+//! - `emit`: blends both sources half and half, quantises `-log2 p` to
+//!   eighths of a bit and writes `generated/charfreq.rs`.
+//!
+//! wordfreq's Chinese list is Simplified; the zh-Hant web frequencies spread
+//! each Simplified character's mass over the Traditional characters that
+//! simplify to it (wordfreq's own mapping), weighted by how often each occurs
+//! in the zh-Hant training text.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::io::Read;
+use std::path::Path;
+
+use anyhow::{bail, Context, Result};
+use serde::Deserialize;
+
+use crate::emit::{self, Output};
+
+/// The languages, in the column order of the generated table.
+const LANGS: [&str; 4] = ["ja", "ko", "zh-Hans", "zh-Hant"];
+
+/// The share of the training text in the blended probability (the rest is
+/// the web lists').
+const TEXT_WEIGHT: f64 = 0.5;
+
+/// Quantisation: costs are `-log2 p` in eighths of a bit.
+const STEPS_PER_BIT: f64 = 8.0;
+
+/// A Traditional character's weight in the zh-Hant spreading: its count in
+/// the training text plus this.
+const SPREAD_PRIOR: f64 = 0.5;
+
+#[derive(Deserialize)]
+struct Inputs {
+    charfreq: Pins,
+}
+
+#[derive(Deserialize)]
+struct Pins {
+    text: BTreeMap<String, String>,
+    wordfreq: WordfreqPins,
+}
+
+#[derive(Deserialize)]
+struct WordfreqPins {
+    files: BTreeMap<String, String>,
+}
+
+/// Counts for one language: text counts and web parts per billion.
+#[derive(Default)]
+struct Counts {
+    text: BTreeMap<char, u64>,
+    web: BTreeMap<char, f64>,
+}
+
+/// The `count` step.
+pub fn count(out: &mut Output, wordfreq: &Path) -> Result<()> {
+    let inputs: Inputs = toml::from_str(&std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("inputs.toml"),
+    )?)?;
+    let shared = testkit::shared_dir();
+    let read_pinned = |root: &Path, name: &str, pins: &BTreeMap<String, String>| {
+        let path = root.join(name);
+        let bytes = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
+        let want = pins.get(name).with_context(|| format!("{name} is not pinned"))?;
+        if &emit::sha256(&bytes) != want {
+            bail!("{} does not match its sha256 in inputs.toml", path.display());
+        }
+        Ok(bytes)
+    };
+    let web_files = &inputs.charfreq.wordfreq.files;
+    let web = |name: &str| -> Result<Vec<(String, f64)>> {
+        let bytes = read_pinned(wordfreq, &format!("wordfreq/data/{name}.msgpack.gz"), web_files)?;
+        read_cbpack(&bytes)
+    };
+    let simplified = read_mapping(&read_pinned(
+        wordfreq,
+        "wordfreq/data/_chinese_mapping.msgpack.gz",
+        web_files,
+    )?)?;
+    let zh_web = web_chars(&web("large_zh")?);
+    for lang in LANGS {
+        let bytes = read_pinned(&shared, &format!("text/{lang}.txt"), &inputs.charfreq.text)?;
+        let mut counts = Counts::default();
+        for line in String::from_utf8(bytes)?.lines().filter(|l| !testkit::held_out(l)) {
+            for c in line.chars().filter(|c| !c.is_ascii()) {
+                *counts.text.entry(c).or_default() += 1;
+            }
+        }
+        counts.web = match lang {
+            "ja" => web_chars(&web("large_ja")?),
+            "ko" => web_chars(&web("small_ko")?),
+            "zh-Hans" => zh_web.clone(),
+            _ => spread_to_traditional(&zh_web, &simplified, &counts.text),
+        };
+        let path = emit::data_dir().join("charfreq").join(format!("{lang}.tsv"));
+        out.file(&path, write_tsv(lang, &counts).as_bytes())?;
+    }
+    Ok(())
+}
+
+/// Reads a wordfreq `cB` pack: a header, then lists of words whose
+/// frequency is `10^(-i/100)` for the list at index `i`.
+fn read_cbpack(gz: &[u8]) -> Result<Vec<(String, f64)>> {
+    let value = read_msgpack(gz)?;
+    let rmpv::Value::Array(items) = value else { bail!("a cB pack is an array") };
+    let Some(rmpv::Value::Map(header)) = items.first() else { bail!("no cB header") };
+    let is = |key: &str, want: rmpv::Value| {
+        header.iter().any(|(k, v)| k.as_str() == Some(key) && *v == want)
+    };
+    if !is("format", "cB".into()) || !is("version", 1.into()) {
+        bail!("unexpected cB header {header:?}");
+    }
+    let mut words = Vec::new();
+    for (i, bucket) in items.iter().enumerate().skip(1) {
+        let freq = 10f64.powf(-((i - 1) as f64) / 100.0);
+        for word in bucket.as_array().context("a cB bucket is an array")? {
+            words.push((word.as_str().context("a word is a string")?.to_owned(), freq));
+        }
+    }
+    Ok(words)
+}
+
+/// Reads wordfreq's Traditional-to-Simplified mapping: code point to string
+/// (or code point).
+fn read_mapping(gz: &[u8]) -> Result<BTreeMap<char, char>> {
+    let rmpv::Value::Map(entries) = read_msgpack(gz)? else { bail!("the mapping is a map") };
+    let as_char = |v: &rmpv::Value| match v {
+        rmpv::Value::Integer(n) => n.as_u64().and_then(|n| char::from_u32(n as u32)),
+        rmpv::Value::String(s) => {
+            let mut chars = s.as_str()?.chars();
+            chars.next().filter(|_| chars.next().is_none())
+        }
+        _ => None,
+    };
+    Ok(entries.iter().filter_map(|(k, v)| Some((as_char(k)?, as_char(v)?))).collect())
+}
+
+fn read_msgpack(gz: &[u8]) -> Result<rmpv::Value> {
+    let mut bytes = Vec::new();
+    flate2::read::GzDecoder::new(gz).read_to_end(&mut bytes)?;
+    Ok(rmpv::decode::read_value(&mut &bytes[..])?)
+}
+
+/// Character probabilities (non-ASCII characters only) implied by word
+/// frequencies.
+fn web_chars(words: &[(String, f64)]) -> BTreeMap<char, f64> {
+    let mut mass = BTreeMap::new();
+    for (word, freq) in words {
+        for c in word.chars().filter(|c| !c.is_ascii()) {
+            *mass.entry(c).or_insert(0.0) += freq;
+        }
+    }
+    normalise(mass)
+}
+
+/// Spreads Simplified probabilities over the Traditional characters that
+/// simplify to each (a character that does not change simplifies to itself).
+fn spread_to_traditional(
+    simplified_web: &BTreeMap<char, f64>,
+    simplified: &BTreeMap<char, char>,
+    text: &BTreeMap<char, u64>,
+) -> BTreeMap<char, f64> {
+    let mut sources: BTreeMap<char, Vec<char>> = BTreeMap::new();
+    for (&traditional, &simple) in simplified {
+        sources.entry(simple).or_default().push(traditional);
+    }
+    let weight = |c: &char| text.get(c).map_or(0.0, |&n| n as f64) + SPREAD_PRIOR;
+    let mut mass = BTreeMap::new();
+    for (&simple, &p) in simplified_web {
+        let mut forms = sources.get(&simple).cloned().unwrap_or_default();
+        if !simplified.contains_key(&simple) {
+            forms.push(simple);
+        }
+        let total: f64 = forms.iter().map(weight).sum();
+        for form in forms {
+            *mass.entry(form).or_insert(0.0) += p * weight(&form) / total;
+        }
+    }
+    normalise(mass)
+}
+
+fn normalise(mut mass: BTreeMap<char, f64>) -> BTreeMap<char, f64> {
+    let total: f64 = mass.values().sum();
+    mass.values_mut().for_each(|v| *v /= total);
+    mass
+}
+
+fn write_tsv(lang: &str, counts: &Counts) -> String {
+    let mut tsv = format!(
+        "# charfreq {lang}: code point, count in the training lines of shared/text/{lang}.txt, \
+         web frequency (wordfreq 3.1.1) in parts per billion.\n"
+    );
+    let chars: std::collections::BTreeSet<char> =
+        counts.text.keys().chain(counts.web.keys()).copied().collect();
+    for c in chars {
+        let n = counts.text.get(&c).copied().unwrap_or(0);
+        let ppb = (counts.web.get(&c).copied().unwrap_or(0.0) * 1e9).round() as u64;
+        if n > 0 || ppb > 0 {
+            writeln!(tsv, "{:X}\t{n}\t{ppb}", u32::from(c)).expect("writing to a String");
+        }
+    }
+    tsv
+}
+
+/// One language's blended table: costs of the characters cheaper than the
+/// floor, and the floor.
+struct Table {
+    costs: BTreeMap<u32, u8>,
+    floor: u8,
+}
+
+fn blend(tsv: &str) -> Result<Table> {
+    let mut rows = Vec::new();
+    for line in tsv.lines().filter(|l| !l.starts_with('#')) {
+        let mut fields = line.split('\t');
+        let mut next = || fields.next().context("a charfreq row has three fields");
+        let code = u32::from_str_radix(next()?, 16)?;
+        let n: u64 = next()?.parse()?;
+        let ppb: u64 = next()?.parse()?;
+        rows.push((code, n, ppb));
+    }
+    let text_total = rows.iter().map(|r| r.1).sum::<u64>() as f64;
+    let web_total = rows.iter().map(|r| r.2).sum::<u64>() as f64;
+    if text_total == 0.0 || web_total == 0.0 {
+        bail!("empty charfreq counts");
+    }
+    let cost = |p: f64| (-p.log2() * STEPS_PER_BIT).round().clamp(0.0, 254.0) as u8;
+    // Unseen characters: half the probability of a character seen once in
+    // the text and never on the web.
+    let floor = cost(TEXT_WEIGHT * 0.5 / text_total);
+    let mut costs = BTreeMap::new();
+    for (code, n, ppb) in rows {
+        let p = TEXT_WEIGHT * n as f64 / text_total + (1.0 - TEXT_WEIGHT) * ppb as f64 / web_total;
+        let c = cost(p);
+        if c < floor {
+            costs.insert(code, c);
+        }
+    }
+    Ok(Table { costs, floor })
+}
+
+/// The `emit` step.
+pub fn emit(out: &mut Output) -> Result<()> {
+    let mut inputs = Vec::new();
+    let mut tables = Vec::new();
+    for lang in LANGS {
+        let path = emit::data_dir().join("charfreq").join(format!("{lang}.tsv"));
+        let tsv = std::fs::read_to_string(&path)
+            .with_context(|| format!("reading {} (run `count charfreq`)", path.display()))?;
+        inputs.extend_from_slice(tsv.as_bytes());
+        tables.push(blend(&tsv)?);
+    }
+    let chars: std::collections::BTreeSet<u32> =
+        tables.iter().flat_map(|t| t.costs.keys().copied()).collect();
+    let n = chars.len();
+    let mut body = String::new();
+    body.push_str(
+        "//! Character unigram costs of CJK text, per language: `-log2 p` in eighths of a\n\
+         //! bit, from the training lines of shared/text and wordfreq's web word lists.\n\n",
+    );
+    writeln!(body, "/// The languages (BCP 47 tags), in the order of [`COSTS`] and [`FLOORS`].")?;
+    writeln!(body, "pub const LANGS: [&str; {}] = {LANGS:?};", LANGS.len())?;
+    writeln!(body, "/// How many eighths of a bit one step of cost is.")?;
+    writeln!(body, "pub const STEPS_PER_BIT: u8 = {};", STEPS_PER_BIT as u8)?;
+    writeln!(body, "/// The cost of a character missing from a language's column.")?;
+    let floors: Vec<u8> = tables.iter().map(|t| t.floor).collect();
+    writeln!(body, "pub const FLOORS: [u8; {}] = {floors:?};", LANGS.len())?;
+    writeln!(body, "/// The characters with a cost in some language, ascending code points.")?;
+    write!(body, "pub static CHARS: [u32; {n}] = [")?;
+    for c in &chars {
+        write!(body, "0x{c:X},")?;
+    }
+    body.push_str("];\n");
+    writeln!(body, "/// Costs per language, by index into [`CHARS`]; 255 where not seen.")?;
+    write!(body, "pub static COSTS: [[u8; {n}]; {}] = [", LANGS.len())?;
+    for table in &tables {
+        body.push('[');
+        for c in &chars {
+            write!(body, "{},", table.costs.get(c).copied().unwrap_or(255))?;
+        }
+        body.push_str("],");
+    }
+    body.push_str("];\n");
+    out.rust("charfreq", "emit", &inputs, &body)
+}

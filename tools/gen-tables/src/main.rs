@@ -1,0 +1,76 @@
+//! The generator of charsight's tables: models trained from natural text and
+//! mapping tables converted from published data. Deterministic: sorted
+//! iteration, fixed seeds, no timestamps.
+//!
+//! Each family of tables is one module with two steps:
+//!
+//! - `count`: reads the raw inputs (`../shared/...`, packages pinned in
+//!   `inputs.toml`) and writes a compact intermediate form (counts) into
+//!   `tools/gen-tables/data/`, checked in;
+//! - `emit`: reads the intermediate form and writes Rust into
+//!   `crates/charsight-tables/src/generated/`, checked in.
+//!
+//! `cargo run -p gen-tables -- check` re-emits every family in memory and
+//! fails if any checked-in file differs, so the generated code always
+//! matches its intermediate data.
+
+mod charfreq;
+mod emit;
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+
+/// Regenerate charsight's tables.
+#[derive(Parser)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Re-emit every family in memory; fail if a checked-in file differs.
+    Check,
+    /// Re-emit every family from the checked-in intermediate data.
+    Emit,
+    /// Recount a family's intermediate data from its raw inputs.
+    Count {
+        #[command(subcommand)]
+        family: Family,
+    },
+}
+
+#[derive(Subcommand)]
+enum Family {
+    /// CJK character frequencies from ../shared/text and wordfreq.
+    Charfreq {
+        /// The unpacked wordfreq wheel pinned in inputs.toml.
+        #[arg(long, value_name = "DIR")]
+        wordfreq: PathBuf,
+    },
+}
+
+fn main() -> Result<()> {
+    let cli = Cli::parse();
+    let mode = match cli.command {
+        Command::Check => emit::Mode::Check,
+        Command::Emit => emit::Mode::Write,
+        Command::Count { family } => {
+            let mut out = emit::Output::new(emit::Mode::Write);
+            match family {
+                Family::Charfreq { wordfreq } => charfreq::count(&mut out, &wordfreq)?,
+            }
+            return out.finish();
+        }
+    };
+    let mut out = emit::Output::new(mode);
+    emit_all(&mut out)?;
+    out.finish()
+}
+
+/// Every family's `emit` step.
+fn emit_all(out: &mut emit::Output) -> Result<()> {
+    charfreq::emit(out)
+}
