@@ -246,6 +246,11 @@ impl TextDecoder {
         let mut escapes = 0;
         let start = out.len();
         self.decoder.decode_to_string(bytes, out, last, |out, m| {
+            if failure.is_some() {
+                // Strict decoding ends at the first offence: what follows
+                // is neither text nor logged, whatever the chunking.
+                return;
+            }
             log.record(&m);
             match errors {
                 Errors::Replace => out.push('\u{FFFD}'),
@@ -563,6 +568,22 @@ mod tests {
         assert_eq!(err.offset(), 4);
         assert_eq!(err.to_string(), "malformed Shift_JIS sequence FF at byte offset 4");
         assert_eq!(text, "日本");
+    }
+
+    #[test]
+    fn strict_logs_only_the_first_offence_in_every_chunking() {
+        let bytes = b"ok\xFF\xFE tail \xC3";
+        for chunk in 1..=bytes.len() {
+            let mut decoder = TextDecoder::new(Charset::Utf8, Errors::Strict);
+            let mut text = String::new();
+            let mut result = Ok(());
+            for piece in bytes.chunks(chunk) {
+                result = result.and_then(|_| decoder.decode(piece, false, &mut text));
+            }
+            let result = result.and_then(|_| decoder.decode(b"", true, &mut text));
+            assert_eq!(result.unwrap_err().offset(), 2, "chunk {chunk}");
+            assert_eq!((text.as_str(), decoder.malformed().sequences), ("ok", 1), "chunk {chunk}");
+        }
     }
 
     #[test]
