@@ -9,3 +9,6 @@
 #![no_std]
 #![forbid(unsafe_code)]
 #![allow(missing_docs)]
+
+#[path = "generated/charmaps.rs"]
+pub mod charmaps;

@@ -14,7 +14,10 @@
 //! fails if any checked-in file differs, so the generated code always
 //! matches its intermediate data.
 
+mod charmaps;
 mod emit;
+
+use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -32,6 +35,20 @@ enum Command {
     Check,
     /// Re-emit every family from the checked-in intermediate data.
     Emit,
+    /// Rewrite a family's intermediate data from its raw inputs, then emit.
+    Count {
+        #[command(subcommand)]
+        family: Family,
+    },
+}
+
+#[derive(Subcommand)]
+enum Family {
+    /// Mapping tables of non-WHATWG encodings from glibc's charmaps.
+    Charmaps {
+        /// The Debian `locales` package pinned in inputs.toml (`apt-get download locales`).
+        deb: PathBuf,
+    },
 }
 
 fn main() -> Result<()> {
@@ -39,6 +56,14 @@ fn main() -> Result<()> {
     let mode = match cli.command {
         Command::Check => emit::Mode::Check,
         Command::Emit => emit::Mode::Write,
+        Command::Count { family } => {
+            let mut out = emit::Output::new(emit::Mode::Write);
+            match family {
+                Family::Charmaps { deb } => charmaps::count(&deb, &mut out)?,
+            }
+            out.finish()?;
+            emit::Mode::Write
+        }
     };
     let mut out = emit::Output::new(mode);
     emit_all(&mut out)?;
@@ -47,6 +72,6 @@ fn main() -> Result<()> {
 
 /// Every family's `emit` step.
 fn emit_all(out: &mut emit::Output) -> Result<()> {
-    let _ = out;
+    charmaps::emit(out)?;
     Ok(())
 }
