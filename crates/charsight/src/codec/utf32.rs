@@ -3,7 +3,7 @@
 //! U+10FFFF or in the surrogate range is malformed, as is a partial unit at
 //! the end of the stream.
 
-use encoding_rs::DecoderResult;
+use encoding_rs::{DecoderResult, EncoderResult};
 
 pub(super) struct Utf32Decoder {
     big_endian: bool,
@@ -50,6 +50,16 @@ impl Utf32Decoder {
         }
         (DecoderResult::InputEmpty, read)
     }
+}
+
+/// Encodes `src` whole: every scalar value has a UTF-32 unit.
+pub(super) fn encode(big_endian: bool, src: &str, dst: &mut Vec<u8>) -> (EncoderResult, usize) {
+    dst.reserve(src.len() * 4);
+    for c in src.chars() {
+        let unit = u32::from(c);
+        dst.extend(if big_endian { unit.to_be_bytes() } else { unit.to_le_bytes() });
+    }
+    (EncoderResult::InputEmpty, src.len())
 }
 
 #[cfg(test)]
