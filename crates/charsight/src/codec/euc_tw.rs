@@ -12,7 +12,8 @@ use std::sync::OnceLock;
 use charsight_tables::charmaps::{
     EUC_TW_CELLS, EUC_TW_NO_ROW, EUC_TW_PLANE2, EUC_TW_PLANES, EUC_TW_ROWS,
 };
-use encoding_rs::{DecoderResult, EncoderResult};
+
+use super::{ByteDecoder, Step};
 
 /// Single shift 2: the next three bytes are a plane and a character.
 const SS2: u8 = 0x8E;
@@ -47,51 +48,33 @@ pub(super) struct Decoder {
     pending_len: u8,
 }
 
-impl Decoder {
-    /// Same contract as `encoding_rs::Decoder::decode_to_string_without_replacement`,
-    /// except that `dst` grows as needed, so the result is never `OutputFull`.
-    pub(super) fn decode_to_string(
-        &mut self,
-        src: &[u8],
-        dst: &mut String,
-        last: bool,
-    ) -> (DecoderResult, usize) {
-        dst.reserve(src.len());
-        let mut read = 0;
-        while let Some(&byte) = src.get(read) {
-            read += 1;
-            let pending = self.pending_len;
-            self.pending_len = 0;
-            let decoded = match (&self.pending[..usize::from(pending)], byte) {
-                ([], 0x00..=0x7F) => Some(char::from(byte)),
-                ([], _) if byte == SS2 || is_gr94(byte) => None,
-                ([], _) => return (DecoderResult::Malformed(1, 0), read),
-                (&[SS2], 0xA1..=0xB0) | (&[SS2, _], 0xA1..=0xFE) => None,
-                (&[SS2, plane, row], 0xA1..=0xFE) => match decode_cell(plane - 0xA0, row, byte) {
-                    Some(c) => Some(c),
-                    None => return (DecoderResult::Malformed(4, 0), read),
-                },
-                (&[row @ 0xA1..=0xFE], 0xA1..=0xFE) => match decode_cell(1, row, byte) {
-                    Some(c) => Some(c),
-                    None => return (DecoderResult::Malformed(2, 0), read),
-                },
-                // The byte cannot continue: it is read again on its own.
-                _ => return (DecoderResult::Malformed(pending, 0), read - 1),
-            };
-            match decoded {
-                Some(c) => dst.push(c),
-                None => {
-                    self.pending[usize::from(pending)] = byte;
-                    self.pending_len = pending + 1;
-                }
+impl ByteDecoder for Decoder {
+    fn step(&mut self, byte: u8) -> Step {
+        let pending = std::mem::take(&mut self.pending_len);
+        let decoded = match (&self.pending[..usize::from(pending)], byte) {
+            ([], 0x00..=0x7F) => return Step::Char(char::from(byte)),
+            ([], _) if byte == SS2 || is_gr94(byte) => None,
+            ([], _) => return Step::Malformed(1),
+            (&[SS2], 0xA1..=0xB0) | (&[SS2, _], 0xA1..=0xFE) => None,
+            (&[SS2, plane, row], 0xA1..=0xFE) => {
+                Some(decode_cell(plane - 0xA0, row, byte).ok_or(4))
+            }
+            (&[row @ 0xA1..=0xFE], 0xA1..=0xFE) => Some(decode_cell(1, row, byte).ok_or(2)),
+            _ => return Step::MalformedBefore(pending),
+        };
+        match decoded {
+            Some(Ok(c)) => Step::Char(c),
+            Some(Err(len)) => Step::Malformed(len),
+            None => {
+                self.pending[usize::from(pending)] = byte;
+                self.pending_len = pending + 1;
+                Step::Pending
             }
         }
-        if last && self.pending_len > 0 {
-            let bad = self.pending_len;
-            self.pending_len = 0;
-            return (DecoderResult::Malformed(bad, 0), read);
-        }
-        (DecoderResult::InputEmpty, read)
+    }
+
+    fn finish(&mut self) -> u8 {
+        std::mem::take(&mut self.pending_len)
     }
 }
 
@@ -120,31 +103,24 @@ fn reverse() -> &'static [u64] {
     })
 }
 
-/// Encodes `src` whole; same contract as
-/// `encoding_rs::Encoder::encode_from_utf8_to_vec_without_replacement` except
-/// that `dst` grows as needed. EUC-TW has no state.
-pub(super) fn encode(src: &str, dst: &mut Vec<u8>) -> (EncoderResult, usize) {
-    dst.reserve(src.len());
-    for (i, c) in src.char_indices() {
-        if c.is_ascii() {
-            dst.push(c as u8);
-            continue;
-        }
-        let reverse = reverse();
-        let code_point = u64::from(u32::from(c));
-        let found = reverse.partition_point(|&code| code >> 24 < code_point);
-        match reverse.get(found).filter(|&&code| code >> 24 == code_point) {
-            Some(&code) => {
-                let [cell, row, plane_index, ..] = code.to_le_bytes();
-                match EUC_TW_PLANES[usize::from(plane_index)] {
-                    1 => dst.extend_from_slice(&[row, cell]),
-                    plane => dst.extend_from_slice(&[SS2, 0xA0 + plane, row, cell]),
-                }
-            }
-            None => return (EncoderResult::Unmappable(c), i + c.len_utf8()),
-        }
+/// Appends the code of `c`; false if EUC-TW has none.
+pub(super) fn encode_char(c: char, dst: &mut Vec<u8>) -> bool {
+    if c.is_ascii() {
+        dst.push(c as u8);
+        return true;
     }
-    (EncoderResult::InputEmpty, src.len())
+    let reverse = reverse();
+    let code_point = u64::from(u32::from(c));
+    let found = reverse.partition_point(|&code| code >> 24 < code_point);
+    let Some(&code) = reverse.get(found).filter(|&&code| code >> 24 == code_point) else {
+        return false;
+    };
+    let [cell, row, plane_index, ..] = code.to_le_bytes();
+    match EUC_TW_PLANES[usize::from(plane_index)] {
+        1 => dst.extend_from_slice(&[row, cell]),
+        plane => dst.extend_from_slice(&[SS2, 0xA0 + plane, row, cell]),
+    }
+    true
 }
 
 #[cfg(test)]
@@ -169,15 +145,14 @@ mod tests {
     #[test]
     fn known_strings() {
         // Checked with glibc's iconv.
-        let cases: [(&str, &[u8]); 3] = [
-            ("中文 ok", b"\xc4\xe3\xc5\xc6 ok"),
-            ("乂丨𠀀", b"\x8e\xa2\xa1\xa1\x8e\xa3\xa1\xa1\x8e\xa5\xa1\xa5"),
-            ("卄", b"\xa4\xbf"),
-        ];
-        for (text, bytes) in cases {
-            assert_eq!(Charset::EucTw.decode(bytes), (text.into(), false), "{text}");
-            assert_eq!(Charset::EucTw.encode(text), (bytes.into(), false), "{text}");
-        }
+        testing::assert_known(
+            Charset::EucTw,
+            &[
+                ("中文 ok", b"\xc4\xe3\xc5\xc6 ok"),
+                ("乂丨𠀀", b"\x8e\xa2\xa1\xa1\x8e\xa3\xa1\xa1\x8e\xa5\xa1\xa5"),
+                ("卄", b"\xa4\xbf"),
+            ],
+        );
         // Plane 1 in four bytes.
         assert_eq!(Charset::EucTw.decode(b"\x8e\xa1\xc4\xe3"), ("中".into(), false));
     }

@@ -15,9 +15,7 @@
 //! The encoder writes the designation at the start of the text, as glibc's
 //! iconv does, and SO/SI around each run of Korean.
 
-use encoding_rs::{DecoderResult, EncoderResult};
-
-use super::ksx1001;
+use super::{ksx1001, ByteDecoder, Step};
 
 const ESC: u8 = 0x1B;
 const SO: u8 = 0x0E;
@@ -35,62 +33,43 @@ pub(super) struct Decoder {
     lead: Option<u8>,
 }
 
-impl Decoder {
-    /// Same contract as `encoding_rs::Decoder::decode_to_string_without_replacement`,
-    /// except that `dst` grows as needed, so the result is never `OutputFull`.
-    pub(super) fn decode_to_string(
-        &mut self,
-        src: &[u8],
-        dst: &mut String,
-        last: bool,
-    ) -> (DecoderResult, usize) {
-        dst.reserve(src.len());
-        let mut read = 0;
-        while let Some(&byte) = src.get(read) {
-            read += 1;
-            if self.escape > 0 {
-                let matched = self.escape;
-                if byte != DESIGNATION[usize::from(matched)] {
-                    // The byte is read again on its own.
-                    self.escape = 0;
-                    return (DecoderResult::Malformed(matched, 0), read - 1);
-                }
-                self.escape = (matched + 1) % 4;
-                continue;
+impl ByteDecoder for Decoder {
+    fn step(&mut self, byte: u8) -> Step {
+        if self.escape > 0 {
+            let matched = std::mem::take(&mut self.escape);
+            if byte != DESIGNATION[usize::from(matched)] {
+                return Step::MalformedBefore(matched);
             }
-            if let Some(lead) = self.lead.take() {
-                if !(0x21..=0x7E).contains(&byte) {
-                    return (DecoderResult::Malformed(1, 0), read - 1);
-                }
-                match ksx1001::decode(lead, byte) {
-                    Some(c) => dst.push(c),
-                    None => return (DecoderResult::Malformed(2, 0), read),
-                }
-                continue;
-            }
-            match byte {
-                ESC => self.escape = 1,
-                SO => self.shifted = true,
-                SI => self.shifted = false,
-                0x80..=0xFF => return (DecoderResult::Malformed(1, 0), read),
-                _ if !self.shifted => dst.push(char::from(byte)),
-                0x21..=0x7E => self.lead = Some(byte),
-                b'\n' | b'\r' => {
-                    self.shifted = false;
-                    dst.push(char::from(byte));
-                }
-                0x00..=0x1F => dst.push(char::from(byte)),
-                _ => return (DecoderResult::Malformed(1, 0), read),
-            }
+            self.escape = (matched + 1) % 4;
+            return Step::Pending;
         }
-        if last {
-            let pending = self.escape + u8::from(self.lead.is_some());
-            (self.escape, self.lead) = (0, None);
-            if pending > 0 {
-                return (DecoderResult::Malformed(pending, 0), read);
+        if let Some(lead) = self.lead.take() {
+            if !(0x21..=0x7E).contains(&byte) {
+                return Step::MalformedBefore(1);
             }
+            return ksx1001::decode(lead, byte).map_or(Step::Malformed(2), Step::Char);
         }
-        (DecoderResult::InputEmpty, read)
+        match byte {
+            ESC => self.escape = 1,
+            SO => self.shifted = true,
+            SI => self.shifted = false,
+            0x80..=0xFF => return Step::Malformed(1),
+            _ if !self.shifted => return Step::Char(char::from(byte)),
+            0x21..=0x7E => self.lead = Some(byte),
+            b'\n' | b'\r' => {
+                self.shifted = false;
+                return Step::Char(char::from(byte));
+            }
+            0x00..=0x1F => return Step::Char(char::from(byte)),
+            _ => return Step::Malformed(1),
+        }
+        Step::Pending
+    }
+
+    fn finish(&mut self) -> u8 {
+        let pending = std::mem::take(&mut self.escape) + u8::from(self.lead.is_some());
+        self.lead = None;
+        pending
     }
 }
 
@@ -110,46 +89,40 @@ impl Encoder {
         }
     }
 
-    /// Same contract as `encoding_rs::Encoder::encode_from_utf8_to_vec_without_replacement`,
-    /// except that `dst` grows as needed, so the result is never `OutputFull`.
-    /// Shifts back to ASCII before returning `Unmappable` and at the end.
-    pub(super) fn encode(
-        &mut self,
-        src: &str,
-        dst: &mut Vec<u8>,
-        last: bool,
-    ) -> (EncoderResult, usize) {
-        dst.reserve(src.len() + DESIGNATION.len());
-        for (i, c) in src.char_indices() {
-            if !self.designated {
-                dst.extend_from_slice(DESIGNATION);
-                self.designated = true;
+    /// Appends the code of `c`, with the designation before the first
+    /// character and shifts as needed; false if ISO-2022-KR has none (the
+    /// encoder is then back in ASCII).
+    pub(super) fn encode_char(&mut self, c: char, dst: &mut Vec<u8>) -> bool {
+        if !self.designated {
+            dst.extend_from_slice(DESIGNATION);
+            self.designated = true;
+        }
+        let code = match c {
+            // These would be read as shifts and escapes.
+            '\u{0E}' | '\u{0F}' | '\u{1B}' => None,
+            '\0'..='\x7F' => {
+                self.shift(false, dst);
+                dst.push(c as u8);
+                return true;
             }
-            let code = match c {
-                // These would be read as shifts and escapes.
-                '\u{0E}' | '\u{0F}' | '\u{1B}' => None,
-                '\0'..='\x7F' => {
-                    self.shift(false, dst);
-                    dst.push(c as u8);
-                    continue;
-                }
-                _ => ksx1001::encode(c),
-            };
-            match code {
-                Some((row, cell)) => {
-                    self.shift(true, dst);
-                    dst.extend_from_slice(&[row, cell]);
-                }
-                None => {
-                    self.shift(false, dst);
-                    return (EncoderResult::Unmappable(c), i + c.len_utf8());
-                }
+            _ => ksx1001::encode(c),
+        };
+        match code {
+            Some((row, cell)) => {
+                self.shift(true, dst);
+                dst.extend_from_slice(&[row, cell]);
+                true
+            }
+            None => {
+                self.shift(false, dst);
+                false
             }
         }
-        if last {
-            self.shift(false, dst);
-        }
-        (EncoderResult::InputEmpty, src.len())
+    }
+
+    /// At the end of the text: back to ASCII.
+    pub(super) fn finish(&mut self, dst: &mut Vec<u8>) {
+        self.shift(false, dst);
     }
 }
 
@@ -179,15 +152,14 @@ mod tests {
     #[test]
     fn known_strings() {
         // Checked with glibc's iconv and Python's iso2022_kr codec.
-        let cases: [(&str, &[u8]); 3] = [
-            ("ab 가나\n다 x", b"\x1b$)Cab \x0e\x30\x21\x33\x2a\x0f\n\x0e\x34\x59\x0f x"),
-            ("한국어", b"\x1b$)C\x0e\x47\x51\x31\x39\x3e\x6e\x0f"),
-            ("", b""),
-        ];
-        for (text, bytes) in cases {
-            assert_eq!(Charset::Iso2022Kr.decode(bytes), (text.into(), false), "{text}");
-            assert_eq!(Charset::Iso2022Kr.encode(text), (bytes.into(), false), "{text}");
-        }
+        testing::assert_known(
+            Charset::Iso2022Kr,
+            &[
+                ("ab 가나\n다 x", b"\x1b$)Cab \x0e\x30\x21\x33\x2a\x0f\n\x0e\x34\x59\x0f x"),
+                ("한국어", b"\x1b$)C\x0e\x47\x51\x31\x39\x3e\x6e\x0f"),
+                ("", b""),
+            ],
+        );
     }
 
     #[test]

@@ -15,9 +15,7 @@
 //! The generated oracle checks the whole two-byte mapping against glibc's
 //! `JOHAB` charmap.
 
-use encoding_rs::{DecoderResult, EncoderResult};
-
-use super::ksx1001;
+use super::{ksx1001, ByteDecoder, Step};
 
 /// The "fill" codes: no initial, no vowel, no final consonant.
 const FILL_INITIAL: u16 = 1;
@@ -181,60 +179,36 @@ pub(super) struct Decoder {
     lead: Option<u8>,
 }
 
-impl Decoder {
-    /// Same contract as `encoding_rs::Decoder::decode_to_string_without_replacement`,
-    /// except that `dst` grows as needed, so the result is never `OutputFull`.
-    pub(super) fn decode_to_string(
-        &mut self,
-        src: &[u8],
-        dst: &mut String,
-        last: bool,
-    ) -> (DecoderResult, usize) {
-        dst.reserve(src.len());
-        let mut read = 0;
-        while let Some(&byte) = src.get(read) {
-            read += 1;
-            match self.lead.take() {
-                None if byte < 0x80 => dst.push(char::from(byte)),
-                None if is_lead(byte) => self.lead = Some(byte),
-                None => return (DecoderResult::Malformed(1, 0), read),
-                Some(lead) if !is_trail(lead, byte) => {
-                    // The byte is read again, as what follows the lead.
-                    return (DecoderResult::Malformed(1, 0), read - 1);
-                }
-                Some(lead) => match decode_pair(lead, byte) {
-                    Some(c) => dst.push(c),
-                    None => return (DecoderResult::Malformed(2, 0), read),
-                },
+impl ByteDecoder for Decoder {
+    fn step(&mut self, byte: u8) -> Step {
+        match self.lead.take() {
+            None if byte < 0x80 => Step::Char(char::from(byte)),
+            None if is_lead(byte) => {
+                self.lead = Some(byte);
+                Step::Pending
             }
+            None => Step::Malformed(1),
+            Some(lead) if !is_trail(lead, byte) => Step::MalformedBefore(1),
+            Some(lead) => decode_pair(lead, byte).map_or(Step::Malformed(2), Step::Char),
         }
-        if last && self.lead.take().is_some() {
-            return (DecoderResult::Malformed(1, 0), read);
-        }
-        (DecoderResult::InputEmpty, read)
+    }
+
+    fn finish(&mut self) -> u8 {
+        u8::from(self.lead.take().is_some())
     }
 }
 
-/// Encodes `src` whole; same contract as
-/// `encoding_rs::Encoder::encode_from_utf8_to_vec_without_replacement` except
-/// that `dst` grows as needed. Johab has no state.
-pub(super) fn encode(src: &str, dst: &mut Vec<u8>) -> (EncoderResult, usize) {
-    dst.reserve(src.len());
-    for (i, c) in src.char_indices() {
-        if c.is_ascii() {
-            dst.push(c as u8);
-            continue;
-        }
-        let code = encode_hangul(c).map(u16::to_be_bytes).or_else(|| {
-            let (row, cell) = ksx1001::encode(c)?;
-            symbol_code(row, cell)
-        });
-        match code {
-            Some(code) => dst.extend_from_slice(&code),
-            None => return (EncoderResult::Unmappable(c), i + c.len_utf8()),
-        }
+/// Appends the code of `c`; false if Johab has none.
+pub(super) fn encode_char(c: char, dst: &mut Vec<u8>) -> bool {
+    if c.is_ascii() {
+        dst.push(c as u8);
+        return true;
     }
-    (EncoderResult::InputEmpty, src.len())
+    let code = encode_hangul(c).map(u16::to_be_bytes).or_else(|| {
+        let (row, cell) = ksx1001::encode(c)?;
+        symbol_code(row, cell)
+    });
+    code.map(|code| dst.extend_from_slice(&code)).is_some()
 }
 
 #[cfg(test)]
@@ -254,16 +228,15 @@ mod tests {
     fn known_strings() {
         // Checked with Python's johab codec and glibc's iconv (which reads
         // 0x5C as U+20A9).
-        let cases: [(&str, &[u8]); 4] = [
-            ("한국어", b"\xd0\x65\x8a\x82\xb4\xe1"),
-            ("가힣 ㄱㅏㄳ", b"\x88\x61\xd3\xbd\x20\x88\x41\x84\x61\x84\x44"),
-            ("C:\\ 伽 ×", b"C:\\ \xe0\x31 \xd9\x4f"),
-            ("【】∥", b"\xd9\x4c\xd9\x4d\xd9\x3b"),
-        ];
-        for (text, bytes) in cases {
-            assert_eq!(Charset::Johab.decode(bytes), (text.into(), false), "{text}");
-            assert_eq!(Charset::Johab.encode(text), (bytes.into(), false), "{text}");
-        }
+        testing::assert_known(
+            Charset::Johab,
+            &[
+                ("한국어", b"\xd0\x65\x8a\x82\xb4\xe1"),
+                ("가힣 ㄱㅏㄳ", b"\x88\x61\xd3\xbd\x20\x88\x41\x84\x61\x84\x44"),
+                ("C:\\ 伽 ×", b"C:\\ \xe0\x31 \xd9\x4f"),
+                ("【】∥", b"\xd9\x4c\xd9\x4d\xd9\x3b"),
+            ],
+        );
     }
 
     #[test]

@@ -138,11 +138,11 @@ impl Decoder {
                     dst.reserve(want);
                     d.decode_to_string_without_replacement(&src[pos..], dst, last)
                 }
-                Kind::Utf32(d) => d.decode_to_string(&src[pos..], dst, last),
                 Kind::SingleByte(d) => d.decode_to_string(&src[pos..], dst),
-                Kind::Johab(d) => d.decode_to_string(&src[pos..], dst, last),
-                Kind::EucTw(d) => d.decode_to_string(&src[pos..], dst, last),
-                Kind::Iso2022Kr(d) => d.decode_to_string(&src[pos..], dst, last),
+                Kind::Utf32(d) => decode_bytes(d, &src[pos..], dst, last),
+                Kind::Johab(d) => decode_bytes(d, &src[pos..], dst, last),
+                Kind::EucTw(d) => decode_bytes(d, &src[pos..], dst, last),
+                Kind::Iso2022Kr(d) => decode_bytes(d, &src[pos..], dst, last),
             };
             pos += read;
             match result {
@@ -179,6 +179,78 @@ impl Decoder {
             self.history[8 - src.len()..].copy_from_slice(src);
         }
     }
+}
+
+/// What one byte did to a [`ByteDecoder`].
+enum Step {
+    /// It completed a character.
+    Char(char),
+    /// It began or continued a sequence, or changed the state, and there
+    /// is nothing to write yet.
+    Pending,
+    /// It ended a malformed sequence of this many bytes, itself included.
+    Malformed(u8),
+    /// It cannot continue the sequence begun before it: those bytes (this
+    /// many) are malformed, and the byte is read again on its own.
+    MalformedBefore(u8),
+}
+
+/// A decoder that reads one byte at a time: UTF-32, Johab, EUC-TW,
+/// ISO-2022-KR.
+trait ByteDecoder {
+    /// Reads one byte. After a malformed sequence the decoder is back in a
+    /// state where the next byte starts afresh.
+    fn step(&mut self, byte: u8) -> Step;
+
+    /// At the end of the stream: forgets an unfinished sequence, if any, and
+    /// says how many bytes it had.
+    fn finish(&mut self) -> u8;
+}
+
+/// Runs `decoder` over `src`. Same contract as
+/// `encoding_rs::Decoder::decode_to_string_without_replacement`, except that
+/// `dst` grows as needed, so the result is never `OutputFull`.
+fn decode_bytes(
+    decoder: &mut impl ByteDecoder,
+    src: &[u8],
+    dst: &mut String,
+    last: bool,
+) -> (DecoderResult, usize) {
+    dst.reserve(src.len());
+    let mut read = 0;
+    while let Some(&byte) = src.get(read) {
+        read += 1;
+        match decoder.step(byte) {
+            Step::Char(c) => dst.push(c),
+            Step::Pending => {}
+            Step::Malformed(len) => return (DecoderResult::Malformed(len, 0), read),
+            Step::MalformedBefore(len) => return (DecoderResult::Malformed(len, 0), read - 1),
+        }
+    }
+    let pending = if last { decoder.finish() } else { 0 };
+    match pending {
+        0 => (DecoderResult::InputEmpty, read),
+        _ => (DecoderResult::Malformed(pending, 0), read),
+    }
+}
+
+/// Encodes `src` one character at a time with `encode_char`, which appends
+/// the character's bytes and says whether it has any; stops after the first
+/// that has none. Same contract as
+/// `encoding_rs::Encoder::encode_from_utf8_to_vec_without_replacement`, except
+/// that `dst` grows as needed, so the result is never `OutputFull`.
+fn encode_chars(
+    src: &str,
+    dst: &mut Vec<u8>,
+    mut encode_char: impl FnMut(char, &mut Vec<u8>) -> bool,
+) -> (EncoderResult, usize) {
+    dst.reserve(src.len());
+    for (i, c) in src.char_indices() {
+        if !encode_char(c, dst) {
+            return (EncoderResult::Unmappable(c), i + c.len_utf8());
+        }
+    }
+    (EncoderResult::InputEmpty, src.len())
 }
 
 /// A character that the target encoding cannot represent, met while
@@ -274,12 +346,32 @@ impl Encoder {
                     dst.reserve(want);
                     e.encode_from_utf8_to_vec_without_replacement(rest, dst, last)
                 }
-                EncoderKind::Utf16 { big_endian } => utf16_encode(*big_endian, rest, dst),
-                EncoderKind::Utf32 { big_endian } => utf32::encode(*big_endian, rest, dst),
-                EncoderKind::SingleByte(e) => e.encode(rest, dst),
-                EncoderKind::Johab => johab::encode(rest, dst),
-                EncoderKind::EucTw => euc_tw::encode(rest, dst),
-                EncoderKind::Iso2022Kr(e) => e.encode(rest, dst, last),
+                EncoderKind::Utf16 { big_endian } => encode_chars(rest, dst, |c, dst| {
+                    for unit in c.encode_utf16(&mut [0; 2]) {
+                        let bytes =
+                            if *big_endian { unit.to_be_bytes() } else { unit.to_le_bytes() };
+                        dst.extend_from_slice(&bytes);
+                    }
+                    true
+                }),
+                EncoderKind::Utf32 { big_endian } => encode_chars(rest, dst, |c, dst| {
+                    let unit = u32::from(c);
+                    let bytes = if *big_endian { unit.to_be_bytes() } else { unit.to_le_bytes() };
+                    dst.extend_from_slice(&bytes);
+                    true
+                }),
+                EncoderKind::SingleByte(e) => {
+                    encode_chars(rest, dst, |c, dst| e.encode_char(c, dst))
+                }
+                EncoderKind::Johab => encode_chars(rest, dst, johab::encode_char),
+                EncoderKind::EucTw => encode_chars(rest, dst, euc_tw::encode_char),
+                EncoderKind::Iso2022Kr(e) => {
+                    let result = encode_chars(rest, dst, |c, dst| e.encode_char(c, dst));
+                    if last && result.0 == EncoderResult::InputEmpty {
+                        e.finish(dst);
+                    }
+                    result
+                }
             };
             pos += read;
             match result {
@@ -296,14 +388,6 @@ impl Encoder {
         }
         self.consumed += src.len() as u64;
     }
-}
-
-fn utf16_encode(big_endian: bool, src: &str, dst: &mut Vec<u8>) -> (EncoderResult, usize) {
-    dst.reserve(src.len() * 2);
-    for unit in src.encode_utf16() {
-        dst.extend(if big_endian { unit.to_be_bytes() } else { unit.to_le_bytes() });
-    }
-    (EncoderResult::InputEmpty, src.len())
 }
 
 #[cfg(test)]

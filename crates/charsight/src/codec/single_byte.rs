@@ -5,7 +5,7 @@
 //! malformed; a character no byte maps to is unmappable.
 
 use charsight_tables::charmaps::SingleByte;
-use encoding_rs::{DecoderResult, EncoderResult};
+use encoding_rs::DecoderResult;
 
 /// The character of `byte` in `table`, if it has one.
 fn lookup(table: &SingleByte, byte: u8) -> Option<char> {
@@ -38,13 +38,23 @@ impl Decoder {
         dst: &mut String,
     ) -> (DecoderResult, usize) {
         dst.reserve(src.len());
-        for (i, &byte) in src.iter().enumerate() {
+        let mut read = 0;
+        while let Some(&byte) = src.get(read) {
+            if byte.is_ascii() && self.table.low.is_empty() {
+                // A run of ASCII, copied whole.
+                let rest = &src[read..];
+                let run = rest.iter().position(|b| !b.is_ascii()).unwrap_or(rest.len());
+                dst.push_str(std::str::from_utf8(&rest[..run]).unwrap_or_default());
+                read += run;
+                continue;
+            }
+            read += 1;
             match lookup(self.table, byte) {
                 Some(c) => dst.push(c),
-                None => return (DecoderResult::Malformed(1, 0), i + 1),
+                None => return (DecoderResult::Malformed(1, 0), read),
             }
         }
-        (DecoderResult::InputEmpty, src.len())
+        (DecoderResult::InputEmpty, read)
     }
 }
 
@@ -66,25 +76,17 @@ impl Encoder {
         Encoder { ascii: table.low.is_empty(), reverse }
     }
 
-    /// Same contract as `encoding_rs::Encoder::encode_from_utf8_to_vec_without_replacement`,
-    /// except that `dst` grows as needed, so the result is never `OutputFull`.
-    pub(super) fn encode(&self, src: &str, dst: &mut Vec<u8>) -> (EncoderResult, usize) {
-        dst.reserve(src.len());
-        for (i, c) in src.char_indices() {
-            let byte = match c {
-                '\0'..='\x7F' if self.ascii => Some(c as u8),
-                _ => self
-                    .reverse
-                    .binary_search_by_key(&c, |&(c, _)| c)
-                    .ok()
-                    .map(|found| self.reverse[found].1),
-            };
-            match byte {
-                Some(byte) => dst.push(byte),
-                None => return (EncoderResult::Unmappable(c), i + c.len_utf8()),
-            }
-        }
-        (EncoderResult::InputEmpty, src.len())
+    /// Appends the byte of `c`; false if the table has none.
+    pub(super) fn encode_char(&self, c: char, dst: &mut Vec<u8>) -> bool {
+        let byte = match c {
+            '\0'..='\x7F' if self.ascii => Some(c as u8),
+            _ => self
+                .reverse
+                .binary_search_by_key(&c, |&(c, _)| c)
+                .ok()
+                .map(|found| self.reverse[found].1),
+        };
+        byte.map(|byte| dst.push(byte)).is_some()
     }
 }
 

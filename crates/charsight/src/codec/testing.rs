@@ -46,6 +46,15 @@ pub(crate) fn assert_every_split_agrees(charset: Charset, bytes: &[u8]) {
     }
 }
 
+/// Checks that each text encodes to its bytes and the bytes decode to it,
+/// cleanly.
+pub(crate) fn assert_known(charset: Charset, cases: &[(&str, &[u8])]) {
+    for &(text, bytes) in cases {
+        assert_eq!(charset.decode(bytes), (text.into(), false), "{charset}: {text}");
+        assert_eq!(charset.encode(text), (bytes.into(), false), "{charset}: {text}");
+    }
+}
+
 /// Checks the text and the malformed sequences of decoding `bytes`.
 pub(crate) fn assert_malformed(charset: Charset, bytes: &[u8], text: &str, bad: &[(u64, &[u8])]) {
     let expected = bad.iter().map(|&(offset, bytes)| (offset, bytes.to_vec())).collect();
