@@ -180,7 +180,14 @@ fn alias(squeezed: &[u8]) -> Option<Charset> {
         b"cp852" | b"ibm852" | b"852" | b"cspcp852" | b"dos852" => Ibm852,
         b"cp855" | b"ibm855" | b"855" | b"csibm855" => Ibm855,
         b"cp857" | b"ibm857" | b"857" | b"csibm857" => Ibm857,
-        b"cp858" | b"ibm858" | b"858" | b"ccsid00858" | b"cp00858" => Ibm858,
+        b"cp858"
+        | b"ibm858"
+        | b"858"
+        | b"ibm00858"
+        | b"ccsid00858"
+        | b"cp00858"
+        | b"csibm00858"
+        | b"pcmultilingual850+euro" => Ibm858,
         b"cp860" | b"ibm860" | b"860" | b"csibm860" => Ibm860,
         b"cp861" | b"ibm861" | b"861" | b"cpis" | b"csibm861" => Ibm861,
         b"cp862" | b"ibm862" | b"862" | b"cspc862latinhebrew" => Ibm862,
@@ -307,6 +314,8 @@ mod tests {
             (b"852", Ibm852),
             (b"csPCp852", Ibm852),
             (b"cp855", Ibm855),
+            (b"IBM00858", Ibm858),
+            (b"PC-Multilingual-850+euro", Ibm858),
             (b"CP857", Ibm857),
             (b"cp860", Ibm860),
             (b"cp861", Ibm861),

@@ -376,7 +376,9 @@ impl Encoder {
             pos += read;
             match result {
                 EncoderResult::InputEmpty => break,
-                EncoderResult::OutputFull => continue,
+                // Only encoding_rs's encoders fill `dst`, reserved for the
+                // worst case; more room ensures progress all the same.
+                EncoderResult::OutputFull => dst.reserve(64),
                 EncoderResult::Unmappable(_) => {
                     // The character just read; encoding_rs reports U+FFFD
                     // for some characters of ISO-2022-JP.
