@@ -14,8 +14,8 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 use charsight::decode::{
-    declaration_fixes, DecodeError, EncodeError, Errors, MalformedLog, Splice, TextDecoder,
-    TextEncoder, Unmappable,
+    declaration_fixes, DecodeError, EncodeError, Errors, MalformedLog, OnUnmappable, Splice,
+    TextDecoder, TextEncoder,
 };
 use charsight::{Charset, Detection, Source};
 
@@ -126,7 +126,7 @@ struct Plan {
     bom_len: u64,
     output: Charset,
     errors: Errors,
-    unmappable: Unmappable,
+    unmappable: OnUnmappable,
     splices: Vec<Splice>,
 }
 
@@ -144,9 +144,9 @@ impl Plan {
         }
         let errors = Errors::from(args.errors);
         let unmappable = if errors == Errors::Strict || args.keep_encoding {
-            Unmappable::Fail
+            OnUnmappable::Fail
         } else {
-            Unmappable::Reference
+            OnUnmappable::Reference
         };
         let splices =
             if args.fix_declaration { declaration_fixes(detection, output) } else { Vec::new() };
