@@ -480,6 +480,10 @@ fn doubt(candidate: &Candidate, utf8_sequences: u64, guess: &Guess) -> Option<Do
     {
         return Some(Doubt::C1Controls);
     }
+    if guess.ascii {
+        // Seven-bit bytes say nothing against a declared ISO-2022 encoding.
+        return None;
+    }
     let best = guess.candidates.first()?;
     let implausible = best.charset != candidate.charset
         && best.confidence >= 0.5
