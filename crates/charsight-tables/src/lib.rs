@@ -9,3 +9,10 @@
 #![no_std]
 #![forbid(unsafe_code)]
 #![allow(missing_docs)]
+
+#[path = "generated/fonts.rs"]
+pub mod fonts;
+#[path = "generated/zawgyi_model.rs"]
+pub mod zawgyi_model;
+#[path = "generated/zawgyi_rules.rs"]
+pub mod zawgyi_rules;

@@ -75,6 +75,7 @@ pub mod detect;
 pub mod label;
 pub mod pipeline;
 pub mod sniff;
+pub mod zawgyi;
 
 pub use charset::Charset;
 pub use pipeline::{Detection, Engine, Policy, Session};

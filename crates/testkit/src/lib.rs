@@ -90,3 +90,14 @@ pub fn encoding_cases(path: &Path) -> Vec<EncodingCase> {
 fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack.windows(needle.len()).position(|w| w == needle)
 }
+
+/// Whether a line of `shared/text` is held out of training: one line in ten,
+/// chosen by a hash of its bytes (FNV-1a, 64 bit), so the split does not
+/// depend on line order. Generators train on the other lines; accuracy
+/// tests evaluate on these.
+pub fn held_out(line: &str) -> bool {
+    let hash = line
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+    hash % 10 == 0
+}

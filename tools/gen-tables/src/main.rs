@@ -15,6 +15,9 @@
 //! matches its intermediate data.
 
 mod emit;
+mod fonts;
+mod icu_rules;
+mod zawgyi;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -32,6 +35,11 @@ enum Command {
     Check,
     /// Re-emit every family from the checked-in intermediate data.
     Emit,
+    /// Read a family's raw inputs (../shared, ...) and write its intermediate data.
+    Count {
+        /// The family: `fonts` or `zawgyi`.
+        family: String,
+    },
 }
 
 fn main() -> Result<()> {
@@ -39,6 +47,16 @@ fn main() -> Result<()> {
     let mode = match cli.command {
         Command::Check => emit::Mode::Check,
         Command::Emit => emit::Mode::Write,
+        Command::Count { family } => {
+            let mut out = emit::Output::new(emit::Mode::Write);
+            let shared = testkit::shared_dir();
+            match family.as_str() {
+                "fonts" => fonts::count(&mut out, &shared)?,
+                "zawgyi" => zawgyi::count(&mut out, &shared)?,
+                other => anyhow::bail!("unknown family {other:?}"),
+            }
+            return out.finish();
+        }
     };
     let mut out = emit::Output::new(mode);
     emit_all(&mut out)?;
@@ -47,6 +65,7 @@ fn main() -> Result<()> {
 
 /// Every family's `emit` step.
 fn emit_all(out: &mut emit::Output) -> Result<()> {
-    let _ = out;
+    fonts::emit(out)?;
+    zawgyi::emit(out)?;
     Ok(())
 }
