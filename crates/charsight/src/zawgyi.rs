@@ -229,10 +229,10 @@ mod tests {
     fn cursor_rules_rescan_and_anchors_hold() {
         // s0's stage 1.01: a lone digit four at the start is the letter U+104E.
         assert_eq!(
-            to_unicode("\u{1044}\u{1004}\u{103A}\u{1038}"),
+            to_unicode("\u{1044}\u{1004}\u{1039}\u{1038}"),
             "\u{104E}\u{1004}\u{103A}\u{1038}"
         );
-        // A lone zero between letters stays a digit only among digits.
+        // A zero among digits stays a digit.
         assert_eq!(to_unicode("\u{1041}\u{1040}\u{1042}"), "\u{1041}\u{1040}\u{1042}");
     }
 
