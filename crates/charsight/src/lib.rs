@@ -72,6 +72,7 @@
 mod charset;
 pub mod codec;
 pub mod detect;
+pub mod font;
 pub mod label;
 pub mod pipeline;
 pub mod sniff;

@@ -1,0 +1,5 @@
+//! Font-dependent encodings.
+mod css;
+mod indic;
+pub mod table;
+pub use table::{FontTable, Registry};
