@@ -230,14 +230,13 @@ fn declared_family(parser: &mut Parser<'_>) -> Option<String> {
                     matches!(t, Token::Dimension { .. } | Token::Percentage { .. })
                         || matches!(t, Token::Ident(s) if is_size_keyword(s))
                 });
-                size.map(|at| {
+                size.and_then(|at| {
                     let mut rest = &tokens[at + 1..];
                     if let [Token::Delim('/'), _, tail @ ..] = rest {
                         rest = tail;
                     }
                     first_family(rest)
                 })
-                .flatten()
             }
             _ => None,
         };

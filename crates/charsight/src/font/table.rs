@@ -236,11 +236,20 @@ impl Registry {
 
     /// The table for a font name, if any.
     pub fn get(&self, name: &str) -> Option<&FontTable> {
+        self.tables.get(self.index(name)?)
+    }
+
+    /// The index of the table for a font name.
+    pub(crate) fn index(&self, name: &str) -> Option<usize> {
         let key = normalize(name);
-        let index = self.names.get(&key).copied().or_else(|| {
+        self.names.get(&key).copied().or_else(|| {
             self.prefixes.iter().rev().find(|(p, _)| key.starts_with(p.as_str())).map(|&(_, i)| i)
-        })?;
-        self.tables.get(index)
+        })
+    }
+
+    /// The table at an index from [`Registry::index`].
+    pub(crate) fn table(&self, index: usize) -> &FontTable {
+        &self.tables[index]
     }
 
     /// Every table, in the order added.
