@@ -43,7 +43,7 @@ use std::sync::Arc;
 
 pub use table::{FontTable, Registry};
 
-use crate::zawgyi;
+use crate::{zawgyi, Charset};
 
 /// Lines judged Zawgyi with at least this probability are converted.
 pub const ZAWGYI_THRESHOLD: f32 = 0.9;
@@ -309,6 +309,22 @@ pub fn might_have_layer(text: &str) -> bool {
         || text.chars().any(|c| zawgyi::is_myanmar(c) || ('\u{F020}'..='\u{F0FF}').contains(&c))
 }
 
+/// Whether bytes in `charset` could hold a font layer, tested on the bytes
+/// so that ordinary input is not decoded for nothing: they mention `font`
+/// (any case), or, in UTF-8, have a Myanmar-block or U+F000-U+F0FF lead
+/// (`E1 80`-`E1 82`, `EF 80`-`EF 83`). UTF-16 and UTF-32 always qualify.
+pub fn may_have_layer(charset: Charset, bytes: &[u8]) -> bool {
+    if !charset.is_ascii_compatible() {
+        return true;
+    }
+    let utf8 = charset == Charset::Utf8;
+    bytes.windows(4).any(|w| w.eq_ignore_ascii_case(b"font"))
+        || (utf8
+            && bytes
+                .windows(2)
+                .any(|w| matches!((w[0], w[1]), (0xE1, 0x80..=0x82) | (0xEF, 0x80..=0x83))))
+}
+
 /// The main font layer of a text (read as HTML), if any: the font with the
 /// most converted characters, weighted by confidence.
 ///
@@ -365,6 +381,16 @@ mod tests {
         let pass = convert("<font face=Symbol>\u{F03C}</font>", Markup::Html, &Registry::builtin());
         assert_eq!(pass.text, "<font face=Symbol>&lt;</font>");
         assert_eq!(pass.conversions[0].after, "<");
+    }
+
+    #[test]
+    fn byte_precheck() {
+        assert!(!may_have_layer(Charset::Utf8, "<p>hé</p>".as_bytes()));
+        assert!(may_have_layer(Charset::Utf8, "\u{1000}".as_bytes()));
+        assert!(may_have_layer(Charset::Utf8, "\u{F061}".as_bytes()));
+        assert!(!may_have_layer(Charset::Windows1252, b"\xE1\x80\x80"));
+        assert!(may_have_layer(Charset::Windows1252, b"<FONT>"));
+        assert!(may_have_layer(Charset::Utf16Le, b""));
     }
 
     #[test]
