@@ -10,6 +10,8 @@
 #![forbid(unsafe_code)]
 #![allow(missing_docs)]
 
+#[path = "generated/carrier_emoji.rs"]
+pub mod carrier_emoji;
 #[path = "generated/fonts.rs"]
 pub mod fonts;
 #[path = "generated/zawgyi_model.rs"]

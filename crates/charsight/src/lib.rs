@@ -75,6 +75,7 @@ pub mod detect;
 pub mod font;
 pub mod label;
 pub mod pipeline;
+pub mod pua;
 pub mod sniff;
 pub mod zawgyi;
 

@@ -14,12 +14,13 @@
 //! fails if any checked-in file differs, so the generated code always
 //! matches its intermediate data.
 
+mod carrier_emoji;
 mod emit;
 mod fonts;
 mod icu_rules;
 mod zawgyi;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 
 /// Regenerate charsight's tables.
@@ -37,8 +38,11 @@ enum Command {
     Emit,
     /// Read a family's raw inputs (../shared, ...) and write its intermediate data.
     Count {
-        /// The family: `fonts` or `zawgyi`.
+        /// The family: `fonts`, `zawgyi` or `carrier-emoji`.
         family: String,
+        /// The raw input file, for families whose input is not in ../shared
+        /// (`carrier-emoji`: e4u's `emoji4unicode.xml`).
+        input: Option<std::path::PathBuf>,
     },
 }
 
@@ -47,12 +51,17 @@ fn main() -> Result<()> {
     let mode = match cli.command {
         Command::Check => emit::Mode::Check,
         Command::Emit => emit::Mode::Write,
-        Command::Count { family } => {
+        Command::Count { family, input } => {
             let mut out = emit::Output::new(emit::Mode::Write);
             let shared = testkit::shared_dir();
             match family.as_str() {
                 "fonts" => fonts::count(&mut out, &shared)?,
                 "zawgyi" => zawgyi::count(&mut out, &shared)?,
+                "carrier-emoji" => {
+                    let xml =
+                        input.context("count carrier-emoji needs the path of emoji4unicode.xml")?;
+                    carrier_emoji::count(&mut out, &xml)?
+                }
                 other => anyhow::bail!("unknown family {other:?}"),
             }
             return out.finish();
@@ -67,5 +76,6 @@ fn main() -> Result<()> {
 fn emit_all(out: &mut emit::Output) -> Result<()> {
     fonts::emit(out)?;
     zawgyi::emit(out)?;
+    carrier_emoji::emit(out)?;
     Ok(())
 }
