@@ -176,6 +176,11 @@ fn run_phase(rules: &[Rule], text: Vec<char>) -> Vec<char> {
     done
 }
 
+/// The most repetitions a quantifier takes. Real text never repeats a mark
+/// this often; the cap keeps every match attempt short, so a long run of
+/// one character cannot make conversion quadratic.
+const MAX_REPEAT: u8 = 32;
+
 /// Capture groups as (start, end) offsets into the match; index 0 unused.
 type Groups = [Option<(usize, usize)>; 10];
 
@@ -193,7 +198,7 @@ fn matches(rule: &Rule, todo: &[char], at_start: bool) -> Option<(usize, Groups)
         match *elem {
             Elem::Set { ranges, negated, min, max } => {
                 let mut n = 0;
-                while n < max {
+                while n < max.min(MAX_REPEAT) {
                     match peek(pos) {
                         Some(c) if in_set(c, ranges) != negated => {
                             pos += 1;
@@ -245,6 +250,9 @@ mod tests {
             let _ = to_zawgyi(text);
         }
         let long = "\u{1031}\u{103B}\u{1000}\u{1064} ".repeat(2000);
+        // A long run of one mark: linear, not quadratic.
+        let run = "\u{1031}".repeat(20_000);
+        assert!(to_unicode(&run).chars().count() <= 20_000);
         assert!(to_unicode(&long).chars().count() > 1000);
     }
 

@@ -8,7 +8,7 @@ use cssparser::{Parser, Token};
 
 /// At most this many rules are kept per style sheet, and at most this many
 /// `@media`/`@supports` levels are entered, so that matching stays bounded.
-const MAX_RULES: usize = 1024;
+const MAX_RULES: usize = 256;
 const MAX_NESTING: usize = 4;
 
 /// A simple selector: `p`, `.sym`, `#x`, `span.sym.big`, `*`.

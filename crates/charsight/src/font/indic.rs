@@ -22,6 +22,10 @@ pub(crate) fn apply_rules<'a>(
     text
 }
 
+/// At most this many half consonants are skipped for a short i (real
+/// conjuncts have two or three), which keeps the pass linear.
+const MAX_CLUSTER: usize = 4;
+
 /// The sign U+093F (short i) once placed.
 const SHORT_I: char = '\u{093F}';
 
@@ -56,7 +60,11 @@ pub(crate) fn kruti_dev(text: &str, rules: &[(&str, &str)]) -> String {
             continue;
         }
         let mut end = i + 1;
-        while end < chars.len() && is_half(chars[end]) && end + 1 < chars.len() {
+        while end < chars.len()
+            && end < i + MAX_CLUSTER
+            && is_half(chars[end])
+            && end + 1 < chars.len()
+        {
             end += 1;
         }
         if end < chars.len() {
@@ -121,6 +129,8 @@ mod tests {
         for legacy in ["f", "Z", "ff", "ZZ", "fZ", "kZ", "f\u{094D}"] {
             let _ = kruti_dev(legacy, kruti_rules());
         }
+        let long = "f".repeat(20_000) + &"L".repeat(20_000);
+        assert!(kruti_dev(&long, kruti_rules()).chars().count() >= 40_000);
     }
 
     #[test]
