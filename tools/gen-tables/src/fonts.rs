@@ -213,7 +213,10 @@ pub fn emit(out: &mut Output) -> Result<()> {
     let mut body = String::from(
         "//! Font tables: symbol fonts (byte -> Unicode) and legacy Indic font\n\
          //! encodings (ordered replacement rules), with names, aliases and the\n\
-         //! licence of each source.\n\n\
+         //! licence of each source (`Font::licence`): Wingdings 1-3 and Webdings\n\
+         //! GPL-2.0-or-later (pandoc), Bamini/TAB/TAM/TSCII GPL-3.0-or-later\n\
+         //! (open-tamil), Kruti Dev MIT (hinlegacy), the others Unicode, Adobe and\n\
+         //! Apple vendor tables. Provenance: tools/gen-tables/data/fonts/*.tsv.\n\n\
          /// How a font's text maps to Unicode.\n\
          #[derive(Clone, Copy, Debug)]\n\
          pub enum Map {\n\

@@ -80,6 +80,7 @@ pub fn count(out: &mut Output, shared: &Path) -> Result<()> {
         "# Class bigram counts for the Zawgyi detector (class 0 = not U+1000-U+109F, n = U+0FFF+n).\n\
          # Trained on {lines} lines of ../shared/text/my.txt (sha256 {}) not held out by testkit::held_out;\n\
          # zawgyi = the same lines converted with the rules in data/zawgyi/to_zawgyi.txt.\n\
+         # The text is Debian gettext catalogs and Firefox strings (GPL-2+, MPL-2.0; ../shared/text/SOURCES.md).\n\
          # model\tprev\tnext\tcount\n",
         sha256(text.as_bytes())
     );

@@ -3,7 +3,10 @@
 
 //! Font tables: symbol fonts (byte -> Unicode) and legacy Indic font
 //! encodings (ordered replacement rules), with names, aliases and the
-//! licence of each source.
+//! licence of each source (`Font::licence`): Wingdings 1-3 and Webdings
+//! GPL-2.0-or-later (pandoc), Bamini/TAB/TAM/TSCII GPL-3.0-or-later
+//! (open-tamil), Kruti Dev MIT (hinlegacy), the others Unicode, Adobe and
+//! Apple vendor tables. Provenance: tools/gen-tables/data/fonts/*.tsv.
 
 /// How a font's text maps to Unicode.
 #[derive(Clone, Copy, Debug)]
