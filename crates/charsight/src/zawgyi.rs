@@ -25,6 +25,8 @@
 
 use charsight_tables::zawgyi_model::{CLASSES, LOG_RATIO, SCALE};
 use charsight_tables::zawgyi_rules::{Elem, Out, Rule, TO_UNICODE, TO_ZAWGYI};
+use std::sync::OnceLock;
+
 use unicode_normalization::UnicodeNormalization;
 
 /// The probability that `text` is Zawgyi rather than Unicode Burmese, or
@@ -113,7 +115,8 @@ pub fn segments(text: &str) -> impl Iterator<Item = Segment> + '_ {
 /// assert_eq!(charsight::zawgyi::to_unicode("ေျပာပါတယ္"), "ပြောပါတယ်");
 /// ```
 pub fn to_unicode(zawgyi: &str) -> String {
-    transliterate(TO_UNICODE, zawgyi).nfc().collect()
+    static INDEX: OnceLock<Vec<PhaseIndex>> = OnceLock::new();
+    transliterate(TO_UNICODE, INDEX.get_or_init(|| index(TO_UNICODE)), zawgyi).nfc().collect()
 }
 
 /// Converts Unicode Burmese to Zawgyi (CLDR `my-t-my-d0-zawgyi`), to make
@@ -124,14 +127,51 @@ pub fn to_unicode(zawgyi: &str) -> String {
 /// assert_eq!(charsight::zawgyi::to_zawgyi("ပြောပါတယ်"), "ေျပာပါတယ္");
 /// ```
 pub fn to_zawgyi(unicode: &str) -> String {
-    transliterate(TO_ZAWGYI, unicode)
+    static INDEX: OnceLock<Vec<PhaseIndex>> = OnceLock::new();
+    transliterate(TO_ZAWGYI, INDEX.get_or_init(|| index(TO_ZAWGYI)), unicode)
+}
+
+/// For each character class (as in the model), the rules of a phase that
+/// can match at a character of that class, in rule order: a superset, so
+/// first-match-wins is kept while most rules are never tried.
+type PhaseIndex = Vec<Vec<u16>>;
+
+fn index(phases: &[&[Rule]]) -> Vec<PhaseIndex> {
+    phases
+        .iter()
+        .map(|rules| {
+            (0..CLASSES)
+                .map(|class| {
+                    let candidates =
+                        rules.iter().enumerate().filter(|(_, rule)| may_start(rule, class));
+                    candidates.filter_map(|(i, _)| u16::try_from(i).ok()).collect()
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Whether `rule` could match at a character of `class`.
+fn may_start(rule: &Rule, class: usize) -> bool {
+    let first = rule.pattern.iter().find_map(|e| match *e {
+        Elem::Set { ranges, negated, min, .. } => Some((ranges, negated, min)),
+        _ => None,
+    });
+    match first {
+        Some((ranges, negated, min)) if min > 0 => match char::from_u32(0x0FFF + class as u32) {
+            Some(c) if class > 0 => in_set(c, ranges) != negated,
+            // Not Myanmar: a complement, or a range reaching outside the block.
+            _ => negated || ranges.iter().any(|&(lo, hi)| lo < '\u{1000}' || hi > '\u{109F}'),
+        },
+        _ => true,
+    }
 }
 
 /// Runs phases of transliterator rules over `text`.
-fn transliterate(phases: &[&[Rule]], text: &str) -> String {
+fn transliterate(phases: &[&[Rule]], index: &[PhaseIndex], text: &str) -> String {
     let mut chars: Vec<char> = text.chars().collect();
-    for phase in phases {
-        chars = run_phase(phase, chars);
+    for (phase, index) in phases.iter().zip(index) {
+        chars = run_phase(phase, index, chars);
     }
     chars.into_iter().collect()
 }
@@ -140,23 +180,28 @@ fn transliterate(phases: &[&[Rule]], text: &str) -> String {
 /// whose pattern matches there replaces what it matched, and matching
 /// resumes after the replacement (or at its `|` cursor); where no rule
 /// matches, the cursor moves on by one character.
-fn run_phase(rules: &[Rule], text: Vec<char>) -> Vec<char> {
+fn run_phase(rules: &[Rule], index: &PhaseIndex, text: Vec<char>) -> Vec<char> {
     let mut done: Vec<char> = Vec::with_capacity(text.len());
     // The text still to scan, reversed, so that replacements can be pushed back.
     let mut todo: Vec<char> = text;
     todo.reverse();
     // A bound on rescans, so that rules that keep their cursor still end.
     let mut budget = 8 * todo.len() + 64;
+    let (mut matched, mut output) = (Vec::new(), Vec::new());
     while !todo.is_empty() {
-        let found =
-            rules.iter().find_map(|rule| matches(rule, &todo, done.is_empty()).map(|m| (rule, m)));
+        let next = todo.last().map_or(0, |&c| class(c));
+        let found = index[next].iter().find_map(|&i| {
+            let rule = &rules[usize::from(i)];
+            matches(rule, &todo, done.is_empty()).map(|m| (rule, m))
+        });
         let Some((rule, (len, groups))) = found.filter(|_| budget > 0) else {
             done.extend(todo.pop());
             continue;
         };
         budget -= 1;
-        let matched: Vec<char> = todo.drain(todo.len() - len..).rev().collect();
-        let mut output = Vec::new();
+        matched.clear();
+        matched.extend(todo.drain(todo.len() - len..).rev());
+        output.clear();
         let mut cursor = None;
         for out in rule.output {
             match *out {

@@ -180,6 +180,12 @@ pub struct FontLayer {
 /// Time is linear in the text's length (for fixed tables); memory is a
 /// bounded multiple of it.
 pub fn convert(text: &str, markup: Markup, registry: &Registry) -> FontPass {
+    convert_with(text, markup, registry, true)
+}
+
+/// [`convert`], with or without the Zawgyi conversion (detection needs
+/// only the Zawgyi probabilities, not the converted text).
+fn convert_with(text: &str, markup: Markup, registry: &Registry, zawgyi: bool) -> FontPass {
     let mut conversions = Vec::new();
     let mut scopes = Vec::new();
     let mut notes = Vec::new();
@@ -198,7 +204,9 @@ pub fn convert(text: &str, markup: Markup, registry: &Registry) -> FontPass {
             conversions.extend(private_use_runs(text, range.clone(), symbol));
         }
     }
-    conversions.extend(zawgyi_runs(text));
+    if zawgyi {
+        conversions.extend(zawgyi_runs(text));
+    }
     conversions.sort_by_key(|c| (c.range.start, c.range.end));
     let mut end = 0;
     conversions.retain(|c| {
@@ -343,13 +351,18 @@ pub fn detect_layer(text: &str, registry: &Registry) -> Option<FontLayer> {
     if !might_have_layer(text) {
         return None;
     }
-    let pass = convert(text, Markup::Html, registry);
+    let pass = convert_with(text, Markup::Html, registry, false);
     let mut weights: BTreeMap<Arc<str>, (f32, f32)> = BTreeMap::new();
     for c in &pass.conversions {
         let n = c.after.chars().count() as f32;
         let entry = weights.entry(Arc::clone(&c.font)).or_default();
         entry.0 += n * c.confidence;
         entry.1 += n;
+    }
+    for segment in zawgyi::segments(text).filter(|s| s.zawgyi >= ZAWGYI_THRESHOLD) {
+        let entry = weights.entry(Arc::from("Zawgyi")).or_default();
+        entry.0 += segment.burmese as f32 * segment.zawgyi;
+        entry.1 += segment.burmese as f32;
     }
     let (name, (weight, count)) = weights.into_iter().max_by(|a, b| a.1 .0.total_cmp(&b.1 .0))?;
     Some(FontLayer { name, confidence: weight / count.max(1.0) })
