@@ -1,11 +1,11 @@
-//! The font pass over arbitrary text, as HTML and as plain text, and the
-//! Zawgyi detector and converters: no panic, conversions that lie inside the
-//! input, in order, without overlap, and a result text that is the input
-//! with exactly those conversions applied.
+//! The font pass over arbitrary text, as HTML and as plain text, the
+//! Zawgyi detector and converters, and the private-use scan: no panic;
+//! conversions inside the input, in order, without overlap, each with the
+//! input's text as `before`; private-use reports on their characters.
 #![no_main]
 
 use charsight::font::{self, Markup, Registry};
-use charsight::zawgyi;
+use charsight::{pua, zawgyi, Charset};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -32,4 +32,7 @@ fuzz_target!(|data: &[u8]| {
         assert!((0.0..=1.0).contains(&p));
     }
     let _ = zawgyi::to_zawgyi(&zawgyi::to_unicode(&text));
+    for found in pua::scan(&text, Some(Charset::ShiftJis)).iter().chain(&pua::scan(&text, None)) {
+        assert_eq!(text[found.range.clone()].chars().next(), Some(found.code_point));
+    }
 });
