@@ -308,6 +308,16 @@ mod tests {
     }
 
     #[test]
+    fn tamil_tables() {
+        let registry = Registry::builtin();
+        // "Tamil" in TSCII 1.7 bytes, decoded as windows-1252 would.
+        let (tscii, _) = crate::Charset::Windows1252.decode(b"\xbe\xc1\xa2\xfa");
+        assert_eq!(registry.get("TSCII").unwrap().convert(&tscii), "தமிழ்");
+        // A pre-base vowel sign typed first: Bamini "ne" is நெ.
+        assert_eq!(registry.get("Bamini").unwrap().convert("ne"), "நெ");
+    }
+
+    #[test]
     fn user_tables_override() {
         let mut registry = Registry::builtin();
         registry.add(FontTable::from_rules("Symbol", [("a", "A")]), &[]);
