@@ -312,7 +312,7 @@ fn escape_into(out: &mut String, text: &str) {
 /// Whether `text` could hold a font layer at all: it mentions `font`, or
 /// has Burmese or symbol-font private-use characters. A cheap test to skip
 /// the pass on ordinary text.
-pub fn might_have_layer(text: &str) -> bool {
+fn text_may_have_layer(text: &str) -> bool {
     text.as_bytes().windows(4).any(|w| w.eq_ignore_ascii_case(b"font"))
         || text.chars().any(|c| zawgyi::is_myanmar(c) || ('\u{F020}'..='\u{F0FF}').contains(&c))
 }
@@ -348,7 +348,7 @@ pub fn may_have_layer(charset: Charset, bytes: &[u8]) -> bool {
 /// assert_eq!(font::detect_layer("<p>plain</p>", &registry), None);
 /// ```
 pub fn detect_layer(text: &str, registry: &Registry) -> Option<FontLayer> {
-    if !might_have_layer(text) {
+    if !text_may_have_layer(text) {
         return None;
     }
     let pass = convert_with(text, Markup::Html, registry, false);
@@ -408,8 +408,8 @@ mod tests {
 
     #[test]
     fn cheap_precheck() {
-        assert!(!might_have_layer("<p>hello</p>"));
-        assert!(might_have_layer("<FONT face=x>"));
-        assert!(might_have_layer("\u{1000}"));
+        assert!(!text_may_have_layer("<p>hello</p>"));
+        assert!(text_may_have_layer("<FONT face=x>"));
+        assert!(text_may_have_layer("\u{1000}"));
     }
 }
