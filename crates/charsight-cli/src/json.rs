@@ -15,6 +15,8 @@
 //! | `binary` | bool | the bytes are clearly not text |
 //! | `bom_len` | number | bytes of BOM to skip before decoding |
 //! | `document` | string | `html` or `xml`: the rules applied to in-document declarations |
+//! | `font_encoding` | string, optional | the font layer found in the decoded prefix (`Zawgyi`, `Symbol`, `Wingdings`, `Kruti Dev 010`, `Bamini`, ...) |
+//! | `font_confidence` | number, optional | probability, 0 to 1, that the text uses that font layer |
 //!
 //! An input that could not be read gives `{"path": ..., "error": ...}`.
 
@@ -55,6 +57,10 @@ pub struct DetectLine<'a> {
     pub binary: bool,
     pub bom_len: usize,
     pub document: DocumentKind,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub font_encoding: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub font_confidence: Option<f64>,
 }
 
 impl<'a> DetectLine<'a> {
@@ -70,6 +76,8 @@ impl<'a> DetectLine<'a> {
             binary: found.binary,
             bom_len: found.bom_len,
             document: found.document,
+            font_encoding: found.font.as_ref().map(|f| &*f.name),
+            font_confidence: found.font.as_ref().map(|f| round(f.confidence)),
         }
     }
 }

@@ -9,7 +9,11 @@
 //!    ├─ label      labels → Charset (WHATWG + aliases seen in the wild)
 //!    ├─ sniff      declared evidence: BOM, HTTP charset, <meta>, XML declaration
 //!    ├─ detect     what the content says (UTF-8 validity, ASCII, binary, …)
-//!    └─ pipeline   policy → Detection { charset, confidence, source, evidence }
+//!    └─ pipeline   policy → Detection { charset, confidence, source, evidence, font }
+//!
+//!  decoded text
+//!    ├─ font       font scopes in HTML, symbol/Indic font tables, Zawgyi → FontPass
+//!    └─ pua        private-use characters and where they came from
 //! ```
 //!
 //! Each stage only reports; the [`pipeline`] decides. Every piece of
@@ -72,10 +76,13 @@
 mod charset;
 pub mod codec;
 pub mod detect;
+pub mod font;
 pub mod label;
 pub mod lang;
 pub mod pipeline;
+pub mod pua;
 pub mod sniff;
+pub mod zawgyi;
 
 pub use charset::Charset;
 pub use pipeline::{Detection, Engine, Policy, Session};

@@ -13,6 +13,7 @@
 //! by starting with `<?xml`) the XML declaration or the Appendix F pattern.
 
 use crate::detect::{Detector, Guess};
+use crate::font::{self, FontLayer};
 use crate::sniff::{self, http, DocumentKind, Evidence, Note, Source};
 use crate::Charset;
 
@@ -211,6 +212,9 @@ pub struct Detection {
     pub document: DocumentKind,
     /// Every piece of evidence, in order: BOM, HTTP, in-document, default, forced.
     pub evidence: Vec<Evidence>,
+    /// The font layer of the decoded prefix (Zawgyi, a symbol font, a legacy
+    /// Indic font), when one is found; see [`font::detect_layer`].
+    pub font: Option<FontLayer>,
 }
 
 /// Gathers the evidence of `prefix` and the engine's context, in order.
@@ -309,17 +313,31 @@ fn decide(engine: &Engine, prefix: &[u8], guess: &Guess) -> Detection {
             }
         }
     };
+    let bom_len = if source == Source::Bom { bom_len } else { 0 };
+    let font =
+        if guess.binary { None } else { font_layer(charset, &prefix[bom_len.min(prefix.len())..]) };
     Detection {
         charset,
         confidence,
         source,
         language: None,
-        bom_len: if source == Source::Bom { bom_len } else { 0 },
+        bom_len,
         ascii: guess.ascii,
         binary: guess.binary,
         document,
         evidence,
+        font,
     }
+}
+
+/// The font layer of the prefix decoded with the decided charset; the
+/// prefix is decoded only when its bytes could hold one.
+fn font_layer(charset: Charset, prefix: &[u8]) -> Option<FontLayer> {
+    if !font::may_have_layer(charset, prefix) {
+        return None;
+    }
+    let (text, _) = charset.decode(prefix);
+    font::detect_layer(&text, &font::Registry::builtin())
 }
 
 #[cfg(test)]
@@ -390,6 +408,16 @@ mod tests {
         assert_eq!((found.charset, found.source), (Charset::Utf32Le, Source::Xml));
         let decl = found.evidence.iter().find(|e| !e.notes.contains(&Note::Autodetected)).unwrap();
         assert_eq!(decl.label, "UTF-32");
+    }
+
+    #[test]
+    fn font_layers_are_reported() {
+        let found = Engine::new().detect("<p>ျမန္မာႏိုင္ငံ ေျပာပါတယ္</p>".as_bytes());
+        assert_eq!(found.font.map(|f| f.name.to_string()).as_deref(), Some("Zawgyi"));
+        let found = Engine::new().detect(b"<font face=Wingdings>J</font>");
+        assert_eq!(found.font.map(|f| f.name.to_string()).as_deref(), Some("Wingdings"));
+        assert_eq!(Engine::new().detect(b"<font face=Arial>J</font>").font, None);
+        assert_eq!(Engine::new().detect("မြန်မာနိုင်ငံ".as_bytes()).font, None);
     }
 
     #[test]
