@@ -42,6 +42,13 @@ const GPL_PANDOC: &str =
 const GPL_OPEN_TAMIL: &str =
     "GPL-3.0-or-later (tables by Arulalan.T in open-tamil 1.1 txt2unicode/encode2utf8.py)";
 
+/// Tables whose only licence is the GPL are compiled in only with the
+/// `gpl-fonts` feature of charsight-tables, so that a default build of the
+/// library stays under its own permissive licence.
+fn gpl_only(spec: &Spec) -> bool {
+    spec.licence.starts_with("GPL-")
+}
+
 const SPECS: &[Spec] = &[
     Spec {
         id: "symbol",
@@ -216,7 +223,8 @@ pub fn emit(out: &mut Output) -> Result<()> {
          //! licence of each source (`Font::licence`): Wingdings 1-3 and Webdings\n\
          //! GPL-2.0-or-later (pandoc), Bamini/TAB/TAM/TSCII GPL-3.0-or-later\n\
          //! (open-tamil), Kruti Dev MIT (hinlegacy), the others Unicode, Adobe and\n\
-         //! Apple vendor tables. Provenance: tools/gen-tables/data/fonts/*.tsv.\n\n\
+         //! Apple vendor tables. Provenance: tools/gen-tables/data/fonts/*.tsv.\n\
+         //! The GPL-only tables are compiled in with the `gpl-fonts` feature.\n\n\
          /// How a font's text maps to Unicode.\n\
          #[derive(Clone, Copy, Debug)]\n\
          pub enum Map {\n\
@@ -247,6 +255,9 @@ pub fn emit(out: &mut Output) -> Result<()> {
             .with_context(|| format!("reading {}; run `count fonts` first", path.display()))?;
         inputs.extend_from_slice(data.as_bytes());
         let konst = spec.id.to_uppercase();
+        let gate = if gpl_only(spec) { "#[cfg(feature = \"gpl-fonts\")]\n" } else { "" };
+        body.push_str(gate);
+        list.push_str(gate);
         let rows = data.lines().filter(|l| !l.starts_with('#')).map(|l| l.split_once('\t'));
         match spec.kind {
             Kind::Bytes => {

@@ -7,6 +7,7 @@
 //! GPL-2.0-or-later (pandoc), Bamini/TAB/TAM/TSCII GPL-3.0-or-later
 //! (open-tamil), Kruti Dev MIT (hinlegacy), the others Unicode, Adobe and
 //! Apple vendor tables. Provenance: tools/gen-tables/data/fonts/*.tsv.
+//! The GPL-only tables are compiled in with the `gpl-fonts` feature.
 
 /// How a font's text maps to Unicode.
 #[derive(Clone, Copy, Debug)]
@@ -46,6 +47,7 @@ static SYMBOL: [&str; 224] = [
     "⇒", "⇓", "◊", "⟨", "\u{f8e8}", "\u{f8e9}", "\u{f8ea}", "∑", "⎛", "⎜", "⎝", "⎡", "⎢", "⎣", "⎧",
     "⎨", "⎩", "⎪", "", "⟩", "∫", "⌠", "⎮", "⌡", "⎞", "⎟", "⎠", "⎤", "⎥", "⎦", "⎫", "⎬", "⎭", "",
 ];
+#[cfg(feature = "gpl-fonts")]
 static WINGDINGS: [&str; 224] = [
     " ", "🖉", "✂", "✁", "👓", "🕭", "🕮", "🕯", "🕿", "✆", "🖂", "🖃", "📪", "📫", "📬", "📭", "📁",
     "📂", "📄", "🗏", "🗐", "🗄", "⌛", "🖮", "🖰", "🖲", "🖳", "🖴", "🖫", "🖬", "✇", "✍", "🖎", "✌", "👌",
@@ -61,6 +63,7 @@ static WINGDINGS: [&str; 224] = [
     "🡺", "🡹", "🡻", "🡼", "🡽", "🡿", "🡾", "⇦", "⇨", "⇧", "⇩", "⬄", "⇳", "⬀", "⬁", "⬃", "⬂", "🢬", "🢭",
     "🗶", "✔", "🗷", "🗹", "",
 ];
+#[cfg(feature = "gpl-fonts")]
 static WINGDINGS2: [&str; 224] = [
     " ", "🖊", "🖋", "🖌", "🖍", "✄", "✀", "🕾", "🕽", "🗅", "🗆", "🗇", "🗈", "🗉", "🗊", "🗋", "🗌", "🗍", "📋",
     "🗑", "🗔", "🖵", "🖶", "🖷", "🖸", "🖭", "🖯", "🖱", "🖒", "🖓", "🖘", "🖙", "🖚", "🖛", "👈", "👉", "🖜",
@@ -76,6 +79,7 @@ static WINGDINGS2: [&str; 224] = [
     "★", "✶", "🟋", "✷", "🟏", "🟒", "✹", "🟃", "🟇", "✯", "🟍", "🟔", "⯌", "⯍", "※", "⁂", "", "", "", "",
     "", "",
 ];
+#[cfg(feature = "gpl-fonts")]
 static WINGDINGS3: [&str; 224] = [
     " ", "⭠", "⭢", "⭡", "⭣", "⭦", "⭧", "⭩", "⭨", "⭰", "⭲", "⭱", "⭳", "⭶", "⭸", "⭻", "⭽", "⭤", "⭥",
     "⭪", "⭬", "⭫", "⭭", "⭍", "⮠", "⮡", "⮢", "⮣", "⮤", "⮥", "⮦", "⮧", "⮐", "⮑", "⮒", "⮓", "⮀", "⮃",
@@ -90,6 +94,7 @@ static WINGDINGS3: [&str; 224] = [
     "🡵", "🡷", "🡶", "🢀", "🢂", "🢁", "🢃", "🢄", "🢅", "🢇", "🢆", "🢐", "🢒", "🢑", "🢓", "🢔", "🢖", "🢕", "🢗",
     "", "", "", "", "", "", "", "", "", "", "", "", "", "", "",
 ];
+#[cfg(feature = "gpl-fonts")]
 static WEBDINGS: [&str; 224] = [
     " ", "🕷", "🕸", "🕲", "🕶", "🏆", "🎖", "🖇", "🗨", "🗩", "🗰", "🗱", "🌶", "🎗", "🙾", "🙼", "🗕", "🗖", "🗗",
     "⏴", "⏵", "⏶", "⏷", "⏪", "⏩", "⏮", "⏭", "⏸", "⏹", "⏺", "🗚", "🗳", "🛠", "🏗", "🏘", "🏙", "🏚",
@@ -588,6 +593,7 @@ static KRUTI_DEV_010: &[(&str, &str)] = &[
     ("~ ", "\u{94d} "),
     ("@", "/"),
 ];
+#[cfg(feature = "gpl-fonts")]
 static BAMINI: &[(&str, &str)] = &[
     ("sp", "ளி"),
     ("hp", "ரி"),
@@ -898,6 +904,7 @@ static BAMINI: &[(&str, &str)] = &[
     (",", "இ"),
     (">", ","),
 ];
+#[cfg(feature = "gpl-fonts")]
 static TAB: &[(&str, &str)] = &[
     ("þ", "க\u{bcd}ஷ"),
     ("þ£", "க\u{bcd}ஷ\u{bbe}"),
@@ -1220,6 +1227,7 @@ static TAB: &[(&str, &str)] = &[
     ("‰", "௮"),
     ("ÿ", "ஸ\u{bcd}ர\u{bc0}"),
 ];
+#[cfg(feature = "gpl-fonts")]
 static TAM: &[(&str, &str)] = &[
     ("þ", "க\u{bcd}ஷ"),
     ("þ£", "க\u{bcd}ஷ\u{bbe}"),
@@ -1529,6 +1537,7 @@ static TAM: &[(&str, &str)] = &[
     ("ç", "ஃ"),
     ("ÿ", "ஸ\u{bcd}ர\u{bc0}"),
 ];
+#[cfg(feature = "gpl-fonts")]
 static TSCII: &[(&str, &str)] = &[
     ("\u{ad}", "இ"),
     ("þ", "இ"),
@@ -1860,24 +1869,28 @@ pub static FONTS: &[Font] = &[
         licence: "Unicode vendor table terms / MIT (uniset-snapshots), Adobe Symbol v0.5",
         map: Map::Bytes(&SYMBOL),
     },
+    #[cfg(feature = "gpl-fonts")]
     Font {
         name: "Wingdings",
         aliases: &["Wingdings", "Wingdings 1"],
         licence: "GPL-2.0-or-later (byte -> code point facts from pandoc's Docx Symbols.hs)",
         map: Map::Bytes(&WINGDINGS),
     },
+    #[cfg(feature = "gpl-fonts")]
     Font {
         name: "Wingdings 2",
         aliases: &["Wingdings 2", "Wingdings2"],
         licence: "GPL-2.0-or-later (byte -> code point facts from pandoc's Docx Symbols.hs)",
         map: Map::Bytes(&WINGDINGS2),
     },
+    #[cfg(feature = "gpl-fonts")]
     Font {
         name: "Wingdings 3",
         aliases: &["Wingdings 3", "Wingdings3"],
         licence: "GPL-2.0-or-later (byte -> code point facts from pandoc's Docx Symbols.hs)",
         map: Map::Bytes(&WINGDINGS3),
     },
+    #[cfg(feature = "gpl-fonts")]
     Font {
         name: "Webdings",
         aliases: &["Webdings"],
@@ -1909,6 +1922,7 @@ pub static FONTS: &[Font] = &[
         licence: "MIT (hinlegacy 1.0.1, (c) 2026 Satvik Mishra)",
         map: Map::KrutiDev(KRUTI_DEV_010),
     },
+    #[cfg(feature = "gpl-fonts")]
     Font {
         name: "Bamini",
         aliases: &["Bamini", "Baamini"],
@@ -1916,6 +1930,7 @@ pub static FONTS: &[Font] = &[
             "GPL-3.0-or-later (tables by Arulalan.T in open-tamil 1.1 txt2unicode/encode2utf8.py)",
         map: Map::Rules(BAMINI),
     },
+    #[cfg(feature = "gpl-fonts")]
     Font {
         name: "TAB",
         aliases: &["TAB", "TAB-*"],
@@ -1923,6 +1938,7 @@ pub static FONTS: &[Font] = &[
             "GPL-3.0-or-later (tables by Arulalan.T in open-tamil 1.1 txt2unicode/encode2utf8.py)",
         map: Map::Rules(TAB),
     },
+    #[cfg(feature = "gpl-fonts")]
     Font {
         name: "TAM",
         aliases: &["TAM", "TAM-*"],
@@ -1930,6 +1946,7 @@ pub static FONTS: &[Font] = &[
             "GPL-3.0-or-later (tables by Arulalan.T in open-tamil 1.1 txt2unicode/encode2utf8.py)",
         map: Map::Rules(TAM),
     },
+    #[cfg(feature = "gpl-fonts")]
     Font {
         name: "TSCII",
         aliases: &["TSCII", "TSC-*", "TSCu-*"],
