@@ -10,7 +10,11 @@
 //!    ├─ sniff      declared evidence: BOM, HTTP charset, <meta>, XML declaration
 //!    ├─ detect     what the content says (UTF-8 validity, ASCII, binary, …)
 //!    ├─ verify     each candidate decoded: malformed, implausible, round trip
-//!    └─ pipeline   policy → Detection { charset, confidence, rule, evidence, candidates }
+//!    └─ pipeline   policy → Detection { charset, confidence, rule, evidence, candidates, font }
+//!
+//!  decoded text
+//!    ├─ font       font scopes in HTML, symbol/Indic font tables, Zawgyi → FontPass
+//!    └─ pua        private-use characters and where they came from
 //! ```
 //!
 //! Each stage only reports; the [`pipeline`] decides. Every piece of
@@ -74,11 +78,14 @@ mod charset;
 pub mod codec;
 pub mod decode;
 pub mod detect;
+pub mod font;
 pub mod label;
 pub mod lang;
 pub mod pipeline;
+pub mod pua;
 pub mod sniff;
 pub mod verify;
+pub mod zawgyi;
 
 pub use charset::Charset;
 pub use pipeline::{Candidate, Detection, Doubt, Engine, Policy, Rule, Session};

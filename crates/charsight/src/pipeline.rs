@@ -13,6 +13,7 @@
 //! by starting with `<?xml`) the XML declaration or the Appendix F pattern.
 
 use crate::detect::{Detector, Guess};
+use crate::font::{self, FontLayer};
 use crate::sniff::{self, http, DocumentKind, Evidence, Note, Source};
 use crate::verify::{verify, Verification};
 use crate::Charset;
@@ -332,6 +333,9 @@ pub struct Detection {
     pub evidence: Vec<Evidence>,
     /// Every candidate, the chosen one first, with its verification figures.
     pub candidates: Vec<Candidate>,
+    /// The font layer of the decoded prefix (Zawgyi, a symbol font, a legacy
+    /// Indic font), when one is found; see [`font::detect_layer`].
+    pub font: Option<FontLayer>,
 }
 
 /// Gathers the evidence of `prefix` and the engine's context, in order.
@@ -558,6 +562,9 @@ fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: &Guess) -> Dete
     candidates[..=chosen].rotate_right(1);
     let confidence = confidence(&candidates[0], source, rule, guess);
     let language = guess.candidates.iter().find(|c| c.charset == charset).and_then(|c| c.language);
+    let bom_len = bom.filter(|(c, _)| *c == charset).map_or(0, |(_, len)| len);
+    let font =
+        if guess.binary { None } else { font_layer(charset, &prefix[bom_len.min(prefix.len())..]) };
     Detection {
         charset,
         confidence,
@@ -565,12 +572,13 @@ fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: &Guess) -> Dete
         rule,
         policy: engine.policy,
         language,
-        bom_len: bom.filter(|(c, _)| *c == charset).map_or(0, |(_, len)| len),
+        bom_len,
         ascii: guess.ascii,
         binary: guess.binary,
         document,
         sample_len: prefix.len(),
         evidence,
+        font,
         candidates,
     }
 }
@@ -624,6 +632,16 @@ fn confidence(chosen: &Candidate, source: Source, rule: Rule, guess: &Guess) -> 
     } else {
         p
     }
+}
+
+/// The font layer of the prefix decoded with the decided charset; the
+/// prefix is decoded only when its bytes could hold one.
+fn font_layer(charset: Charset, prefix: &[u8]) -> Option<FontLayer> {
+    if !font::may_have_layer(charset, prefix) {
+        return None;
+    }
+    let (text, _) = charset.decode(prefix);
+    font::detect_layer(&text, &font::Registry::builtin())
 }
 
 #[cfg(test)]
@@ -696,6 +714,16 @@ mod tests {
         assert_eq!((found.charset, found.source), (Charset::Utf32Le, Source::Xml));
         let decl = found.evidence.iter().find(|e| !e.notes.contains(&Note::Autodetected)).unwrap();
         assert_eq!(decl.label, "UTF-32");
+    }
+
+    #[test]
+    fn font_layers_are_reported() {
+        let found = Engine::new().detect("<p>ျမန္မာႏိုင္ငံ ေျပာပါတယ္</p>".as_bytes());
+        assert_eq!(found.font.map(|f| f.name.to_string()).as_deref(), Some("Zawgyi"));
+        let found = Engine::new().detect(b"<font face=Wingdings>J</font>");
+        assert_eq!(found.font.map(|f| f.name.to_string()).as_deref(), Some("Wingdings"));
+        assert_eq!(Engine::new().detect(b"<font face=Arial>J</font>").font, None);
+        assert_eq!(Engine::new().detect("မြန်မာနိုင်ငံ".as_bytes()).font, None);
     }
 
     #[test]

@@ -14,9 +14,13 @@
 //! fails if any checked-in file differs, so the generated code always
 //! matches its intermediate data.
 
+mod carrier_emoji;
 mod charfreq;
 mod charmaps;
 mod emit;
+mod fonts;
+mod icu_rules;
+mod zawgyi;
 
 use std::path::PathBuf;
 
@@ -56,6 +60,15 @@ enum Family {
         /// The Debian `locales` package pinned in inputs.toml (`apt-get download locales`).
         deb: PathBuf,
     },
+    /// Symbol and legacy-script font tables from ../shared/fonts.
+    Fonts,
+    /// The Zawgyi rules and detection model from ../shared/fonts/zawgyi and ../shared/text/my.txt.
+    Zawgyi,
+    /// Japanese carrier emoji in Shift_JIS, from e4u's `emoji4unicode.xml`.
+    CarrierEmoji {
+        /// The `emoji4unicode.xml` of the PyPI package e4u (see data/carrier_emoji).
+        xml: PathBuf,
+    },
 }
 
 fn main() -> Result<()> {
@@ -68,6 +81,9 @@ fn main() -> Result<()> {
             match family {
                 Family::Charfreq { wordfreq } => charfreq::count(&mut out, &wordfreq)?,
                 Family::Charmaps { deb } => charmaps::count(&deb, &mut out)?,
+                Family::Fonts => fonts::count(&mut out, &testkit::shared_dir())?,
+                Family::Zawgyi => zawgyi::count(&mut out, &testkit::shared_dir())?,
+                Family::CarrierEmoji { xml } => carrier_emoji::count(&mut out, &xml)?,
             }
             out.finish()?;
             emit::Mode::Write
@@ -81,5 +97,8 @@ fn main() -> Result<()> {
 /// Every family's `emit` step.
 fn emit_all(out: &mut emit::Output) -> Result<()> {
     charfreq::emit(out)?;
-    charmaps::emit(out)
+    charmaps::emit(out)?;
+    fonts::emit(out)?;
+    zawgyi::emit(out)?;
+    carrier_emoji::emit(out)
 }
