@@ -76,6 +76,7 @@ pub mod label;
 pub mod lang;
 pub mod pipeline;
 pub mod sniff;
+pub mod url;
 
 pub use charset::Charset;
 pub use pipeline::{Detection, Engine, Policy, Session};

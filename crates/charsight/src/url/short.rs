@@ -1,0 +1,448 @@
+//! Scoring short byte strings (a search keyword, a path segment) in the six
+//! encodings of CJK web text: UTF-8, GBK, Big5, Shift_JIS, EUC-JP, EUC-KR.
+//!
+//! Input: a few bytes, some of them non-ASCII, and the encodings a site hint
+//! favours. Output: a [`ShortGuess`]: the encoding whose reading is likeliest,
+//! with the probability that its text is the right one.
+//!
+//! Each encoding's reading is judged in three steps:
+//!
+//! 1. legality: the bytes decode without a malformed sequence;
+//! 2. the round trip: the text encodes back to the same bytes (so duplicate
+//!    mappings, JIS X 0212 and HKSCS-only readings drop out);
+//! 3. plausibility: the cost of the text, in bits, under a unigram model of
+//!    the encoding's language ([`crate::lang::CharFreq`]): Simplified Chinese
+//!    for GBK, Traditional for Big5, Japanese for Shift_JIS and EUC-JP, Korean
+//!    for EUC-KR. UTF-8 can carry any language: its reading costs what the
+//!    cheapest language says, or, for letters of alphabetic scripts, a small
+//!    generic model that penalises one-letter words and script changes (the
+//!    marks of legacy bytes that happen to be valid UTF-8).
+//!
+//! A prior per encoding, lowered for encodings the site's top-level domain
+//! favours, is added; the posterior over the clean readings is the
+//! confidence. When no reading is clean, the one with the fewest malformed
+//! bytes (then the cheapest) is chosen and the confidence is capped at one
+//! half.
+
+use encoding_rs::Encoding;
+
+use crate::lang::CharFreq;
+use crate::Charset;
+
+/// The encodings short strings are scored in, most common on the web first.
+pub const CANDIDATES: [Charset; 6] =
+    [Charset::Utf8, Charset::Gbk, Charset::Big5, Charset::ShiftJis, Charset::EucJp, Charset::EucKr];
+
+/// Prior cost in bits of each candidate (in the order of [`CANDIDATES`]):
+/// UTF-8 is the commonest, EUC-JP the rarest on today's web.
+const PRIOR_BITS: [f32; 6] = [0.0, 1.0, 2.0, 2.0, 3.0, 2.0];
+
+/// How much a site hint lowers the cost of the encodings it favours: this
+/// much, plus [`HINT_SHORT_BITS`] divided by the number of non-ASCII
+/// characters of the reading, so that for one character the site decides.
+const HINT_BITS: f32 = 8.0;
+
+/// See [`HINT_BITS`].
+const HINT_SHORT_BITS: f32 = 16.0;
+
+/// The cost of a malformed byte sequence (or of a failed round trip).
+const MALFORMED_BITS: f32 = 32.0;
+
+/// How much the model's cost differences are flattened before they become
+/// probabilities: a unigram model is overconfident.
+const TEMPERATURE: f32 = 2.0;
+
+/// The cost of a change between two scripts that real text does not mix
+/// (half-width katakana next to other CJK, hangul next to kana, letters of
+/// two alphabets).
+const SCRIPT_CHANGE_BITS: f32 = 10.0;
+
+/// The cost of a character that real text does not carry in a URL: C1
+/// controls, private use, noncharacters, the replacement character.
+const ODD_BITS: f32 = 24.0;
+
+/// The most a reading with malformed bytes can be trusted.
+const MALFORMED_CONFIDENCE: f32 = 0.5;
+
+/// What [`guess`] concluded about a short byte string.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct ShortGuess {
+    /// The likeliest encoding.
+    pub charset: Charset,
+    /// Probability, from 0 to 1, that the reading in `charset` is the right
+    /// text (readings of other encodings that give the same text count for
+    /// it). Pure ASCII gives 1.
+    pub confidence: f32,
+    /// Whether the reading is clean: no malformed sequence, and the round
+    /// trip gives the bytes back.
+    pub clean: bool,
+}
+
+/// The encodings a top-level domain favours (`cn` → GBK, `tw`, `hk`, `mo` →
+/// Big5, `jp` → Shift_JIS and EUC-JP, `kr` → EUC-KR), compared
+/// case-insensitively, with or without a leading dot; empty for the others.
+///
+/// # Example
+/// ```
+/// use charsight::{url, Charset};
+/// assert_eq!(url::tld_hint("JP"), [Charset::ShiftJis, Charset::EucJp]);
+/// assert!(url::tld_hint("com").is_empty());
+/// ```
+pub fn tld_hint(tld: &str) -> &'static [Charset] {
+    let tld = tld.strip_prefix('.').unwrap_or(tld);
+    let is = |name: &str| tld.eq_ignore_ascii_case(name);
+    if is("cn") {
+        &[Charset::Gbk]
+    } else if is("tw") || is("hk") || is("mo") {
+        &[Charset::Big5]
+    } else if is("jp") {
+        &[Charset::ShiftJis, Charset::EucJp]
+    } else if is("kr") {
+        &[Charset::EucKr]
+    } else {
+        &[]
+    }
+}
+
+/// Guesses the encoding of a short byte string: a decoded URL component, a
+/// keyword, a file name. `favoured` lists encodings a site hint favours
+/// (see [`tld_hint`]).
+///
+/// # Example
+/// ```
+/// use charsight::{url, Charset};
+/// // 中文 in GBK, and the same two characters in UTF-8.
+/// assert_eq!(url::guess(b"\xD6\xD0\xCE\xC4", &[]).charset, Charset::Gbk);
+/// assert_eq!(url::guess("中文".as_bytes(), &[]).charset, Charset::Utf8);
+/// // One character: the site decides.
+/// let guess = url::guess(b"\xB0\xA1", url::tld_hint("kr"));
+/// assert_eq!(guess.charset, Charset::EucKr);
+/// ```
+pub fn guess(bytes: &[u8], favoured: &[Charset]) -> ShortGuess {
+    if bytes.is_ascii() {
+        return ShortGuess { charset: Charset::Utf8, confidence: 1.0, clean: true };
+    }
+    let readings = CANDIDATES.map(|charset| Reading::new(charset, bytes, favoured));
+    let best = readings
+        .iter()
+        .min_by(|a, b| a.cost.total_cmp(&b.cost).then(a.rank.cmp(&b.rank)))
+        .expect("six candidates");
+    let clean = best.malformed == 0;
+    let weight = |r: &Reading| ((best.cost - r.cost) / TEMPERATURE).exp2();
+    let total: f32 = readings.iter().map(weight).sum();
+    let same: f32 = readings.iter().filter(|r| r.text == best.text).map(weight).sum();
+    let mut confidence = same / total;
+    if !clean {
+        confidence = confidence.min(MALFORMED_CONFIDENCE);
+    }
+    ShortGuess { charset: best.charset, confidence, clean }
+}
+
+/// One encoding's reading of the bytes.
+struct Reading {
+    charset: Charset,
+    rank: usize,
+    text: String,
+    /// Malformed sequences, plus one if the round trip fails.
+    malformed: usize,
+    /// Prior plus the text's cost, in bits.
+    cost: f32,
+}
+
+impl Reading {
+    fn new(charset: Charset, bytes: &[u8], favoured: &[Charset]) -> Reading {
+        let rank = CANDIDATES.iter().position(|&c| c == charset).unwrap_or(0);
+        let encoding = whatwg(charset);
+        let mut decoder = encoding.new_decoder_without_bom_handling();
+        let mut text = String::with_capacity(bytes.len() * 3);
+        let mut malformed = 0;
+        let mut src = bytes;
+        loop {
+            let (result, read) = decoder.decode_to_string_without_replacement(src, &mut text, true);
+            src = &src[read..];
+            match result {
+                encoding_rs::DecoderResult::InputEmpty => break,
+                encoding_rs::DecoderResult::OutputFull => text.reserve(src.len() * 3 + 4),
+                encoding_rs::DecoderResult::Malformed(..) => {
+                    malformed += 1;
+                    text.push('\u{FFFD}');
+                }
+            }
+        }
+        if malformed == 0 && charset != Charset::Utf8 && *encoding.encode(&text).0 != *bytes {
+            malformed = 1;
+        }
+        let mut cost =
+            PRIOR_BITS[rank] + text_cost(charset, &text) + MALFORMED_BITS * malformed as f32;
+        if favoured.contains(&charset) {
+            let non_ascii = text.chars().filter(|c| !c.is_ascii()).count().max(1);
+            cost -= HINT_BITS + HINT_SHORT_BITS / non_ascii as f32;
+        }
+        Reading { charset, rank, text, malformed, cost }
+    }
+}
+
+/// The `encoding_rs` encoding a candidate is decoded with: GBK through
+/// gb18030, its superset, so four-byte sequences are read too.
+pub(crate) fn whatwg(charset: Charset) -> &'static Encoding {
+    match charset {
+        Charset::Gbk => encoding_rs::GB18030,
+        other => other.to_encoding_rs().unwrap_or(encoding_rs::UTF_8),
+    }
+}
+
+/// The language of a legacy candidate's text.
+fn language(charset: Charset) -> Option<CharFreq> {
+    let tag = match charset {
+        Charset::Gbk => "zh-Hans",
+        Charset::Big5 => "zh-Hant",
+        Charset::ShiftJis | Charset::EucJp => "ja",
+        Charset::EucKr => "ko",
+        _ => return None,
+    };
+    CharFreq::for_language(tag)
+}
+
+/// The cost in bits of a reading's text.
+fn text_cost(charset: Charset, text: &str) -> f32 {
+    let chars = match language(charset) {
+        Some(lang) => text.chars().map(|c| char_cost(Some(lang), c)).sum(),
+        None => utf8_cost(text),
+    };
+    chars + script_penalties(text)
+}
+
+/// The cost of one character in a language (or, with `None`, under the
+/// generic model).
+fn char_cost(lang: Option<CharFreq>, c: char) -> f32 {
+    if c.is_ascii() {
+        return ascii_cost(c);
+    }
+    if is_odd(c) {
+        return ODD_BITS;
+    }
+    let steps = f32::from(CharFreq::STEPS_PER_BIT);
+    let cjk = matches!(
+        script(c),
+        Script::Han | Script::Kana | Script::HalfwidthKana | Script::Hangul | Script::CjkSymbol
+    );
+    match lang {
+        Some(lang) => match lang.get(c) {
+            Some(cost) => f32::from(cost) / steps,
+            None if cjk => f32::from(lang.floor()) / steps,
+            None => generic_cost(c),
+        },
+        None if cjk => {
+            CharFreq::ALL.iter().map(|l| l.floor()).min().map_or(0.0, |f| f32::from(f) / steps)
+        }
+        None => generic_cost(c),
+    }
+}
+
+/// The cost of a UTF-8 reading: the cheapest of the four CJK languages and
+/// the generic model, plus the two bits of choosing among them.
+fn utf8_cost(text: &str) -> f32 {
+    let languages = CharFreq::ALL.map(Some);
+    let cheapest = languages
+        .iter()
+        .chain(&[None])
+        .map(|&lang| text.chars().map(|c| char_cost(lang, c)).sum::<f32>())
+        .fold(f32::INFINITY, f32::min);
+    cheapest + 2.0
+}
+
+/// Readings in the wrong encoding mix scripts that real text keeps apart
+/// (half-width katakana among kanji, Greek next to Arabic) and make words of
+/// one letter; real text does neither.
+fn script_penalties(text: &str) -> f32 {
+    /// A word of one letter of an alphabetic script.
+    const ONE_LETTER_BITS: f32 = 8.0;
+    let mut penalty = 0.0;
+    let mut run = 0;
+    let mut previous: Option<Script> = None;
+    for c in text.chars().chain(['\0']) {
+        let script = (!c.is_ascii()).then(|| script(c));
+        if let (Some(a), Some(b)) = (previous, script) {
+            if !a.mixes_with(b) {
+                penalty += SCRIPT_CHANGE_BITS;
+            }
+        }
+        if script.is_some_and(Script::is_alphabetic) {
+            run += 1;
+        } else {
+            if run == 1 {
+                penalty += ONE_LETTER_BITS;
+            }
+            run = 0;
+        }
+        previous = script;
+    }
+    penalty
+}
+
+/// Broad script classes, enough to see a change of script.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Script {
+    Latin,
+    Greek,
+    Cyrillic,
+    Hebrew,
+    Arabic,
+    Indic,
+    Han,
+    Kana,
+    HalfwidthKana,
+    Hangul,
+    CjkSymbol,
+    Symbol,
+    Other,
+}
+
+impl Script {
+    fn is_alphabetic(self) -> bool {
+        use Script::*;
+        matches!(self, Latin | Greek | Cyrillic | Hebrew | Arabic | Indic)
+    }
+
+    /// Whether real text puts these two scripts side by side.
+    fn mixes_with(self, other: Script) -> bool {
+        use Script::*;
+        let east_asian = |s| matches!(s, Han | Kana | Hangul | CjkSymbol);
+        self == other
+            || (east_asian(self)
+                && east_asian(other)
+                && !matches!((self, other), (Kana, Hangul) | (Hangul, Kana)))
+            || matches!((self, other), (Symbol, _) | (_, Symbol)) && self != Other && other != Other
+    }
+}
+
+fn script(c: char) -> Script {
+    match u32::from(c) {
+        0xD7 | 0xF7 => Script::Symbol,
+        0xC0..=0x24F | 0x1E00..=0x1EFF => Script::Latin,
+        0x370..=0x3FF | 0x1F00..=0x1FFF => Script::Greek,
+        0x400..=0x52F => Script::Cyrillic,
+        0x590..=0x5FF => Script::Hebrew,
+        0x600..=0x6FF | 0x750..=0x77F => Script::Arabic,
+        0x900..=0xDFF => Script::Indic,
+        0x3040..=0x30FF | 0x31F0..=0x31FF => Script::Kana,
+        0xFF61..=0xFF9F => Script::HalfwidthKana,
+        0x1100..=0x11FF | 0x3130..=0x318F | 0xA960..=0xA97F | 0xAC00..=0xD7FF => Script::Hangul,
+        0x2E80..=0x2FFF
+        | 0x3100..=0x312F
+        | 0x3190..=0x31EF
+        | 0x3200..=0x9FFF
+        | 0xF900..=0xFAFF
+        | 0x20000..=0x3FFFF => Script::Han,
+        0x3000..=0x303F | 0xFE30..=0xFE4F | 0xFF00..=0xFFEF => Script::CjkSymbol,
+        0x80..=0xBF | 0x2000..=0x2BFF => Script::Symbol,
+        _ => Script::Other,
+    }
+}
+
+/// Characters real text does not carry in a URL.
+fn is_odd(c: char) -> bool {
+    matches!(u32::from(c), 0x80..=0x9F | 0xE000..=0xF8FF | 0xFDD0..=0xFDEF | 0xFFF0..=0xFFFF
+        | 0xF0000..)
+        || (u32::from(c) & 0xFFFE) == 0xFFFE
+}
+
+/// Generic costs outside the CJK tables: letters of alphabetic scripts are
+/// cheap, symbols dearer.
+fn generic_cost(c: char) -> f32 {
+    match script(c) {
+        Script::Latin | Script::Greek | Script::Cyrillic | Script::Hebrew | Script::Arabic => 6.0,
+        Script::Indic => 7.0,
+        Script::Symbol => 14.0,
+        _ => 16.0,
+    }
+}
+
+/// ASCII costs the same in every reading, except where a multi-byte
+/// character of one encoding swallows it as a trail byte.
+fn ascii_cost(c: char) -> f32 {
+    if c.is_ascii_alphanumeric() {
+        5.0
+    } else if c == ' ' {
+        6.0
+    } else {
+        9.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(text: &str, charset: Charset) {
+        let (bytes, _, unmappable) = whatwg(charset).encode(text);
+        assert!(!unmappable);
+        let guess = guess(&bytes, &[]);
+        assert_eq!(guess.charset, charset, "{text} in {charset}: {guess:?}");
+        assert!(guess.clean);
+    }
+
+    #[test]
+    fn keywords_in_each_encoding() {
+        check("中文", Charset::Gbk);
+        check("北京天气", Charset::Gbk);
+        check("繁體中文", Charset::Big5);
+        check("日本語", Charset::ShiftJis);
+        check("東京都の天気", Charset::EucJp);
+        check("한국어", Charset::EucKr);
+        check("中文", Charset::Utf8);
+        check("Москва", Charset::Utf8);
+        check("café", Charset::Utf8);
+    }
+
+    #[test]
+    fn gbk_that_is_valid_utf8_is_still_gbk() {
+        // 小 is D0 A1 in GBK, which UTF-8 reads as the Cyrillic letter С.
+        check("小", Charset::Gbk);
+    }
+
+    #[test]
+    fn ascii_is_certain() {
+        assert_eq!(
+            guess(b"hello", &[]),
+            ShortGuess { charset: Charset::Utf8, confidence: 1.0, clean: true }
+        );
+    }
+
+    #[test]
+    fn a_single_character_is_uncertain_without_a_hint() {
+        // B0 A1 is 啊 in GBK, 가 in EUC-KR, 亜 in EUC-JP.
+        let bare = guess(b"\xB0\xA1", &[]);
+        assert!(bare.confidence < 0.9, "{bare:?}");
+        for (tld, want) in [("cn", Charset::Gbk), ("kr", Charset::EucKr), ("jp", Charset::EucJp)] {
+            assert_eq!(guess(b"\xB0\xA1", tld_hint(tld)).charset, want, "{tld}");
+        }
+    }
+
+    #[test]
+    fn truncated_utf8_is_not_clean() {
+        let g = guess(b"\xE4\xB8\xAD\xE6\x96", &[]);
+        assert!(!g.clean);
+        assert!(g.confidence <= MALFORMED_CONFIDENCE);
+    }
+
+    #[test]
+    fn identical_readings_share_their_confidence() {
+        // Hiragana are the same bytes in GBK and EUC-JP.
+        let g = guess("ひらがな".as_bytes(), &[]);
+        assert_eq!(g.charset, Charset::Utf8);
+        let (bytes, _, _) = encoding_rs::EUC_JP.encode("ひらがな");
+        let g = guess(&bytes, &[]);
+        assert_eq!(Charset::EucJp.decode(&bytes).0, "ひらがな");
+        assert!(g.confidence > 0.9, "{g:?}");
+    }
+
+    #[test]
+    fn never_panics_on_odd_bytes() {
+        for bytes in [&b"\x80"[..], b"\xFF\xFE", b"\x81\x30\x81\x30", b"\x8E", b"\xA1\x40\x5C"] {
+            let g = guess(bytes, &[]);
+            assert!((0.0..=1.0).contains(&g.confidence), "{bytes:?} {g:?}");
+        }
+    }
+}
