@@ -13,7 +13,7 @@
 //! unigram model, so readings of the same bytes in different encodings can be
 //! compared by their total cost.
 
-use charsight_tables::charfreq::{CHARS, COSTS, FLOORS, LANGS, STEPS_PER_BIT};
+use charsight_tables::charfreq::{CHARS, COSTS, FLOORS, LANGS, PAIRS, PAIR_COSTS, STEPS_PER_BIT};
 
 /// The character frequencies of one language.
 ///
@@ -72,6 +72,26 @@ impl CharFreq {
     /// The cost of `c`, the [floor](CharFreq::floor) when it has none.
     pub fn cost(self, c: char) -> u8 {
         self.get(c).unwrap_or(self.floor())
+    }
+
+    /// The joint cost of `first` directly followed by `second` (both
+    /// non-ASCII), or `None` when the pair is not among the language's
+    /// commonest (about 12,000 per language). The cost of `second` given
+    /// `first` is this minus the cost of `first`.
+    ///
+    /// # Example
+    /// ```
+    /// use charsight::lang::CharFreq;
+    /// let zh = CharFreq::for_language("zh-Hans").unwrap();
+    /// let pair = zh.pair('中', '国').unwrap();
+    /// // Given 中, 国 costs far less than on its own.
+    /// assert!(pair - zh.cost('中') < zh.cost('国'));
+    /// assert_eq!(zh.pair('国', 'の'), None);
+    /// ```
+    pub fn pair(self, first: char, second: char) -> Option<u8> {
+        let key = u64::from(u32::from(first)) << 21 | u64::from(u32::from(second));
+        let index = PAIRS[self.column].binary_search(&key).ok()?;
+        Some(PAIR_COSTS[self.column][index])
     }
 
     /// The cost of a character the table does not have: half the probability
@@ -148,6 +168,18 @@ mod tests {
                     other.language()
                 );
             }
+        }
+    }
+
+    #[test]
+    fn pairs_are_sorted_and_common_words_are_in_them() {
+        for freq in CharFreq::ALL {
+            assert!(PAIRS[freq.column].windows(2).all(|w| w[0] < w[1]));
+            assert_eq!(PAIRS[freq.column].len(), PAIR_COSTS[freq.column].len());
+        }
+        for (lang, a, b) in [("ja", 'で', 'す'), ("ko", '한', '국'), ("zh-Hant", '中', '國')]
+        {
+            assert!(CharFreq::for_language(lang).unwrap().pair(a, b).is_some(), "{lang} {a}{b}");
         }
     }
 

@@ -35,7 +35,7 @@ pub const CANDIDATES: [Charset; 6] =
 
 /// Prior cost in bits of each candidate (in the order of [`CANDIDATES`]):
 /// UTF-8 is the commonest, EUC-JP the rarest on today's web.
-const PRIOR_BITS: [f32; 6] = [0.0, 1.0, 2.0, 2.0, 3.0, 2.0];
+const PRIOR_BITS: [f32; 6] = [0.0, 1.0, 1.0, 1.0, 1.0, 1.0];
 
 /// How much a site hint lowers the cost of the encodings it favours: this
 /// much, plus [`HINT_SHORT_BITS`] divided by the number of non-ASCII
@@ -56,6 +56,13 @@ const TEMPERATURE: f32 = 2.0;
 /// (half-width katakana next to other CJK, hangul next to kana, letters of
 /// two alphabets).
 const SCRIPT_CHANGE_BITS: f32 = 10.0;
+
+/// The extra cost of a character after another when the pair is not among
+/// the language's common ones.
+const BACKOFF_BITS: f32 = 2.0;
+
+/// The least a character costs after another.
+const MIN_GIVEN_BITS: f32 = 0.5;
 
 /// The cost of a character that real text does not carry in a URL: C1
 /// controls, private use, noncharacters, the replacement character.
@@ -207,49 +214,72 @@ fn language(charset: Charset) -> Option<CharFreq> {
 /// The cost in bits of a reading's text.
 fn text_cost(charset: Charset, text: &str) -> f32 {
     let chars = match language(charset) {
-        Some(lang) => text.chars().map(|c| char_cost(Some(lang), c)).sum(),
+        // A legacy encoding's reading: its language's costs, the floor for
+        // anything its text did not show (Greek letters in EUC-KR, …).
+        Some(lang) => language_cost(lang, text, |c| f32::from(lang.cost(c)) / STEPS),
         None => utf8_cost(text),
     };
     chars + script_penalties(text)
 }
 
-/// The cost of one character in a language (or, with `None`, under the
-/// generic model).
-fn char_cost(lang: Option<CharFreq>, c: char) -> f32 {
-    if c.is_ascii() {
-        return ascii_cost(c);
-    }
-    if is_odd(c) {
-        return ODD_BITS;
-    }
-    let steps = f32::from(CharFreq::STEPS_PER_BIT);
-    let cjk = matches!(
-        script(c),
-        Script::Han | Script::Kana | Script::HalfwidthKana | Script::Hangul | Script::CjkSymbol
-    );
-    match lang {
-        Some(lang) => match lang.get(c) {
-            Some(cost) => f32::from(cost) / steps,
-            None if cjk => f32::from(lang.floor()) / steps,
-            None => generic_cost(c),
-        },
-        None if cjk => {
-            CharFreq::ALL.iter().map(|l| l.floor()).min().map_or(0.0, |f| f32::from(f) / steps)
+/// Steps of a quantised cost per bit.
+const STEPS: f32 = CharFreq::STEPS_PER_BIT as f32;
+
+/// The cost of a text in a language: each non-ASCII character's cost given
+/// the one before it where the pair is a common one, else its own cost plus
+/// [`BACKOFF_BITS`]; `unknown` prices characters without a cost.
+fn language_cost(lang: CharFreq, text: &str, unknown: impl Fn(char) -> f32) -> f32 {
+    let single = |c: char| {
+        if c.is_ascii() {
+            ascii_cost(c)
+        } else if is_odd(c) {
+            ODD_BITS
+        } else {
+            lang.get(c).map_or_else(|| unknown(c), |cost| f32::from(cost) / STEPS)
         }
-        None => generic_cost(c),
+    };
+    let mut total = 0.0;
+    let mut previous: Option<(char, f32)> = None;
+    for c in text.chars() {
+        let own = single(c);
+        total += match previous {
+            Some((a, cost_a)) if !c.is_ascii() => match lang.pair(a, c) {
+                Some(joint) => (f32::from(joint) / STEPS - cost_a).max(MIN_GIVEN_BITS),
+                None => own + BACKOFF_BITS,
+            },
+            _ => own,
+        };
+        previous = (!c.is_ascii()).then_some((c, own));
     }
+    total
 }
 
-/// The cost of a UTF-8 reading: the cheapest of the four CJK languages and
-/// the generic model, plus the two bits of choosing among them.
+/// The cost of a UTF-8 reading: the cheapest of the four CJK languages
+/// (characters outside them priced by the generic model) and the generic
+/// model alone, plus the two bits of choosing among them.
 fn utf8_cost(text: &str) -> f32 {
-    let languages = CharFreq::ALL.map(Some);
-    let cheapest = languages
+    let generic: f32 = text.chars().map(generic_cost).sum();
+    let cheapest = CharFreq::ALL
         .iter()
-        .chain(&[None])
-        .map(|&lang| text.chars().map(|c| char_cost(lang, c)).sum::<f32>())
-        .fold(f32::INFINITY, f32::min);
+        .map(|&lang| {
+            language_cost(lang, text, |c| {
+                if is_cjk(c) {
+                    f32::from(lang.floor()) / STEPS
+                } else {
+                    generic_cost(c)
+                }
+            })
+        })
+        .fold(generic, f32::min);
     cheapest + 2.0
+}
+
+/// Han, kana, hangul, CJK punctuation and full-width forms.
+fn is_cjk(c: char) -> bool {
+    matches!(
+        script(c),
+        Script::Han | Script::Kana | Script::HalfwidthKana | Script::Hangul | Script::CjkSymbol
+    )
 }
 
 /// Readings in the wrong encoding mix scripts that real text keeps apart
@@ -259,7 +289,7 @@ fn script_penalties(text: &str) -> f32 {
     /// A word of one letter of an alphabetic script.
     const ONE_LETTER_BITS: f32 = 8.0;
     let mut penalty = 0.0;
-    let mut run = 0;
+    let (mut run, mut run_non_ascii) = (0, false);
     let mut previous: Option<Script> = None;
     for c in text.chars().chain(['\0']) {
         let script = (!c.is_ascii()).then(|| script(c));
@@ -268,13 +298,14 @@ fn script_penalties(text: &str) -> f32 {
                 penalty += SCRIPT_CHANGE_BITS;
             }
         }
-        if script.is_some_and(Script::is_alphabetic) {
+        if script.is_some_and(Script::is_alphabetic) || c.is_ascii_alphanumeric() {
             run += 1;
+            run_non_ascii |= !c.is_ascii();
         } else {
-            if run == 1 {
+            if run == 1 && run_non_ascii {
                 penalty += ONE_LETTER_BITS;
             }
-            run = 0;
+            (run, run_non_ascii) = (0, false);
         }
         previous = script;
     }
@@ -348,13 +379,20 @@ fn is_odd(c: char) -> bool {
         || (u32::from(c) & 0xFFFE) == 0xFFFE
 }
 
-/// Generic costs outside the CJK tables: letters of alphabetic scripts are
-/// cheap, symbols dearer.
+/// Generic costs outside the CJK tables: the core letters of alphabetic
+/// scripts are cheap, their rarer extensions and symbols dearer.
 fn generic_cost(c: char) -> f32 {
-    match script(c) {
-        Script::Latin | Script::Greek | Script::Cyrillic | Script::Hebrew | Script::Arabic => 6.0,
-        Script::Indic => 7.0,
-        Script::Symbol => 14.0,
+    if c.is_ascii() {
+        return ascii_cost(c);
+    }
+    if is_odd(c) {
+        return ODD_BITS;
+    }
+    match u32::from(c) {
+        0xC0..=0xFF | 0x386..=0x3CE | 0x400..=0x45F | 0x5D0..=0x5EA | 0x621..=0x64A => 6.0,
+        0x100..=0x17F | 0x900..=0xDFF | 0x1E00..=0x1EFF => 8.0,
+        0x300..=0x36F | 0x460..=0x52F | 0x590..=0x5FF | 0x600..=0x6FF => 13.0,
+        0x180..=0x2FF | 0x370..=0x3FF | 0x2000..=0x2BFF => 15.0,
         _ => 16.0,
     }
 }
