@@ -344,8 +344,8 @@ fn blend(tsv: &str) -> Result<Table> {
     Ok(Table { costs, floor })
 }
 
-/// One language's pairs with their blended joint costs, by key.
-fn blend_pairs(tsv: &str) -> Result<Vec<(u64, u8)>> {
+/// One language's pairs with their blended joint costs.
+fn blend_pairs(tsv: &str) -> Result<Vec<((u32, u32), u8)>> {
     let mut rows = tsv.lines().filter(|l| !l.starts_with('#')).map(|line| {
         let fields: Vec<&str> = line.split('\t').collect();
         match fields[..] {
@@ -360,12 +360,10 @@ fn blend_pairs(tsv: &str) -> Result<Vec<(u64, u8)>> {
     let mut pairs = Vec::new();
     for row in rows {
         let (a, b, n, ppb) = row?;
-        let key =
-            u64::from(u32::from_str_radix(a, 16)?) << 21 | u64::from(u32::from_str_radix(b, 16)?);
+        let key = (u32::from_str_radix(a, 16)?, u32::from_str_radix(b, 16)?);
         let p = TEXT_WEIGHT * n as f64 / text_total + (1.0 - TEXT_WEIGHT) * ppb as f64 / web_total;
         pairs.push((key, (-p.log2() * STEPS_PER_BIT).round().clamp(0.0, 254.0) as u8));
     }
-    pairs.sort_unstable();
     Ok(pairs)
 }
 
@@ -411,26 +409,44 @@ pub fn emit(out: &mut Output) -> Result<()> {
         body.push_str("],");
     }
     body.push_str("];\n");
+    // Pairs, grouped by first character: PAIR_START[lang][i]..[i + 1] are
+    // the pairs whose first character is CHARS[i]. Pairs whose first
+    // character is not in CHARS cannot be found that way and are left out.
+    let index: BTreeMap<u32, usize> = chars.iter().enumerate().map(|(i, &c)| (c, i)).collect();
     let mut pair_names = Vec::new();
     for lang in LANGS {
         let path = emit::data_dir().join("charfreq").join(format!("{lang}.pairs.tsv"));
         let tsv = std::fs::read_to_string(&path)
             .with_context(|| format!("reading {} (run `count charfreq`)", path.display()))?;
         inputs.extend_from_slice(tsv.as_bytes());
-        let pairs = blend_pairs(&tsv)?;
+        let mut pairs: Vec<(usize, u32, u8)> = blend_pairs(&tsv)?
+            .into_iter()
+            .filter_map(|((a, b), cost)| Some((*index.get(&a)?, b, cost)))
+            .collect();
+        pairs.sort_unstable();
         let name = lang.to_uppercase().replace('-', "_");
-        writeln!(body, "/// Pairs of {lang}: `first << 21 | second`, ascending.")?;
-        write!(body, "pub static PAIRS_{name}: [u64; {}] = [", pairs.len())?;
-        for (key, _) in &pairs {
-            write!(body, "0x{key:X},")?;
+        writeln!(body, "/// Where the pairs of {lang} starting with each of [`CHARS`] start.")?;
+        write!(body, "pub static PAIR_START_{name}: [u16; {}] = [", n + 1)?;
+        let mut at = 0;
+        for i in 0..=n {
+            while at < pairs.len() && pairs[at].0 < i {
+                at += 1;
+            }
+            write!(body, "{at},")?;
+        }
+        body.push_str("];\n");
+        writeln!(body, "/// The second characters of the pairs of {lang}, ascending per first.")?;
+        write!(body, "pub static PAIR_SECOND_{name}: [u32; {}] = [", pairs.len())?;
+        for (_, second, _) in &pairs {
+            write!(body, "0x{second:X},")?;
         }
         body.push_str("];\n");
         writeln!(
             body,
-            "/// Joint costs of the pairs of {lang}, in the order of [`PAIRS_{name}`]."
+            "/// Joint costs of the pairs of {lang}, in the order of [`PAIR_SECOND_{name}`]."
         )?;
         write!(body, "pub static PAIR_COSTS_{name}: [u8; {}] = [", pairs.len())?;
-        for (_, cost) in &pairs {
+        for (_, _, cost) in &pairs {
             write!(body, "{cost},")?;
         }
         body.push_str("];\n");
@@ -441,11 +457,18 @@ pub fn emit(out: &mut Output) -> Result<()> {
     };
     writeln!(
         body,
-        "/// Adjacent pairs of non-ASCII characters per language (order of [`LANGS`]),\n\
-         /// the likeliest {PAIRS_KEPT}, as `first << 21 | second`, ascending."
+        "/// Adjacent pairs of non-ASCII characters per language (order of [`LANGS`]), the\n\
+         /// likeliest {PAIRS_KEPT}: for first character `CHARS[i]`, the second characters\n\
+         /// are `PAIR_SECOND[lang][PAIR_START[lang][i]..PAIR_START[lang][i + 1]]`, ascending."
     )?;
-    writeln!(body, "pub static PAIRS: [&[u64]; {}] = [{}];", LANGS.len(), list("PAIRS_"))?;
-    writeln!(body, "/// `-log2 p` of each pair, in eighths of a bit, in the order of [`PAIRS`].")?;
-    writeln!(body, "pub static PAIR_COSTS: [&[u8]; {}] = [{}];", LANGS.len(), list("PAIR_COSTS_"))?;
+    let langs = LANGS.len();
+    writeln!(body, "pub static PAIR_START: [&[u16]; {langs}] = [{}];", list("PAIR_START_"))?;
+    writeln!(body, "/// See [`PAIR_START`].")?;
+    writeln!(body, "pub static PAIR_SECOND: [&[u32]; {langs}] = [{}];", list("PAIR_SECOND_"))?;
+    writeln!(
+        body,
+        "/// `-log2 p` of each pair, in eighths of a bit, in the order of [`PAIR_SECOND`]."
+    )?;
+    writeln!(body, "pub static PAIR_COSTS: [&[u8]; {langs}] = [{}];", list("PAIR_COSTS_"))?;
     out.rust("charfreq", "emit", &inputs, &body)
 }

@@ -145,7 +145,7 @@ impl UrlDecoder {
             let plus_is_space = matches!(part, Part::QueryKey(_) | Part::QueryValue(_));
             let unescaped = escape::unescape(bytes, plus_is_space);
             let found = guess(&unescaped.bytes, favoured);
-            let text = rewrite(found.charset, bytes, &unescaped, &mut url, &mut iri);
+            let text = rewrite(found.charset, found.clean, bytes, &unescaped, &mut url, &mut iri);
             if unescaped.bytes.is_ascii() {
                 continue;
             }
@@ -310,6 +310,7 @@ fn iri_escapes(c: char) -> bool {
 /// its text.
 fn rewrite(
     charset: Charset,
+    clean: bool,
     input: &[u8],
     unescaped: &Unescaped,
     url: &mut String,
@@ -323,7 +324,11 @@ fn rewrite(
         at += origin.input_len();
     }
     starts.push(at);
-    let decoded = Decoded::new(charset, &unescaped.bytes);
+    let decoded = if clean {
+        Decoded::clean(charset, &unescaped.bytes)
+    } else {
+        Decoded::new(charset, &unescaped.bytes)
+    };
     let mut text = String::with_capacity(decoded.text.len());
     for segment in &decoded.segments {
         let bytes = segment.bytes.clone();
@@ -384,6 +389,35 @@ struct Segment {
 }
 
 impl Decoded {
+    /// Decodes `bytes` that read cleanly in `charset` (no malformed
+    /// sequence, and the round trip gives them back), so each character
+    /// is one byte sequence whose length its first byte tells.
+    fn clean(charset: Charset, bytes: &[u8]) -> Decoded {
+        let (text, _) = short::whatwg(charset).decode_without_bom_handling(bytes);
+        let text = text.into_owned();
+        let mut segments = Vec::with_capacity(bytes.len());
+        let mut pos = 0;
+        for (at, c) in text.char_indices() {
+            let first = bytes.get(pos).copied().unwrap_or(0);
+            let len = match charset {
+                _ if first < 0x80 => 1,
+                Charset::Utf8 => c.len_utf8(),
+                Charset::Gbk if first == 0x80 => 1,
+                Charset::Gbk if bytes.get(pos + 1).is_some_and(u8::is_ascii_digit) => 4,
+                Charset::ShiftJis if first == 0x80 || (0xA1..=0xDF).contains(&first) => 1,
+                Charset::EucJp if first == 0x8F => 3,
+                _ => 2,
+            };
+            let end = (pos + len).min(bytes.len());
+            segments.push(Segment { bytes: pos..end, chars: Some(at..at + c.len_utf8()) });
+            pos = end;
+        }
+        if pos < bytes.len() {
+            segments.push(Segment { bytes: pos..bytes.len(), chars: None });
+        }
+        Decoded { text, segments }
+    }
+
     /// Decodes `bytes` in `charset`. Bytes that do not decode, or whose
     /// characters do not encode back to them, come as malformed segments,
     /// so they keep their escapes.

@@ -24,9 +24,11 @@
 //! bytes (then the cheapest) is chosen and the confidence is capped at one
 //! half.
 
-use encoding_rs::Encoding;
+use std::borrow::Cow;
 
-use crate::lang::CharFreq;
+use encoding_rs::{DecoderResult, Encoding};
+
+use crate::lang::{self, CharFreq};
 use crate::Charset;
 
 /// The encodings short strings are scored in, most common on the web first.
@@ -56,6 +58,10 @@ const TEMPERATURE: f32 = 2.0;
 /// (half-width katakana next to other CJK, hangul next to kana, letters of
 /// two alphabets).
 const SCRIPT_CHANGE_BITS: f32 = 10.0;
+
+/// Readings this close to the best one get their round trip checked, since
+/// they weigh in the confidence (at [`TEMPERATURE`] 2, 24 bits weigh 1/4096).
+const ROUND_TRIP_WINDOW_BITS: f32 = 24.0;
 
 /// The extra cost of a character after another when the pair is not among
 /// the language's common ones.
@@ -130,11 +136,35 @@ pub fn guess(bytes: &[u8], favoured: &[Charset]) -> ShortGuess {
     if bytes.is_ascii() {
         return ShortGuess { charset: Charset::Utf8, confidence: 1.0, clean: true };
     }
-    let readings = CANDIDATES.map(|charset| Reading::new(charset, bytes, favoured));
-    let best = readings
-        .iter()
-        .min_by(|a, b| a.cost.total_cmp(&b.cost).then(a.rank.cmp(&b.rank)))
-        .expect("six candidates");
+    let mut readings = CANDIDATES.map(|charset| Reading::new(charset, bytes));
+    // Clean readings are scored; malformed ones only when they could come
+    // within the window of the best clean one.
+    for reading in readings.iter_mut().filter(|r| r.malformed == 0) {
+        reading.score(favoured);
+    }
+    let best_clean = readings.iter().map(|r| r.cost).fold(f32::INFINITY, f32::min);
+    let most_hint = HINT_BITS + HINT_SHORT_BITS;
+    for reading in readings.iter_mut().filter(|r| r.malformed > 0) {
+        let least = MALFORMED_BITS * reading.malformed as f32 - most_hint;
+        if least <= best_clean + ROUND_TRIP_WINDOW_BITS {
+            reading.score(favoured);
+        }
+    }
+    // The round trip is slow in the legacy encoders: it is checked for the
+    // best reading, until one passes, then for those close enough to it to
+    // weigh in the confidence.
+    let by_cost = |a: &&Reading, b: &&Reading| a.cost.total_cmp(&b.cost).then(a.rank.cmp(&b.rank));
+    loop {
+        let best = readings.iter().min_by(by_cost).expect("six candidates").rank;
+        if !readings[best].round_trip(bytes) {
+            break;
+        }
+    }
+    let best_cost = readings.iter().map(|r| r.cost).fold(f32::INFINITY, f32::min);
+    for reading in readings.iter_mut().filter(|r| r.cost <= best_cost + ROUND_TRIP_WINDOW_BITS) {
+        reading.round_trip(bytes);
+    }
+    let best = readings.iter().min_by(by_cost).expect("six candidates");
     let clean = best.malformed == 0;
     let weight = |r: &Reading| ((best.cost - r.cost) / TEMPERATURE).exp2();
     let total: f32 = readings.iter().map(weight).sum();
@@ -147,46 +177,77 @@ pub fn guess(bytes: &[u8], favoured: &[Charset]) -> ShortGuess {
 }
 
 /// One encoding's reading of the bytes.
-struct Reading {
+struct Reading<'a> {
     charset: Charset,
     rank: usize,
-    text: String,
+    text: Cow<'a, str>,
     /// Malformed sequences, plus one if the round trip fails.
     malformed: usize,
-    /// Prior plus the text's cost, in bits.
+    /// Whether the round trip has been checked (or needs no check).
+    checked: bool,
+    /// Prior plus the text's cost, in bits; infinite for a malformed
+    /// reading too far behind to be scored.
     cost: f32,
 }
 
-impl Reading {
-    fn new(charset: Charset, bytes: &[u8], favoured: &[Charset]) -> Reading {
+impl<'a> Reading<'a> {
+    /// Decodes the bytes; the reading is not scored yet.
+    fn new(charset: Charset, bytes: &'a [u8]) -> Reading<'a> {
         let rank = CANDIDATES.iter().position(|&c| c == charset).unwrap_or(0);
         let encoding = whatwg(charset);
-        let mut decoder = encoding.new_decoder_without_bom_handling();
-        let mut text = String::with_capacity(bytes.len() * 3);
-        let mut malformed = 0;
-        let mut src = bytes;
-        loop {
-            let (result, read) = decoder.decode_to_string_without_replacement(src, &mut text, true);
-            src = &src[read..];
-            match result {
-                encoding_rs::DecoderResult::InputEmpty => break,
-                encoding_rs::DecoderResult::OutputFull => text.reserve(src.len() * 3 + 4),
-                encoding_rs::DecoderResult::Malformed(..) => {
-                    malformed += 1;
-                    text.push('\u{FFFD}');
+        let (text, malformed) =
+            match encoding.decode_without_bom_handling_and_without_replacement(bytes) {
+                Some(text) => (text, 0),
+                None => {
+                    // Count the malformed sequences, each read as U+FFFD.
+                    let mut decoder = encoding.new_decoder_without_bom_handling();
+                    let mut text = String::with_capacity(bytes.len() * 3 + 4);
+                    let mut malformed = 0;
+                    let mut src = bytes;
+                    loop {
+                        let (result, read) =
+                            decoder.decode_to_string_without_replacement(src, &mut text, true);
+                        src = &src[read..];
+                        match result {
+                            DecoderResult::InputEmpty => break,
+                            DecoderResult::OutputFull => text.reserve(src.len() * 3 + 4),
+                            DecoderResult::Malformed(..) => {
+                                malformed += 1;
+                                text.push('\u{FFFD}');
+                            }
+                        }
+                    }
+                    (Cow::Owned(text), malformed)
                 }
-            }
+            };
+        // UTF-8 always round-trips; a malformed reading has nothing to check.
+        let checked = malformed > 0 || charset == Charset::Utf8;
+        Reading { charset, rank, text, malformed, checked, cost: f32::INFINITY }
+    }
+
+    /// Prices the text, with the prior and the site hint.
+    fn score(&mut self, favoured: &[Charset]) {
+        self.cost = PRIOR_BITS[self.rank]
+            + text_cost(self.charset, &self.text)
+            + MALFORMED_BITS * self.malformed as f32;
+        if favoured.contains(&self.charset) {
+            let non_ascii = self.text.chars().filter(|c| !c.is_ascii()).count().max(1);
+            self.cost -= HINT_BITS + HINT_SHORT_BITS / non_ascii as f32;
         }
-        if malformed == 0 && charset != Charset::Utf8 && *encoding.encode(&text).0 != *bytes {
-            malformed = 1;
+    }
+
+    /// Checks the round trip if not yet done; a failure counts as a
+    /// malformed sequence. Returns whether the check failed.
+    fn round_trip(&mut self, bytes: &[u8]) -> bool {
+        if std::mem::replace(&mut self.checked, true) {
+            return false;
         }
-        let mut cost =
-            PRIOR_BITS[rank] + text_cost(charset, &text) + MALFORMED_BITS * malformed as f32;
-        if favoured.contains(&charset) {
-            let non_ascii = text.chars().filter(|c| !c.is_ascii()).count().max(1);
-            cost -= HINT_BITS + HINT_SHORT_BITS / non_ascii as f32;
+        let failed = *whatwg(self.charset).encode(&self.text).0 != *bytes;
+        if failed {
+            self.malformed += 1;
+            self.cost += MALFORMED_BITS;
         }
-        Reading { charset, rank, text, malformed, cost }
+        failed
     }
 }
 
@@ -208,18 +269,21 @@ fn language(charset: Charset) -> Option<CharFreq> {
         Charset::EucKr => "ko",
         _ => return None,
     };
-    CharFreq::for_language(tag)
+    CharFreq::ALL.into_iter().find(|f| f.language() == tag)
 }
 
 /// The cost in bits of a reading's text.
 fn text_cost(charset: Charset, text: &str) -> f32 {
-    let chars = match language(charset) {
+    // Each character's place in the tables, found once for every language.
+    let chars: Vec<(char, Option<usize>)> =
+        text.chars().map(|c| (c, if c.is_ascii() { None } else { lang::index(c) })).collect();
+    let cost = match language(charset) {
         // A legacy encoding's reading: its language's costs, the floor for
         // anything its text did not show (Greek letters in EUC-KR, …).
-        Some(lang) => language_cost(lang, text, |c| f32::from(lang.cost(c)) / STEPS),
-        None => utf8_cost(text),
+        Some(lang) => language_cost(lang, &chars, |_| f32::from(lang.floor()) / STEPS),
+        None => utf8_cost(&chars),
     };
-    chars + script_penalties(text)
+    cost + script_penalties(text)
 }
 
 /// Steps of a quantised cost per bit.
@@ -228,41 +292,66 @@ const STEPS: f32 = CharFreq::STEPS_PER_BIT as f32;
 /// The cost of a text in a language: each non-ASCII character's cost given
 /// the one before it where the pair is a common one, else its own cost plus
 /// [`BACKOFF_BITS`]; `unknown` prices characters without a cost.
-fn language_cost(lang: CharFreq, text: &str, unknown: impl Fn(char) -> f32) -> f32 {
-    let single = |c: char| {
+fn language_cost(
+    lang: CharFreq,
+    chars: &[(char, Option<usize>)],
+    unknown: impl Fn(char) -> f32,
+) -> f32 {
+    let single = |c: char, index: Option<usize>| {
         if c.is_ascii() {
             ascii_cost(c)
         } else if is_odd(c) {
             ODD_BITS
         } else {
-            lang.get(c).map_or_else(|| unknown(c), |cost| f32::from(cost) / STEPS)
+            match index.and_then(|i| lang.cost_at(i)) {
+                Some(cost) => f32::from(cost) / STEPS,
+                None => unknown(c),
+            }
         }
     };
     let mut total = 0.0;
-    let mut previous: Option<(char, f32)> = None;
-    for c in text.chars() {
-        let own = single(c);
+    let mut previous: Option<(Option<usize>, f32)> = None;
+    for &(c, index) in chars {
+        let own = single(c, index);
         total += match previous {
-            Some((a, cost_a)) if !c.is_ascii() => match lang.pair(a, c) {
-                Some(joint) => (f32::from(joint) / STEPS - cost_a).max(MIN_GIVEN_BITS),
-                None => own + BACKOFF_BITS,
-            },
+            Some((first, cost_first)) if !c.is_ascii() => {
+                match first.and_then(|first| lang.pair_at(first, c)) {
+                    Some(joint) => (f32::from(joint) / STEPS - cost_first).max(MIN_GIVEN_BITS),
+                    None => own + BACKOFF_BITS,
+                }
+            }
             _ => own,
         };
-        previous = (!c.is_ascii()).then_some((c, own));
+        previous = (!c.is_ascii()).then_some((index, own));
     }
     total
 }
 
-/// The cost of a UTF-8 reading: the cheapest of the four CJK languages
-/// (characters outside them priced by the generic model) and the generic
-/// model alone, plus the two bits of choosing among them.
-fn utf8_cost(text: &str) -> f32 {
-    let generic: f32 = text.chars().map(generic_cost).sum();
+/// The cost of a UTF-8 reading: the cheapest of the CJK languages its
+/// characters fit (characters outside them priced by the generic model) and
+/// the generic model alone, plus the two bits of choosing among them.
+fn utf8_cost(chars: &[(char, Option<usize>)]) -> f32 {
+    let generic: f32 = chars.iter().map(|&(c, _)| generic_cost(c)).sum();
+    let (mut kana, mut hangul, mut han) = (false, false, false);
+    for &(c, _) in chars.iter().filter(|(c, _)| !c.is_ascii()) {
+        match script(c) {
+            Script::Kana | Script::HalfwidthKana => kana = true,
+            Script::Hangul => hangul = true,
+            Script::Han | Script::CjkSymbol => han = true,
+            _ => {}
+        }
+    }
+    // Kana only in Japanese, hangul only in Korean; Han alone in any.
+    let fits = |lang: &CharFreq| match lang.language() {
+        "ja" => kana || (han && !hangul),
+        "ko" => hangul || (han && !kana),
+        _ => han && !kana && !hangul,
+    };
     let cheapest = CharFreq::ALL
         .iter()
+        .filter(|lang| fits(lang))
         .map(|&lang| {
-            language_cost(lang, text, |c| {
+            language_cost(lang, chars, |c| {
                 if is_cjk(c) {
                     f32::from(lang.floor()) / STEPS
                 } else {
