@@ -12,6 +12,9 @@
 //!    └─ pipeline   policy → Detection { charset, confidence, source, evidence }
 //! ```
 //!
+//! Beside the pipeline: [`url`] decodes URLs and other short byte strings
+//! component by component, scored with the language models of [`lang`].
+//!
 //! Each stage only reports; the [`pipeline`] decides. Every piece of
 //! evidence is kept in the result, with where it was found and why it was
 //! used or ignored.

@@ -240,9 +240,11 @@ fn baseline_chardetng(case: &Case) -> bool {
     decodes_to(encoding, &case.bytes, &case.keyword)
 }
 
-fn charsight(case: &Case, show_errors: bool) -> bool {
+/// Whether charsight gets the keyword right, and its confidence.
+fn charsight(case: &Case, show_errors: bool) -> (bool, f32) {
     let found = UrlDecoder::new().decode(&case.url);
     let right = found.components.len() == 1 && found.components[0].text == case.keyword;
+    let confidence = found.components.first().map_or(0.0, |c| c.confidence);
     if !right && show_errors {
         let got: Vec<_> =
             found.components.iter().map(|c| (c.charset, c.text.as_str(), c.confidence)).collect();
@@ -253,7 +255,41 @@ fn charsight(case: &Case, show_errors: bool) -> bool {
             String::from_utf8_lossy(&case.url)
         );
     }
-    right
+    (right, confidence)
+}
+
+/// Confidence buckets: how many answers fell in each, and how many were
+/// right, for single characters and for longer keywords.
+#[derive(Default)]
+struct Calibration([[(usize, usize); 4]; 2]);
+
+impl Calibration {
+    const BOUNDS: [f32; 4] = [0.0, 0.5, 0.8, 0.95];
+
+    fn add(&mut self, len: usize, confidence: f32, right: bool) {
+        let bucket = Self::BOUNDS.iter().rposition(|&b| confidence >= b).unwrap_or(0);
+        let cell = &mut self.0[usize::from(len > 1)][bucket];
+        cell.0 += 1;
+        cell.1 += usize::from(right);
+    }
+
+    fn table(&self) -> String {
+        let mut out = "\ncharsight confidence against accuracy\n\n\
+                       | keywords | confidence | answers | right |\n|---|---|---:|---:|\n"
+            .to_owned();
+        for (row, name) in ["1 character", "2-8 characters"].iter().enumerate() {
+            for (i, &(n, right)) in self.0[row].iter().enumerate() {
+                let upper = Self::BOUNDS.get(i + 1).map_or("1".to_owned(), |b| b.to_string());
+                let share = if n == 0 {
+                    "-".to_owned()
+                } else {
+                    format!("{:.1}%", 100.0 * right as f64 / n as f64)
+                };
+                writeln!(out, "| {name} | {}-{upper} | {n} | {share} |", Self::BOUNDS[i]).unwrap();
+            }
+        }
+        out
+    }
 }
 
 /// Right and total counts by encoding and length.
@@ -328,9 +364,12 @@ pub fn run(args: &Args) -> Result<()> {
         }
     }
     let mut tallies: [Tally; 3] = Default::default();
+    let mut calibration = Calibration::default();
     for case in &cases {
         let row = SETS.iter().position(|s| s.0 == case.encoding).expect("a set's encoding");
-        tallies[0].add(row, case.len, charsight(case, args.show_errors));
+        let (right, confidence) = charsight(case, args.show_errors);
+        tallies[0].add(row, case.len, right);
+        calibration.add(case.len, confidence, right);
         tallies[1].add(row, case.len, baseline_utf8_else_gbk(case));
         tallies[2].add(row, case.len, baseline_chardetng(case));
     }
@@ -356,5 +395,6 @@ pub fn run(args: &Args) -> Result<()> {
     println!("{}", tallies[0].table("charsight (% right)"));
     println!("{}", tallies[1].table("baseline a: 3-byte UTF-8 pattern else GBK (% right)"));
     println!("{}", tallies[2].table("baseline b: chardetng on the decoded URL (% right)"));
+    println!("{}", calibration.table());
     Ok(())
 }

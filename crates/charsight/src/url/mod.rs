@@ -607,6 +607,55 @@ mod tests {
         assert!(!is_url(b"\"GET"));
     }
 
+    proptest::proptest! {
+        /// Any bytes: an ASCII `url`, components inside the input, and
+        /// nothing changed when there is nothing to decode.
+        #[test]
+        fn any_bytes_decode(input in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..64)) {
+            let found = decode(&input);
+            proptest::prop_assert!(found.url.is_ascii());
+            proptest::prop_assert_eq!(found.changed, found.url.as_bytes() != &input[..]);
+            for c in &found.components {
+                proptest::prop_assert!(c.span.end <= input.len());
+                proptest::prop_assert!((0.0..=1.0).contains(&c.confidence));
+            }
+            if !needs_decoding(&input) {
+                proptest::prop_assert_eq!(found.iri.as_bytes(), &input[..]);
+            }
+        }
+
+        /// Text in any of the six encodings, escaped in a query, comes back
+        /// as valid UTF-8 escapes that read the same when decoded again.
+        #[test]
+        fn escaped_text_becomes_utf8(
+            which in 0usize..6,
+            picks in proptest::collection::vec(0usize..1000, 1..7),
+        ) {
+            let charset = CANDIDATES[which];
+            let pool: Vec<char> = match charset {
+                Charset::Big5 => "這個中文繁體字測試資料網頁搜尋學習電腦軟體".chars().collect(),
+                Charset::ShiftJis | Charset::EucJp => {
+                    "日本語のテキストです東京都大阪検索ひらがなカタカナ".chars().collect()
+                }
+                Charset::EucKr => "한국어텍스트검색서울대학교인터넷".chars().collect(),
+                _ => "的一是在不了有和人这中大为上个国我以要他时来用们生到作地于出就分对成会".chars().collect(),
+            };
+            let text: String = picks.iter().map(|&i| pool[i % pool.len()]).collect();
+            let (bytes, unmappable) = charset.encode(&text);
+            proptest::prop_assert!(!unmappable);
+            let mut url = b"/s?q=".to_vec();
+            for b in bytes.iter() {
+                url.extend_from_slice(format!("%{b:02X}").as_bytes());
+            }
+            let found = decode(&url);
+            let component = &found.components[0];
+            proptest::prop_assert!(component.clean);
+            let again = decode(found.url.as_bytes());
+            proptest::prop_assert_eq!(&again.components[0].text, &component.text);
+            proptest::prop_assert_eq!(again.components[0].charset, Charset::Utf8);
+        }
+    }
+
     #[test]
     fn the_fast_path_check_agrees_with_decoding() {
         for url in [&b"/a?b=c"[..], b"/%41", b"/%E4", b"/\xFF", b"/%8"] {
