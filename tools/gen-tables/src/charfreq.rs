@@ -367,16 +367,22 @@ fn blend_pairs(tsv: &str) -> Result<Vec<((u32, u32), u8)>> {
     Ok(pairs)
 }
 
+/// Reads an intermediate file of `data/charfreq/`, adding its bytes to
+/// `inputs` (hashed into the generated file's header).
+fn read_data(name: &str, inputs: &mut Vec<u8>) -> Result<String> {
+    let path = emit::data_dir().join("charfreq").join(name);
+    let tsv = std::fs::read_to_string(&path)
+        .with_context(|| format!("reading {} (run `count charfreq`)", path.display()))?;
+    inputs.extend_from_slice(tsv.as_bytes());
+    Ok(tsv)
+}
+
 /// The `emit` step.
 pub fn emit(out: &mut Output) -> Result<()> {
     let mut inputs = Vec::new();
     let mut tables = Vec::new();
     for lang in LANGS {
-        let path = emit::data_dir().join("charfreq").join(format!("{lang}.tsv"));
-        let tsv = std::fs::read_to_string(&path)
-            .with_context(|| format!("reading {} (run `count charfreq`)", path.display()))?;
-        inputs.extend_from_slice(tsv.as_bytes());
-        tables.push(blend(&tsv)?);
+        tables.push(blend(&read_data(&format!("{lang}.tsv"), &mut inputs)?)?);
     }
     let chars: std::collections::BTreeSet<u32> =
         tables.iter().flat_map(|t| t.costs.keys().copied()).collect();
@@ -415,10 +421,7 @@ pub fn emit(out: &mut Output) -> Result<()> {
     let index: BTreeMap<u32, usize> = chars.iter().enumerate().map(|(i, &c)| (c, i)).collect();
     let mut pair_names = Vec::new();
     for lang in LANGS {
-        let path = emit::data_dir().join("charfreq").join(format!("{lang}.pairs.tsv"));
-        let tsv = std::fs::read_to_string(&path)
-            .with_context(|| format!("reading {} (run `count charfreq`)", path.display()))?;
-        inputs.extend_from_slice(tsv.as_bytes());
+        let tsv = read_data(&format!("{lang}.pairs.tsv"), &mut inputs)?;
         let mut pairs: Vec<(usize, u32, u8)> = blend_pairs(&tsv)?
             .into_iter()
             .filter_map(|((a, b), cost)| Some((*index.get(&a)?, b, cost)))
