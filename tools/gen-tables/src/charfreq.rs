@@ -475,3 +475,37 @@ pub fn emit(out: &mut Output) -> Result<()> {
     writeln!(body, "pub static PAIR_COSTS: [&[u8]; {langs}] = [{}];", list("PAIR_COSTS_"))?;
     out.rust("charfreq", "emit", &inputs, &body)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blend_keeps_characters_cheaper_than_the_floor() {
+        let tsv = "# comment\n4E00\t1000\t500000000\n4E01\t1\t0\n4E02\t0\t500000000\n";
+        let table = blend(tsv).unwrap();
+        // 一: half of the text and half of the web: p = 0.998 / 2 + 0.5 / 2.
+        assert_eq!(table.costs[&0x4E00], 3);
+        // Seen once in the text only: exactly twice the floor's probability.
+        assert_eq!(table.costs[&0x4E01] + 8, table.floor);
+        assert!(table.costs[&0x4E02] < table.floor);
+    }
+
+    #[test]
+    fn pairs_need_their_total_row() {
+        assert!(blend_pairs("4E00\t4E01\t1\t1\n").is_err());
+        let pairs = blend_pairs("total\t-\t10\t1000000000\n4E00\t4E01\t5\t500000000\n").unwrap();
+        assert_eq!(pairs, [((0x4E00, 0x4E01), 8)]);
+    }
+
+    #[test]
+    fn simplified_mass_spreads_over_traditional_forms_by_text_counts() {
+        let web = BTreeMap::from([('后', 1.0)]);
+        let simplified = BTreeMap::from([('後', '后')]);
+        let text = BTreeMap::from([('後', 3), ('后', 1)]);
+        let spread = spread_to_traditional(&web, &simplified, &text);
+        assert!((spread[&'後'] - 3.5 / 5.0).abs() < 1e-9);
+        assert!((spread[&'后'] - 1.5 / 5.0).abs() < 1e-9);
+        assert_eq!(traditional_forms(&simplified, &text)[&'后'], '後');
+    }
+}

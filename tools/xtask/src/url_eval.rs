@@ -398,3 +398,26 @@ pub fn run(args: &Args) -> Result<()> {
     println!("{}", calibration.table());
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cases_are_escaped_and_decoded_back() {
+        let case = make_case(Charset::Gbk, 2, "北京", false).unwrap();
+        assert_eq!(case.bytes, b"\xB1\xB1\xBE\xA9");
+        assert!(case.decoded.windows(4).any(|w| w == b"\xB1\xB1\xBE\xA9"));
+        assert!(make_case(Charset::Big5, 1, "简", false).is_none());
+    }
+
+    #[test]
+    fn baseline_a_takes_three_byte_utf8_else_gbk() {
+        let utf8 = make_case(Charset::Utf8, 2, "北京", false).unwrap();
+        assert!(baseline_utf8_else_gbk(&utf8));
+        let greek = make_case(Charset::Utf8, 2, "ήλ", false).unwrap();
+        assert!(!baseline_utf8_else_gbk(&greek));
+        let gbk = make_case(Charset::Gbk, 2, "北京", false).unwrap();
+        assert!(baseline_utf8_else_gbk(&gbk));
+    }
+}
