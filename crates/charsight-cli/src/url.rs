@@ -327,7 +327,9 @@ impl Rewriter {
     /// The spans of the line that are URLs.
     fn urls(&self, line: &[u8]) -> Vec<Range<usize>> {
         match &self.selector {
-            Selector::Tokens => tokens(line).filter(|t| is_url(&line[t.clone()])).collect(),
+            Selector::Tokens => tokens(line)
+                .filter(|t| needs_decoding(&line[t.clone()]) && is_url(&line[t.clone()]))
+                .collect(),
             Selector::Field(n) => tokens(line).nth(*n).into_iter().collect(),
             Selector::Regex(re) => {
                 re.captures(line).and_then(|c| c.get(1)).map(|m| m.range()).into_iter().collect()

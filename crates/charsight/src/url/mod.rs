@@ -284,12 +284,13 @@ fn split(url: &[u8]) -> Vec<Piece> {
 
 /// Appends bytes kept as they are: ASCII as itself, other bytes escaped.
 fn push_verbatim(out: &mut String, bytes: &[u8]) {
-    for &b in bytes {
-        if b.is_ascii() {
-            out.push(char::from(b));
-        } else {
-            push_escape(out, b);
-        }
+    let mut rest = bytes;
+    loop {
+        let ascii = rest.iter().position(|b| !b.is_ascii()).unwrap_or(rest.len());
+        out.push_str(std::str::from_utf8(&rest[..ascii]).expect("ASCII is UTF-8"));
+        let Some((&byte, tail)) = rest[ascii..].split_first() else { return };
+        push_escape(out, byte);
+        rest = tail;
     }
 }
 

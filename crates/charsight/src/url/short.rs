@@ -137,27 +137,29 @@ pub fn guess(bytes: &[u8], favoured: &[Charset]) -> ShortGuess {
         return ShortGuess { charset: Charset::Utf8, confidence: 1.0, clean: true };
     }
     let mut readings = CANDIDATES.map(|charset| Reading::new(charset, bytes));
-    // Clean readings are scored; malformed ones only when they could come
-    // within the window of the best clean one.
     for reading in readings.iter_mut().filter(|r| r.malformed == 0) {
         reading.score(favoured);
     }
-    let best_clean = readings.iter().map(|r| r.cost).fold(f32::INFINITY, f32::min);
-    let most_hint = HINT_BITS + HINT_SHORT_BITS;
-    for reading in readings.iter_mut().filter(|r| r.malformed > 0) {
-        let least = MALFORMED_BITS * reading.malformed as f32 - most_hint;
-        if least <= best_clean + ROUND_TRIP_WINDOW_BITS {
-            reading.score(favoured);
-        }
-    }
     // The round trip is slow in the legacy encoders: it is checked for the
-    // best reading, until one passes, then for those close enough to it to
+    // best reading until one passes, then for those close enough to it to
     // weigh in the confidence.
     let by_cost = |a: &&Reading, b: &&Reading| a.cost.total_cmp(&b.cost).then(a.rank.cmp(&b.rank));
     loop {
-        let best = readings.iter().min_by(by_cost).expect("six candidates").rank;
-        if !readings[best].round_trip(bytes) {
+        let best = readings.iter().min_by(by_cost).expect("six candidates");
+        if !best.cost.is_finite() || !readings[best.rank].round_trip(bytes) {
             break;
+        }
+    }
+    // A malformed reading costs at least one malformed sequence, its prior
+    // and its hint: it is read in full and scored only if that could beat
+    // the best clean one.
+    let best_clean = readings.iter().map(|r| r.cost).fold(f32::INFINITY, f32::min);
+    for reading in readings.iter_mut().filter(|r| !r.cost.is_finite()) {
+        let hint =
+            if favoured.contains(&reading.charset) { HINT_BITS + HINT_SHORT_BITS } else { 0.0 };
+        if MALFORMED_BITS + PRIOR_BITS[reading.rank] - hint <= best_clean {
+            reading.read_malformed(bytes);
+            reading.score(favoured);
         }
     }
     let best_cost = readings.iter().map(|r| r.cost).fold(f32::INFINITY, f32::min);
@@ -186,43 +188,45 @@ struct Reading<'a> {
     /// Whether the round trip has been checked (or needs no check).
     checked: bool,
     /// Prior plus the text's cost, in bits; infinite for a malformed
-    /// reading too far behind to be scored.
+    /// reading that cannot beat the best clean one, left unscored.
     cost: f32,
 }
 
 impl<'a> Reading<'a> {
-    /// Decodes the bytes; the reading is not scored yet.
+    /// Decodes the bytes; the reading is not scored yet. A malformed
+    /// reading is only marked as such (one malformed sequence at least):
+    /// [`Reading::read_malformed`] reads it in full when it is needed.
     fn new(charset: Charset, bytes: &'a [u8]) -> Reading<'a> {
         let rank = CANDIDATES.iter().position(|&c| c == charset).unwrap_or(0);
-        let encoding = whatwg(charset);
-        let (text, malformed) =
-            match encoding.decode_without_bom_handling_and_without_replacement(bytes) {
-                Some(text) => (text, 0),
-                None => {
-                    // Count the malformed sequences, each read as U+FFFD.
-                    let mut decoder = encoding.new_decoder_without_bom_handling();
-                    let mut text = String::with_capacity(bytes.len() * 3 + 4);
-                    let mut malformed = 0;
-                    let mut src = bytes;
-                    loop {
-                        let (result, read) =
-                            decoder.decode_to_string_without_replacement(src, &mut text, true);
-                        src = &src[read..];
-                        match result {
-                            DecoderResult::InputEmpty => break,
-                            DecoderResult::OutputFull => text.reserve(src.len() * 3 + 4),
-                            DecoderResult::Malformed(..) => {
-                                malformed += 1;
-                                text.push('\u{FFFD}');
-                            }
-                        }
-                    }
-                    (Cow::Owned(text), malformed)
-                }
-            };
+        let decoded = whatwg(charset).decode_without_bom_handling_and_without_replacement(bytes);
+        let malformed = usize::from(decoded.is_none());
         // UTF-8 always round-trips; a malformed reading has nothing to check.
         let checked = malformed > 0 || charset == Charset::Utf8;
+        let text = decoded.unwrap_or_default();
         Reading { charset, rank, text, malformed, checked, cost: f32::INFINITY }
+    }
+
+    /// Reads a malformed reading in full, each malformed sequence as U+FFFD,
+    /// and counts them.
+    fn read_malformed(&mut self, bytes: &[u8]) {
+        let mut decoder = whatwg(self.charset).new_decoder_without_bom_handling();
+        let mut text = String::with_capacity(bytes.len() * 3 + 4);
+        let mut malformed = 0;
+        let mut src = bytes;
+        loop {
+            let (result, read) = decoder.decode_to_string_without_replacement(src, &mut text, true);
+            src = &src[read..];
+            match result {
+                DecoderResult::InputEmpty => break,
+                DecoderResult::OutputFull => text.reserve(src.len() * 3 + 4),
+                DecoderResult::Malformed(..) => {
+                    malformed += 1;
+                    text.push('\u{FFFD}');
+                }
+            }
+        }
+        self.text = Cow::Owned(text);
+        self.malformed = malformed;
     }
 
     /// Prices the text, with the prior and the site hint.
@@ -274,14 +278,26 @@ fn language(charset: Charset) -> Option<CharFreq> {
 
 /// The cost in bits of a reading's text.
 fn text_cost(charset: Charset, text: &str) -> f32 {
-    // Each character's place in the tables, found once for every language.
-    let chars: Vec<(char, Option<usize>)> =
-        text.chars().map(|c| (c, if c.is_ascii() { None } else { lang::index(c) })).collect();
+    // Each character's place in the tables, found once for every language;
+    // on the stack for the short strings this is for.
+    let mut stack = [('\0', None); 32];
+    let mut heap = Vec::new();
+    let n = text.chars().count();
+    let chars: &mut [(char, Option<usize>)] = if n <= stack.len() {
+        &mut stack[..n]
+    } else {
+        heap.resize(n, ('\0', None));
+        &mut heap
+    };
+    for (slot, c) in chars.iter_mut().zip(text.chars()) {
+        *slot = (c, if c.is_ascii() { None } else { lang::index(c) });
+    }
+    let chars = &*chars;
     let cost = match language(charset) {
         // A legacy encoding's reading: its language's costs, the floor for
         // anything its text did not show (Greek letters in EUC-KR, …).
-        Some(lang) => language_cost(lang, &chars, |_| f32::from(lang.floor()) / STEPS),
-        None => utf8_cost(&chars),
+        Some(lang) => language_cost(lang, chars, |_| f32::from(lang.floor()) / STEPS),
+        None => utf8_cost(chars),
     };
     cost + script_penalties(text)
 }
