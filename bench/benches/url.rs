@@ -20,7 +20,8 @@ fn log_lines(c: &mut Criterion) {
                 if !url::needs_decoding(line) {
                     continue;
                 }
-                for token in line.split(u8::is_ascii_whitespace).filter(|t| url::is_url(t)) {
+                let tokens = line.split(u8::is_ascii_whitespace);
+                for token in tokens.filter(|t| url::needs_decoding(t) && url::is_url(t)) {
                     changed += usize::from(decoder.decode(token).changed);
                 }
             }
@@ -34,7 +35,7 @@ fn log_lines(c: &mut Criterion) {
             non_ascii
                 .iter()
                 .flat_map(|line| line.split(u8::is_ascii_whitespace))
-                .filter(|t| url::is_url(t))
+                .filter(|t| url::needs_decoding(t) && url::is_url(t))
                 .map(|t| decoder.decode(t).components.len())
                 .sum::<usize>()
         })
