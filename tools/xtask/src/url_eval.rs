@@ -341,6 +341,12 @@ impl Tally {
             write!(out, " {} |", percent(sum(&all, len..=len))).unwrap();
         }
         writeln!(out, " {} |", percent(sum(&all, 2..=8))).unwrap();
+        out.push_str("| wrong, of all |");
+        for len in LENGTHS.map(|len| len..=len).chain([2..=8]) {
+            let (right, total) = sum(&all, len);
+            write!(out, " {} of {total} |", total - right).unwrap();
+        }
+        out.push('\n');
         out
     }
 }
