@@ -8,6 +8,7 @@ mod args;
 mod detect;
 mod input;
 mod json;
+mod url;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -22,6 +23,7 @@ fn main() -> ExitCode {
     let mut out = io::BufWriter::with_capacity(64 * 1024, stdout.lock());
     let result = match cli.command {
         Command::Detect(args) => detect::run(&args, &mut out),
+        Command::Url(args) => url::run(&args, &mut out),
     }
     .and_then(|status| {
         out.flush()?;
