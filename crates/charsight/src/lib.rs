@@ -17,6 +17,9 @@
 //!    └─ pua        private-use characters and where they came from
 //! ```
 //!
+//! Beside the pipeline: [`url`] decodes URLs and other short byte strings
+//! component by component, scored with the language models of [`lang`].
+//!
 //! Each stage only reports; the [`pipeline`] decides. Every piece of
 //! evidence is kept in the result, with where it was found and why it was
 //! used or ignored.
@@ -84,6 +87,7 @@ pub mod lang;
 pub mod pipeline;
 pub mod pua;
 pub mod sniff;
+pub mod url;
 pub mod verify;
 pub mod zawgyi;
 
