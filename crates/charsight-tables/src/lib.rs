@@ -12,3 +12,5 @@
 
 #[path = "generated/charfreq.rs"]
 pub mod charfreq;
+#[path = "generated/detect.rs"]
+pub mod detect;

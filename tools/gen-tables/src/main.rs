@@ -15,6 +15,7 @@
 //! matches its intermediate data.
 
 mod charfreq;
+mod detect;
 mod emit;
 
 use std::path::PathBuf;
@@ -50,6 +51,8 @@ enum Family {
         #[arg(long, value_name = "DIR")]
         wordfreq: PathBuf,
     },
+    /// Character bigrams of every other language from ../shared/text.
+    Detect,
 }
 
 fn main() -> Result<()> {
@@ -61,6 +64,7 @@ fn main() -> Result<()> {
             let mut out = emit::Output::new(emit::Mode::Write);
             match family {
                 Family::Charfreq { wordfreq } => charfreq::count(&mut out, &wordfreq)?,
+                Family::Detect => detect::count(&mut out)?,
             }
             return out.finish();
         }
@@ -72,5 +76,6 @@ fn main() -> Result<()> {
 
 /// Every family's `emit` step.
 fn emit_all(out: &mut emit::Output) -> Result<()> {
-    charfreq::emit(out)
+    charfreq::emit(out)?;
+    detect::emit(out)
 }

@@ -1,0 +1,170 @@
+//! What every reading's score is made of: costs in steps (`-log2 p` in
+//! eighths of a bit), class bigram events, the beam that drops hopeless
+//! models, and the language hints.
+//!
+//! A reading's cost is the negative log-likelihood of the text it decodes
+//! to. ASCII reads alike in every ASCII-compatible encoding, so those
+//! readings leave it out; readings that are not ASCII-compatible (UTF-16,
+//! UTF-32) pay [`ASCII_COST`] for each ASCII character they decode, and the
+//! others are charged the same for each plain ASCII byte when the two kinds
+//! are compared.
+
+use super::tables::{Model, ASCII_LETTER, ASCII_OTHER, MODELS, ODD, STEPS_PER_BIT, TLDS, UPPER};
+
+/// The cost of one plain ASCII character: about the entropy of English
+/// letters given the previous one, 4 bits.
+pub(super) const ASCII_COST: u32 = 4 * STEPS_PER_BIT as u32;
+
+/// The cost of a control character (other than whitespace) in a model that
+/// has no bigram for it.
+pub(super) const ODD_COST: u32 = 25 * STEPS_PER_BIT as u32;
+
+/// The class of an ASCII byte: letter (with case), control, or other.
+#[inline]
+pub(super) fn ascii_class(b: u8) -> u8 {
+    match b {
+        b'a'..=b'z' => ASCII_LETTER,
+        b'A'..=b'Z' => ASCII_LETTER | UPPER,
+        b'\t' | b'\n' | 0x0C | b'\r' => ASCII_OTHER,
+        0..=0x1F | 0x7F => ODD,
+        _ => ASCII_OTHER,
+    }
+}
+
+/// One language model's progress over a text: the previous class and the
+/// cost so far.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Cursor {
+    pub prev: u8,
+    pub cost: u32,
+    pub alive: bool,
+}
+
+impl Default for Cursor {
+    fn default() -> Cursor {
+        Cursor { prev: ASCII_OTHER, cost: 0, alive: true }
+    }
+}
+
+impl Cursor {
+    /// Scores the character of class `class` (with the [`UPPER`] flag) after
+    /// the previous one. A pair of ASCII classes costs nothing here: it is
+    /// the same in every ASCII-compatible reading.
+    #[inline]
+    pub fn step(&mut self, model: &Model, class: u8) {
+        let (p, c) = (self.prev & !UPPER, class & !UPPER);
+        if p > ASCII_LETTER || c > ASCII_LETTER {
+            let k = model.classes;
+            self.cost += u32::from(model.bigrams[usize::from(p) * k + usize::from(c)]);
+            if model.letters >> c & 1 == 1 {
+                let before = if model.letters >> p & 1 == 0 {
+                    0
+                } else if self.prev & UPPER != 0 {
+                    2
+                } else {
+                    1
+                };
+                let upper = usize::from(class & UPPER != 0);
+                self.cost += u32::from(model.case[before * 2 + upper]);
+            }
+        }
+        self.prev = class;
+    }
+}
+
+/// Marks as dead the cursors costing more than the best live one plus
+/// `gap`; the dead keep their cost as it was.
+pub(super) fn prune(cursors: &mut [Cursor], bonus: impl Fn(usize) -> u32, gap: u32) {
+    let cost = |i: usize, c: &Cursor| c.cost.saturating_sub(bonus(i));
+    let best = cursors.iter().enumerate().filter(|(_, c)| c.alive).map(|(i, c)| cost(i, c)).min();
+    if let Some(best) = best {
+        for (i, c) in cursors.iter_mut().enumerate() {
+            if c.alive && cost(i, c) > best + gap {
+                c.alive = false;
+            }
+        }
+    }
+}
+
+/// The languages the caller expects, from a language tag and a top-level
+/// domain: their models get a head start.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct Hints {
+    languages: Vec<&'static str>,
+}
+
+/// The head start of an expected language (in steps): enough to settle a
+/// close call, far from enough to beat clear evidence.
+const HINT_BONUS: u32 = 12 * STEPS_PER_BIT as u32;
+
+impl Hints {
+    pub fn new(tld: Option<&str>, language: Option<&str>) -> Hints {
+        let mut languages = Vec::new();
+        if let Some(tag) = language.and_then(canonical_language) {
+            languages.push(tag);
+        }
+        if let Some(tld) = tld {
+            let tld = tld.trim_start_matches('.').rsplit('.').next().unwrap_or(tld);
+            let tld = tld.to_ascii_lowercase();
+            if let Ok(i) = TLDS.binary_search_by(|(t, _)| (*t).cmp(tld.as_str())) {
+                languages.extend(TLDS[i].1.iter().filter_map(|l| canonical_language(l)));
+            }
+        }
+        languages.sort_unstable();
+        languages.dedup();
+        Hints { languages }
+    }
+
+    /// The bonus (in steps) of a model's language.
+    pub fn bonus(&self, language: &str) -> u32 {
+        if self.languages.contains(&language) {
+            HINT_BONUS
+        } else {
+            0
+        }
+    }
+}
+
+/// The tag of the model (or character-frequency table) for a BCP 47 tag:
+/// `ru-RU` → `ru`, `zh-TW` → `zh-Hant`, `zh` → `zh-Hans`.
+pub(super) fn canonical_language(tag: &str) -> Option<&'static str> {
+    if let Some(freq) = crate::lang::CharFreq::for_language(tag) {
+        return Some(freq.language());
+    }
+    let primary = tag.split(['-', '_']).next()?.to_ascii_lowercase();
+    let primary = match primary.as_str() {
+        "nb" | "nn" => "no",
+        "zh" => return crate::lang::CharFreq::for_language("zh").map(|f| f.language()),
+        p => p,
+    };
+    MODELS.iter().find(|m| m.language == primary).map(|m| m.language)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hints_resolve_languages_and_domains() {
+        let hints = Hints::new(Some("www.example.co.jp"), Some("ru-RU"));
+        assert_eq!(hints.bonus("ja"), HINT_BONUS);
+        assert_eq!(hints.bonus("ru"), HINT_BONUS);
+        assert_eq!(hints.bonus("fr"), 0);
+        assert_eq!(Hints::new(Some("TW"), None).bonus("zh-Hant"), HINT_BONUS);
+        assert_eq!(Hints::new(Some("com"), Some("xx")), Hints::default());
+        assert_eq!(canonical_language("nb-NO"), Some("no"));
+        assert_eq!(canonical_language("zh-HK"), Some("zh-Hant"));
+    }
+
+    #[test]
+    fn ascii_pairs_cost_nothing_and_foreign_letters_much() {
+        let ru = MODELS.iter().find(|m| m.id == "ru").unwrap();
+        let mut cursor = Cursor::default();
+        for b in *b"plain ascii" {
+            cursor.step(ru, ascii_class(b));
+        }
+        assert_eq!(cursor.cost, 0);
+        cursor.step(ru, ODD);
+        assert!(cursor.cost > 10 * u32::from(STEPS_PER_BIT));
+    }
+}

@@ -1,0 +1,195 @@
+//! Scoring decoded text: every language model at once over a stream of
+//! characters. Used for the Unicode readings of bytes (UTF-8, UTF-16,
+//! UTF-32) and, through [`plausibility`], for any string.
+
+use super::score::{self, ascii_class, Cursor, Hints, ASCII_COST, ODD_COST};
+use super::tables::{MODELS, ODD, SYMBOLS, SYMBOL_CLASSES, UPPER};
+use crate::lang::CharFreq;
+
+/// A character's class where the symbol table lacks it: the rule the
+/// generator applies to the characters it classifies.
+fn category(c: char) -> u8 {
+    use charsight_tables::detect::{FAR_LETTER, FAR_SCRIPTS, OTHER_LETTER, SYMBOL};
+    if c.is_control() || ('\u{E000}'..='\u{F8FF}').contains(&c) || c == '\u{FFFD}' {
+        ODD
+    } else if c.is_alphabetic() {
+        if c >= FAR_SCRIPTS {
+            FAR_LETTER
+        } else {
+            OTHER_LETTER
+        }
+    } else {
+        SYMBOL
+    }
+}
+
+/// Every language model over one text: the class-bigram models, then the
+/// CJK character-frequency tables.
+#[derive(Clone, Debug)]
+pub(super) struct TextScorer {
+    cursors: Vec<Cursor>,
+    /// Whether plain ASCII characters are charged (readings that are not
+    /// ASCII-compatible) or left out (those that are).
+    charge_ascii: bool,
+}
+
+impl TextScorer {
+    pub fn new(charge_ascii: bool) -> TextScorer {
+        TextScorer {
+            cursors: vec![Cursor::default(); MODELS.len() + CharFreq::ALL.len()],
+            charge_ascii,
+        }
+    }
+
+    /// Scores the next character.
+    pub fn push(&mut self, c: char) {
+        if c.is_ascii() {
+            return self.push_ascii(c as u8);
+        }
+        let lower = c.to_lowercase().next().unwrap_or(c);
+        let flag = if c.is_uppercase() { UPPER } else { 0 };
+        let symbol = SYMBOLS.binary_search(&lower).ok();
+        let fallback = category(lower);
+        let (bigram, cjk) = self.cursors.split_at_mut(MODELS.len());
+        for (i, cursor) in bigram.iter_mut().enumerate().filter(|(_, c)| c.alive) {
+            let class = symbol.map_or(fallback, |s| SYMBOL_CLASSES[i][s]) | flag;
+            cursor.step(&MODELS[i], class);
+        }
+        for (freq, cursor) in CharFreq::ALL.iter().zip(cjk).filter(|(_, c)| c.alive) {
+            cursor.cost += if fallback == ODD { ODD_COST } else { u32::from(freq.cost(c)) };
+        }
+    }
+
+    fn push_ascii(&mut self, b: u8) {
+        let class = ascii_class(b);
+        let base = match class {
+            ODD => 0,
+            _ if self.charge_ascii => ASCII_COST,
+            _ => 0,
+        };
+        let (bigram, cjk) = self.cursors.split_at_mut(MODELS.len());
+        for (model, cursor) in MODELS.iter().zip(bigram).filter(|(_, c)| c.alive) {
+            cursor.cost += base;
+            cursor.step(model, class);
+        }
+        for cursor in cjk.iter_mut().filter(|c| c.alive) {
+            cursor.cost += if class == ODD { ODD_COST } else { base };
+        }
+    }
+
+    /// The language of a cursor.
+    fn language(i: usize) -> &'static str {
+        match MODELS.get(i) {
+            Some(model) => model.language,
+            None => CharFreq::ALL[i - MODELS.len()].language(),
+        }
+    }
+
+    /// The best model: its cost less its hint bonus, and its language.
+    pub fn best(&self, hints: &Hints) -> (u32, &'static str) {
+        let scored = self.cursors.iter().enumerate().filter(|(_, c)| c.alive);
+        let best = scored.map(|(i, c)| (c.cost.saturating_sub(hints.bonus(Self::language(i))), i));
+        let (cost, i) = best.min().unwrap_or((0, 0));
+        (cost, Self::language(i))
+    }
+
+    /// Drops the models more than `gap` behind the best.
+    pub fn prune(&mut self, hints: &Hints, gap: u32) {
+        score::prune(&mut self.cursors, |i| hints.bonus(Self::language(i)), gap);
+    }
+}
+
+/// How plausible a text is as natural language, by the detector's models.
+///
+/// `bits` is the text's cost under its most plausible language: the negative
+/// base-2 log-likelihood of its non-ASCII characters and the pairs they
+/// form with their neighbours. Of two strings that stand for the same bytes
+/// (a text and its mojibake), the one with fewer bits is the likelier.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct Plausibility {
+    /// The most plausible language (BCP 47), `None` for pure ASCII.
+    pub language: Option<&'static str>,
+    /// Cost in bits under that language (0 for pure ASCII).
+    pub bits: f32,
+    /// Characters scored: the non-ASCII ones.
+    pub scored: usize,
+}
+
+impl Plausibility {
+    /// Bits per scored character: comparable between texts of different
+    /// lengths (natural text costs a few bits; mojibake and random symbols
+    /// cost ten or more).
+    pub fn bits_per_char(&self) -> f32 {
+        if self.scored == 0 {
+            0.0
+        } else {
+            self.bits / self.scored as f32
+        }
+    }
+}
+
+/// How plausible `text` is as natural language, under the best of the
+/// detector's language models (46 class-bigram models and the CJK
+/// character frequencies). For choosing between candidate decodings or
+/// repairs of the same bytes.
+///
+/// # Example
+/// ```
+/// use charsight::detect::plausibility;
+/// let right = plausibility("L'été est chaud.");
+/// let mojibake = plausibility("L'Ã©tÃ© est chaud.");
+/// assert_eq!(right.language, Some("fr"));
+/// assert!(right.bits < mojibake.bits);
+/// assert_eq!(plausibility("plain").bits, 0.0);
+/// ```
+pub fn plausibility(text: &str) -> Plausibility {
+    let mut scorer = TextScorer::new(false);
+    scorer.push(' ');
+    let mut scored = 0;
+    for c in text.chars() {
+        scored += usize::from(!c.is_ascii());
+        scorer.push(c);
+    }
+    scorer.push(' ');
+    if scored == 0 {
+        return Plausibility { language: None, bits: 0.0, scored };
+    }
+    let (cost, language) = scorer.best(&Hints::default());
+    let bits = cost as f32 / f32::from(super::tables::STEPS_PER_BIT);
+    Plausibility { language: Some(language), bits, scored }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn languages_of_plain_sentences() {
+        for (text, language) in [
+            ("Съешь же ещё этих мягких французских булок", "ru"),
+            ("Η γρήγορη καφέ αλεπού πηδάει", "el"),
+            ("Příliš žluťoučký kůň úpěl ďábelské ódy", "cs"),
+            ("これは日本語の文章です。", "ja"),
+            ("한국어 문장입니다.", "ko"),
+        ] {
+            assert_eq!(plausibility(text).language, Some(language), "{text}");
+        }
+    }
+
+    #[test]
+    fn mojibake_costs_more_than_text() {
+        for (text, garbled) in [("Grüße aus Köln", "GrÃ¼ÃŸe aus KÃ¶ln"), ("Привет", "РџСЂРёРІРµС‚")]
+        {
+            let (a, b) = (plausibility(text), plausibility(garbled));
+            assert!(a.bits_per_char() < b.bits_per_char(), "{a:?} {b:?}");
+        }
+    }
+
+    #[test]
+    fn charged_ascii_costs_per_character() {
+        let mut scorer = TextScorer::new(true);
+        "abcd".chars().for_each(|c| scorer.push(c));
+        assert_eq!(scorer.best(&Hints::default()).0, 4 * ASCII_COST);
+    }
+}

@@ -1,0 +1,349 @@
+//! Language models: class bigrams over an alphabet of each language's
+//! non-ASCII characters.
+//!
+//! A character's class, in a model: its lowercase form's place in the
+//! model's alphabet, else a category shared by all models (ASCII letter,
+//! other ASCII, non-ASCII symbol, other letter, odd: controls and private
+//! use). Case is scored apart, by case transitions between letters.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
+use anyhow::{bail, Context, Result};
+
+use super::STEPS_PER_BIT;
+
+pub const ASCII_OTHER: u8 = 0;
+pub const ASCII_LETTER: u8 = 1;
+pub const SYMBOL: u8 = 2;
+pub const OTHER_LETTER: u8 = 3;
+pub const ODD: u8 = 4;
+pub const FAR_LETTER: u8 = 5;
+pub const FIRST_LETTER: u8 = 6;
+/// Flag on a class: the character is uppercase.
+pub const UPPER: u8 = 0x80;
+/// A byte that does not decode (or decodes to a C1 control).
+pub const ILLEGAL: u8 = 0xFF;
+
+/// The alphabet covers this share of a language's non-ASCII characters...
+const COVERAGE: f64 = 0.998;
+/// ...with characters seen at least this often...
+const MIN_COUNT: u64 = 3;
+/// ...and at most this many characters (so classes fit in seven bits).
+const MAX_ALPHABET: usize = 120;
+/// Weight of the unigram in the smoothed bigram probability.
+const BACKOFF: f64 = 4.0;
+/// No event costs more than this (in steps): a few odd characters in real
+/// text must not outweigh everything else.
+const MAX_COST: f64 = 200.0;
+/// A category class stands for many characters: entering it also pays for
+/// which one (in bits, about `log2` of how many there are), or foreign text
+/// would cost little once inside its category.
+const OTHER_LETTER_BITS: f64 = 8.0;
+const FAR_LETTER_BITS: f64 = 14.0;
+const SYMBOL_BITS: f64 = 5.0;
+
+/// Where the scripts with thousands of letters start (CJK radicals, kana,
+/// ideographs, Hangul syllables, Yi): their letters are [`FAR_LETTER`].
+pub const FAR_SCRIPTS: char = '\u{2E80}';
+
+/// Counts the folded character bigrams of some lines, as TSV.
+pub fn count_bigrams<'a>(id: &str, lines: impl Iterator<Item = &'a String>) -> Result<String> {
+    let fold = |c: char| match c {
+        'a'..='z' => 'a',
+        'A'..='Z' => 'A',
+        c if c.is_ascii() => ' ',
+        c => c,
+    };
+    let mut counts: BTreeMap<(char, char), u64> = BTreeMap::new();
+    for line in lines {
+        let mut prev = ' ';
+        for c in line.chars().map(fold).chain([' ']) {
+            *counts.entry((prev, c)).or_default() += 1;
+            prev = c;
+        }
+    }
+    if counts.is_empty() {
+        bail!("no training text for {id}");
+    }
+    let mut tsv = format!(
+        "# detect {id}: character bigram counts of the training lines of shared/text \
+         (ASCII letters folded to a/A, other ASCII to space; hex code points).\n"
+    );
+    for ((a, b), n) in counts {
+        writeln!(tsv, "{:X}\t{:X}\t{n}", u32::from(a), u32::from(b))?;
+    }
+    Ok(tsv)
+}
+
+/// The category of a lowercase character outside every alphabet. The
+/// detector's runtime fallback applies the same rule to characters missing
+/// from its symbol table.
+pub fn category(c: char) -> u8 {
+    if c.is_ascii_alphabetic() {
+        ASCII_LETTER
+    } else if c.is_ascii() {
+        if c.is_ascii_control() && !matches!(c, '\t' | '\n' | '\x0C' | '\r') {
+            ODD
+        } else {
+            ASCII_OTHER
+        }
+    } else if c.is_control() || ('\u{E000}'..='\u{F8FF}').contains(&c) || c == '\u{FFFD}' {
+        ODD
+    } else if c.is_alphabetic() {
+        if c >= FAR_SCRIPTS {
+            FAR_LETTER
+        } else {
+            OTHER_LETTER
+        }
+    } else {
+        SYMBOL
+    }
+}
+
+/// The lowercase form a class is looked up by, and whether `c` is uppercase.
+pub fn fold(c: char) -> (char, bool) {
+    (c.to_lowercase().next().unwrap_or(c), c.is_uppercase())
+}
+
+/// A language model.
+pub struct Model {
+    /// `vi@1258` for a variant form; the language tag otherwise.
+    pub id: String,
+    /// The BCP 47 tag.
+    pub language: String,
+    /// The alphabet, in class order (class `FIRST_LETTER + i`).
+    pub alphabet: Vec<char>,
+    /// Non-ASCII letters (with case) and their counts, for coverage.
+    pub letter_counts: BTreeMap<char, u64>,
+    /// `classes × classes` costs of `cur` after `prev`.
+    pub bigrams: Vec<u8>,
+    /// Case costs: `[prev case][cur case]`, prev none/lower/upper, cur lower/upper.
+    pub case: [u8; 6],
+}
+
+impl Model {
+    pub fn classes(&self) -> usize {
+        usize::from(FIRST_LETTER) + self.alphabet.len()
+    }
+
+    /// Bit `k` set: class `k` is a letter (its case is scored).
+    pub fn letters(&self) -> u128 {
+        let alphabet = self.alphabet.iter().enumerate().filter(|(_, c)| c.is_alphabetic());
+        alphabet.fold(1 << ASCII_LETTER | 1 << OTHER_LETTER | 1 << FAR_LETTER, |bits, (i, _)| {
+            bits | 1 << (usize::from(FIRST_LETTER) + i)
+        })
+    }
+
+    /// The class of a character (with the `UPPER` flag).
+    pub fn class(&self, c: char) -> u8 {
+        let (lower, upper) = fold(c);
+        let class = match self.alphabet.binary_search(&lower) {
+            Ok(i) => FIRST_LETTER + i as u8,
+            Err(_) => category(lower),
+        };
+        if upper {
+            class | UPPER
+        } else {
+            class
+        }
+    }
+
+    pub fn build(id: &str, tsv: &str) -> Result<Model> {
+        let mut pairs = Vec::new();
+        for line in tsv.lines().filter(|l| !l.starts_with('#')) {
+            let mut f = line.split('\t');
+            let mut next = || f.next().context("a bigram row has three fields");
+            let code = |s: &str| -> Result<char> {
+                char::from_u32(u32::from_str_radix(s, 16)?).context("not a character")
+            };
+            let a = code(next()?)?;
+            let b = code(next()?)?;
+            let n: u64 = next()?.parse()?;
+            pairs.push((a, b, n));
+        }
+        let language = id.split('@').next().unwrap_or(id).to_owned();
+
+        let mut unigrams: BTreeMap<char, u64> = BTreeMap::new();
+        let mut letters: BTreeMap<char, u64> = BTreeMap::new();
+        for &(_, b, n) in &pairs {
+            if !b.is_ascii() {
+                *unigrams.entry(fold(b).0).or_default() += n;
+                if b.is_alphabetic() {
+                    *letters.entry(b).or_default() += n;
+                }
+            }
+        }
+        let total: u64 = unigrams.values().sum();
+        let mut by_count: Vec<(char, u64)> = unigrams.into_iter().collect();
+        by_count.sort_by(|x, y| y.1.cmp(&x.1).then(x.0.cmp(&y.0)));
+        let mut alphabet = Vec::new();
+        let mut covered = 0;
+        for (c, n) in by_count {
+            if (covered as f64) >= COVERAGE * total as f64
+                || n < MIN_COUNT
+                || alphabet.len() == MAX_ALPHABET
+                || category(c) == ODD
+            {
+                break;
+            }
+            alphabet.push(c);
+            covered += n;
+        }
+        alphabet.sort_unstable();
+        let mut model = Model {
+            id: id.to_owned(),
+            language,
+            alphabet,
+            letter_counts: letters,
+            bigrams: Vec::new(),
+            case: [0; 6],
+        };
+
+        let k = model.classes();
+        let mut n = vec![0f64; k * k];
+        let mut case = [0f64; 6];
+        for &(a, b, count) in &pairs {
+            let (pa, pb) = (model.class(a), model.class(b));
+            n[usize::from(pa & !UPPER) * k + usize::from(pb & !UPPER)] += count as f64;
+            if b.is_alphabetic() {
+                let prev = if !a.is_alphabetic() {
+                    0
+                } else if pa & UPPER != 0 {
+                    2
+                } else {
+                    1
+                };
+                case[prev * 2 + usize::from(pb & UPPER != 0)] += count as f64;
+            }
+        }
+        let mut unigram = vec![0f64; k];
+        for p in 0..k {
+            for c in 0..k {
+                unigram[c] += n[p * k + c];
+            }
+        }
+        let all: f64 = unigram.iter().sum();
+        let unigram: Vec<f64> =
+            unigram.iter().map(|u| (u + 0.5) / (all + 0.5 * k as f64)).collect();
+        let cost = |p: f64| (-p.log2() * STEPS_PER_BIT).round().clamp(0.0, MAX_COST) as u8;
+        model.bigrams = vec![0; k * k];
+        for p in 0..k {
+            let row: f64 = n[p * k..(p + 1) * k].iter().sum();
+            for c in 0..k {
+                let prob = (n[p * k + c] + BACKOFF * unigram[c]) / (row + BACKOFF);
+                let which = match c as u8 {
+                    OTHER_LETTER => OTHER_LETTER_BITS,
+                    FAR_LETTER => FAR_LETTER_BITS,
+                    SYMBOL => SYMBOL_BITS,
+                    _ => 0.0,
+                };
+                model.bigrams[p * k + c] = cost(prob * (-which).exp2());
+            }
+        }
+        for prev in 0..3 {
+            let row = case[prev * 2] + case[prev * 2 + 1];
+            for cur in 0..2 {
+                model.case[prev * 2 + cur] = cost((case[prev * 2 + cur] + 1.0) / (row + 2.0));
+            }
+        }
+        Ok(model)
+    }
+
+    /// The share of this language's non-ASCII letters that `repertoire` has.
+    pub fn coverage(&self, repertoire: &BTreeSet<char>) -> f64 {
+        let total: u64 = self.letter_counts.values().sum();
+        let covered: u64 =
+            self.letter_counts.iter().filter(|(c, _)| repertoire.contains(c)).map(|(_, n)| n).sum();
+        if total == 0 {
+            1.0
+        } else {
+            covered as f64 / total as f64
+        }
+    }
+}
+
+pub fn emit_models(body: &mut String, models: &[Model]) -> Result<()> {
+    for (name, value, doc) in [
+        (
+            "ASCII_OTHER",
+            ASCII_OTHER,
+            "Class: ASCII other than letters (space, digits, punctuation).",
+        ),
+        ("ASCII_LETTER", ASCII_LETTER, "Class: an ASCII letter."),
+        (
+            "SYMBOL",
+            SYMBOL,
+            "Class: a non-ASCII character that is not a letter, outside the alphabet.",
+        ),
+        ("OTHER_LETTER", OTHER_LETTER, "Class: a non-ASCII letter outside the alphabet."),
+        ("ODD", ODD, "Class: a control (other than whitespace), private use, U+FFFD."),
+        (
+            "FAR_LETTER",
+            FAR_LETTER,
+            "Class: a letter of a script with thousands (from U+2E80: kana, CJK, Hangul).",
+        ),
+        ("FIRST_LETTER", FIRST_LETTER, "Class of a model's first alphabet character."),
+        ("UPPER", UPPER, "Flag on a class: uppercase."),
+        ("ILLEGAL", ILLEGAL, "A byte that does not decode, or decodes to a C1 control."),
+    ] {
+        writeln!(body, "/// {doc}\npub const {name}: u8 = {value};")?;
+    }
+    writeln!(
+        body,
+        "/// Cost steps per bit.\npub const STEPS_PER_BIT: u8 = {};",
+        STEPS_PER_BIT as u8
+    )?;
+    writeln!(
+        body,
+        "/// Letters from here on are [`FAR_LETTER`] when outside an alphabet.\n\
+         pub const FAR_SCRIPTS: char = '\\u{{{:X}}}';",
+        u32::from(FAR_SCRIPTS)
+    )?;
+    writeln!(
+        body,
+        "/// A language model: class-bigram costs over its alphabet.\n\
+         pub struct Model {{\n\
+         /// `vi@1258` for a variant form of a language's text, else the language tag.\npub id: &'static str,\n\
+         /// BCP 47 language tag.\npub language: &'static str,\n\
+         /// Number of classes (`FIRST_LETTER` + alphabet size).\npub classes: usize,\n\
+         /// `classes × classes` costs of a class after another (row: previous).\npub bigrams: &'static [u8],\n\
+         /// Costs of a letter's case: `[previous (none, lower, upper)][lower, upper]`.\npub case: [u8; 6],\n\
+         /// Bit `k` set: class `k` is a letter.\npub letters: u128,\n}}"
+    )?;
+    writeln!(body, "/// Every model, sorted by id.")?;
+    write!(body, "pub static MODELS: [Model; {}] = [", models.len())?;
+    for m in models {
+        write!(
+            body,
+            "Model {{ id: {:?}, language: {:?}, classes: {}, bigrams: &{:?}, case: {:?}, letters: {:#x} }},",
+            m.id,
+            m.language,
+            m.classes(),
+            m.bigrams,
+            m.case,
+            m.letters()
+        )?;
+    }
+    body.push_str("];\n");
+    Ok(())
+}
+
+/// The symbol table: every character of an alphabet or of a single-byte
+/// encoding's high half (lowercase), sorted, with each model's class of it.
+pub fn emit_symbols(body: &mut String, symbols: &BTreeSet<char>, models: &[Model]) -> Result<()> {
+    writeln!(body, "/// Lowercase characters with a class in [`SYMBOL_CLASSES`], ascending.")?;
+    write!(body, "pub static SYMBOLS: [char; {}] = [", symbols.len())?;
+    for c in symbols {
+        write!(body, "'\\u{{{:X}}}',", u32::from(*c))?;
+    }
+    body.push_str("];\n");
+    writeln!(body, "/// Per model (index into [`MODELS`]): the class of each of [`SYMBOLS`].")?;
+    write!(body, "pub static SYMBOL_CLASSES: [[u8; {}]; {}] = [", symbols.len(), models.len())?;
+    for m in models {
+        let classes: Vec<u8> = symbols.iter().map(|&c| m.class(c) & !UPPER).collect();
+        write!(body, "{classes:?},")?;
+    }
+    body.push_str("];\n");
+    Ok(())
+}
