@@ -53,6 +53,7 @@ use charsight_tables::detect::Kind;
 use self::iso2022::Iso2022Scorer;
 use self::multi::MultiScorer;
 use self::score::{Hints, ASCII_COST};
+
 use self::single::SingleScorer;
 use self::tables::{entries, Entry, STEPS_PER_BIT};
 use self::unicode::{Utf8Reading, WideReading};
@@ -60,18 +61,29 @@ use crate::Charset;
 
 pub use self::text::{plausibility, Plausibility};
 
-/// A reading this far behind the best (in steps) stops being scored.
-const PRUNE_GAP: u64 = 48 * STEPS_PER_BIT as u64;
+/// A single-byte or Unicode reading this far behind the best (in steps)
+/// stops being scored, once there is some evidence. (The double-byte
+/// readings cost little to keep and are never dropped this way.)
+const PRUNE_GAP: u64 = 64 * STEPS_PER_BIT as u64;
+const PRUNE_EVIDENCE: u64 = 64;
+/// Both gaps grow with the evidence, by this many steps per interesting
+/// byte: a wrong reading falls behind by several bits per byte, while a
+/// misleading stretch (a heading in capitals read in the wrong alphabet)
+/// puts a wrong reading ahead by about one bit per byte at most.
+const GAP_PER_BYTE: u64 = 2 * STEPS_PER_BIT as u64;
 /// A language model this far behind the best of its reading stops being scored.
-const MODEL_GAP: u32 = 40 * STEPS_PER_BIT as u32;
+const MODEL_GAP: u64 = 40 * STEPS_PER_BIT as u64;
 /// The detector stops reading once the best is this far ahead of every
 /// reading that decodes differently…
-const STOP_GAP: u64 = 40 * STEPS_PER_BIT as u64;
+const STOP_GAP: u64 = 64 * STEPS_PER_BIT as u64;
 /// …after at least this many bytes that are not plain ASCII…
-const STOP_EVIDENCE: u64 = 64;
+const STOP_EVIDENCE: u64 = 256;
 /// …and, while readings that decode alike so far remain close, after this
 /// many bytes (a later byte may still tell them apart).
 const STOP_ALIKE_BYTES: u64 = 16 * 1024;
+/// A stretch of plain ASCII between runs counts as text up to this many
+/// bytes (see `Model::stay`).
+const TEXT_GAP: u64 = 48;
 /// Softmax temperature of the confidence: costs are divided by this many
 /// bits per halving of probability (fitted on held-out synthetic samples).
 const TEMPERATURE: f64 = 2.0;
@@ -117,6 +129,18 @@ enum Status {
     Disqualified,
 }
 
+/// What a reading decodes the bytes to, for grouping readings that decode
+/// them alike (see [`Detector::decoding`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Decoding {
+    /// Plain ASCII, as every ASCII-compatible reading of ASCII bytes.
+    Ascii,
+    /// A single-byte encoding's characters for the high bytes seen.
+    Chars(Vec<u16>),
+    /// Nothing else decodes alike.
+    Own(usize),
+}
+
 /// The scanner's state: where runs of interesting bytes (not plain ASCII)
 /// start and end, and statistics of the bytes.
 #[derive(Clone, Debug)]
@@ -129,6 +153,11 @@ struct Scan {
     after_end: u64,
     /// Interesting bytes examined.
     interesting: u64,
+    /// Stream offset just past the last interesting byte.
+    run_end: u64,
+    /// Plain bytes that look like text: each stretch between runs counts
+    /// up to [`TEXT_GAP`] bytes (longer ones are mostly markup or code).
+    text_plain: u64,
     /// Which high bytes (0x80..=0xFF) were seen, bit `b - 0x80`.
     high: u128,
     /// NULs by stream offset modulo 4, and other controls.
@@ -267,6 +296,8 @@ impl Detector {
                 in_run: false,
                 after_end: u64::MAX,
                 interesting: 0,
+                run_end: 0,
+                text_plain: 0,
                 high: 0,
                 zeros: [0; 4],
                 controls: 0,
@@ -349,7 +380,9 @@ impl Detector {
                         if start > 0 {
                             self.scan.before = piece[start - 1];
                         }
-                        let contiguous = self.offset + start as u64 == self.scan.after_end;
+                        let at = self.offset + start as u64;
+                        let contiguous = at == self.scan.after_end;
+                        self.scan.text_plain += (at - self.scan.run_end).min(TEXT_GAP);
                         self.begin(contiguous);
                         self.scan.in_run = true;
                         i = start;
@@ -384,6 +417,7 @@ impl Detector {
     fn run(&mut self, run: &[u8], at: u64) {
         let scan = &mut self.scan;
         scan.interesting += run.len() as u64;
+        scan.run_end = at + run.len() as u64;
         scan.fresh = true;
         for (i, &b) in run.iter().enumerate() {
             match b {
@@ -428,40 +462,49 @@ impl Detector {
         self.scan.before = b;
     }
 
+    /// The plain bytes that count as text, the stretch since the last run
+    /// included.
+    fn text_plain(&self) -> u64 {
+        let since = self.offset.saturating_sub(self.scan.run_end).min(TEXT_GAP);
+        self.scan.text_plain + if self.scan.interesting == 0 { 0 } else { since }
+    }
+
     /// Every reading not disqualified: (entry, cost in steps with prior and
     /// the common ASCII charge, language). Pruned readings get the best
     /// cost plus their gap when pruned.
     fn costs(&self) -> Vec<(usize, u64, Option<&'static str>)> {
         let all = entries();
-        let mut raw: Vec<(usize, u32, Option<&'static str>)> = Vec::new();
-        raw.extend(self.single.readings(&self.hints).map(|(e, cost, lang, _)| (e, cost, lang)));
+        let plain = self.offset - self.scan.interesting;
+        let text = self.text_plain();
+        let mut raw: Vec<(usize, u64, Option<&'static str>)> = Vec::new();
+        raw.extend(self.single.readings(&self.hints, text));
         for (entry, m) in &self.multi {
-            let bonus = self.hints.bonus(m.language());
-            raw.push((*entry, m.cost().saturating_sub(bonus), Some(m.language())));
+            let cost = score::adjusted(m.cost(), None, 0, self.hints.bonus(m.language()));
+            raw.push((*entry, cost, Some(m.language())));
         }
         if let Some((entry, u)) = &self.utf8 {
-            let (cost, language) = u.scorer.best(&self.hints);
+            let (cost, language) = u.scorer.best(&self.hints, text);
             raw.push((*entry, cost, Some(language)));
         }
         for (entry, w) in &self.wide {
-            let (cost, language) = w.scorer.best(&self.hints);
+            let (cost, language) = w.scorer.best(&self.hints, 0);
             raw.push((*entry, cost, Some(language)));
         }
         if let Some((entry, i)) = &self.iso2022 {
             if i.switched {
-                raw.push((*entry, i.cost().saturating_sub(self.hints.bonus("ja")), Some("ja")));
+                let cost = score::adjusted(i.cost(), None, 0, self.hints.bonus("ja"));
+                raw.push((*entry, cost, Some("ja")));
             }
         }
-        let plain = self.offset - self.scan.interesting;
         let high = self.scan.high;
-        let effective = |entry: usize, cost: u32| -> u64 {
+        let effective = |entry: usize, cost: u64| -> u64 {
             let e: &Entry = &all[entry];
             let ascii = if e.kind == Kind::Unicode && e.charset != Charset::Utf8 {
                 0
             } else {
                 plain * u64::from(ASCII_COST)
             };
-            u64::from(cost) + u64::from(e.prior) + ascii
+            cost + u64::from(e.prior) + ascii
         };
         let legal = |entry: usize| -> bool {
             let e: &Entry = &all[entry];
@@ -495,27 +538,22 @@ impl Detector {
         live
     }
 
-    /// Whether readings `a` and `b` decode the bytes examined alike.
-    fn alike(&self, a: usize, b: usize) -> bool {
-        let all = entries();
-        let (ea, eb) = (&all[a], &all[b]);
-        if a == b {
-            return true;
+    /// What a reading decodes the bytes examined to, as far as telling
+    /// readings apart goes: readings with equal keys decode them alike.
+    fn decoding(&self, entry: usize) -> Decoding {
+        let e = &entries()[entry];
+        let ascii_compatible = e.kind != Kind::Unicode || e.charset == Charset::Utf8;
+        let switched =
+            e.kind == Kind::Iso2022 && self.iso2022.as_ref().is_some_and(|i| i.1.switched);
+        if self.scan.high == 0 && ascii_compatible && !switched {
+            return Decoding::Ascii;
         }
-        let ascii_compatible = |e: &Entry| e.kind != Kind::Unicode || e.charset == Charset::Utf8;
-        if self.scan.high == 0 {
-            let switched = self.iso2022.as_ref().is_some_and(|i| i.1.switched);
-            let iso = |e: &Entry| e.kind == Kind::Iso2022;
-            return ascii_compatible(ea)
-                && ascii_compatible(eb)
-                && !(switched && (iso(ea) || iso(eb)));
+        if e.kind == Kind::Single {
+            let chars = &charsight_tables::detect::SINGLE_BYTE[e.table].chars;
+            let seen = (0..128).filter(|&i| self.scan.high >> i & 1 == 1);
+            return Decoding::Chars(seen.map(|i| chars[i]).collect());
         }
-        if ea.kind == Kind::Single && eb.kind == Kind::Single {
-            let ca = &charsight_tables::detect::SINGLE_BYTE[ea.table].chars;
-            let cb = &charsight_tables::detect::SINGLE_BYTE[eb.table].chars;
-            return (0..128).all(|i| self.scan.high >> i & 1 == 0 || ca[i] == cb[i]);
-        }
-        false
+        Decoding::Own(entry)
     }
 
     /// At a checkpoint: prune readings far behind, and stop if decided.
@@ -525,19 +563,32 @@ impl Detector {
             return;
         }
         self.scan.fresh = false;
-        self.single.prune_models(&self.hints, MODEL_GAP);
+        let text = self.text_plain();
+        self.single.prune_models(&self.hints, text, MODEL_GAP);
         if let Some((_, u)) = &mut self.utf8 {
-            u.scorer.prune(&self.hints, MODEL_GAP);
+            u.scorer.prune(&self.hints, text, MODEL_GAP);
         }
         for (_, w) in &mut self.wide {
-            w.scorer.prune(&self.hints, MODEL_GAP);
+            w.scorer.prune(&self.hints, 0, MODEL_GAP);
         }
         let costs = self.costs();
         let Some(&(best, best_cost, _)) = costs.iter().min_by_key(|x| (x.1, x.0)) else {
             return;
         };
+        // UTF-16 and UTF-32 readings score every byte: their evidence is
+        // the whole input. The others wait for some interesting bytes.
+        let evidence = self.scan.interesting >= PRUNE_EVIDENCE;
+        let prunable = |e: &Entry| match e.kind {
+            Kind::Single => evidence,
+            Kind::Unicode => evidence || e.charset != Charset::Utf8,
+            Kind::Multi | Kind::Iso2022 => false,
+        };
+        let prune_gap = PRUNE_GAP.max(GAP_PER_BYTE * self.scan.interesting);
         for &(entry, cost, _) in &costs {
-            if self.status[entry] == Status::Alive && cost > best_cost + PRUNE_GAP {
+            if self.status[entry] == Status::Alive
+                && prunable(&entries()[entry])
+                && cost > best_cost + prune_gap
+            {
                 self.status[entry] = Status::Pruned(cost - best_cost);
                 self.single.retire(entry);
             }
@@ -555,10 +606,11 @@ impl Detector {
         if self.scan.interesting < STOP_EVIDENCE {
             return;
         }
+        let best_decoding = self.decoding(best);
         let margin = |alike_too: bool| {
             costs
                 .iter()
-                .filter(|c| c.0 != best && (alike_too || !self.alike(c.0, best)))
+                .filter(|c| c.0 != best && (alike_too || self.decoding(c.0) != best_decoding))
                 .map(|c| c.1 - best_cost)
                 .min()
                 .unwrap_or(u64::MAX)
@@ -578,24 +630,31 @@ impl Detector {
         let ascii = self.scan.high == 0;
         // ASCII, and the same text in every ASCII-compatible reading.
         let plain = ascii && !self.iso2022.as_ref().is_some_and(|i| i.1.switched);
-        let (best_entry, best_cost) = costs.first().map_or((0, 0), |c| (c.0, c.1));
+        let best_cost = costs.first().map_or(0, |c| c.1);
         let scale = f64::from(STEPS_PER_BIT) * TEMPERATURE;
         let weights: Vec<f64> =
             costs.iter().map(|c| (-((c.1 - best_cost) as f64) / scale).exp2()).collect();
         let total: f64 = weights.iter().sum();
+        let decodings: Vec<Decoding> = costs.iter().map(|c| self.decoding(c.0)).collect();
+        let best_decoding = decodings.first().cloned();
         let candidates: Vec<Candidate> = costs
             .iter()
-            .map(|&(entry, cost, language)| {
-                let alike: f64 = costs
+            .zip(&decodings)
+            .map(|(&(entry, cost, language), decoding)| {
+                let alike: f64 = decodings
                     .iter()
                     .zip(&weights)
-                    .filter(|(other, _)| self.alike(entry, other.0))
+                    .filter(|(other, _)| *other == decoding)
                     .map(|(_, w)| w)
                     .sum();
                 Candidate {
                     charset: all[entry].charset,
                     confidence: (alike / total) as f32,
-                    language: if plain && self.alike(entry, best_entry) { None } else { language },
+                    language: if plain && Some(decoding) == best_decoding.as_ref() {
+                        None
+                    } else {
+                        language
+                    },
                     bits_behind: ((cost - best_cost) as f64 / f64::from(STEPS_PER_BIT)) as f32,
                 }
             })

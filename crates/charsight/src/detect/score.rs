@@ -9,7 +9,9 @@
 //! others are charged the same for each plain ASCII byte when the two kinds
 //! are compared.
 
-use super::tables::{Model, ASCII_LETTER, ASCII_OTHER, MODELS, ODD, STEPS_PER_BIT, TLDS, UPPER};
+use super::tables::{
+    Model, ASCII_LETTER, ASCII_OTHER, MODELS, ODD, STAY_STEPS_PER_BIT, STEPS_PER_BIT, TLDS, UPPER,
+};
 
 /// The cost of one plain ASCII character: about the entropy of English
 /// letters given the previous one, 4 bits.
@@ -36,13 +38,15 @@ pub(super) fn ascii_class(b: u8) -> u8 {
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Cursor {
     pub prev: u8,
+    /// The previous two characters were uppercase letters.
+    pub caps: bool,
     pub cost: u32,
     pub alive: bool,
 }
 
 impl Default for Cursor {
     fn default() -> Cursor {
-        Cursor { prev: ASCII_OTHER, cost: 0, alive: true }
+        Cursor { prev: ASCII_OTHER, caps: false, cost: 0, alive: true }
     }
 }
 
@@ -53,29 +57,40 @@ impl Cursor {
     #[inline]
     pub fn step(&mut self, model: &Model, class: u8) {
         let (p, c) = (self.prev & !UPPER, class & !UPPER);
+        let prev_letter = model.letters >> p & 1 == 1;
+        let prev_upper = prev_letter && self.prev & UPPER != 0;
+        let letter = model.letters >> c & 1 == 1;
+        let upper = letter && class & UPPER != 0;
         if p > ASCII_LETTER || c > ASCII_LETTER {
             let k = model.classes;
             self.cost += u32::from(model.bigrams[usize::from(p) * k + usize::from(c)]);
-            if model.letters >> c & 1 == 1 {
-                let before = if model.letters >> p & 1 == 0 {
-                    0
-                } else if self.prev & UPPER != 0 {
-                    2
-                } else {
-                    1
+            if letter {
+                // After a non-letter, a lowercase letter, a capital, two capitals.
+                let state = match (prev_letter, prev_upper, self.caps) {
+                    (false, _, _) => 0,
+                    (true, false, _) => 1,
+                    (true, true, false) => 2,
+                    (true, true, true) => 3,
                 };
-                let upper = usize::from(class & UPPER != 0);
-                self.cost += u32::from(model.case[before * 2 + upper]);
+                self.cost += u32::from(model.case[state * 2 + usize::from(upper)]);
             }
         }
+        self.caps = upper && prev_upper;
         self.prev = class;
     }
 }
 
-/// Marks as dead the cursors costing more than the best live one plus
-/// `gap`; the dead keep their cost as it was.
-pub(super) fn prune(cursors: &mut [Cursor], bonus: impl Fn(usize) -> u32, gap: u32) {
-    let cost = |i: usize, c: &Cursor| c.cost.saturating_sub(bonus(i));
+/// A model's cost as readings are compared: its events, plus its charge for
+/// the `plain` ASCII bytes skipped (see `Model::stay`), less the hint bonus.
+pub(super) fn adjusted(events: u32, model: Option<&Model>, plain: u64, bonus: u32) -> u64 {
+    let per_step = u64::from(STAY_STEPS_PER_BIT / u16::from(STEPS_PER_BIT));
+    let stay = model.map_or(0, |m| plain * u64::from(m.stay) / per_step);
+    (u64::from(events) + stay).saturating_sub(u64::from(bonus))
+}
+
+/// Marks as dead the cursors costing (by `cost`) more than the best live
+/// one plus `gap`; the dead keep their cost as it was.
+pub(super) fn prune(cursors: &mut [Cursor], cost: impl Fn(usize, &Cursor) -> u64, gap: u64) {
     let best = cursors.iter().enumerate().filter(|(_, c)| c.alive).map(|(i, c)| cost(i, c)).min();
     if let Some(best) = best {
         for (i, c) in cursors.iter_mut().enumerate() {

@@ -49,7 +49,10 @@ impl SingleScorer {
     /// A run of interesting bytes starts after the (plain ASCII) byte `before`.
     pub fn begin(&mut self, before: u8) {
         let class = ascii_class(before);
-        self.cursors.iter_mut().for_each(|c| c.prev = class);
+        self.cursors.iter_mut().for_each(|c| {
+            c.prev = class;
+            c.caps = false;
+        });
     }
 
     /// Scores the bytes of a run.
@@ -96,25 +99,29 @@ impl SingleScorer {
     }
 
     /// Each encoding that is not disqualified: (entry index, its best
-    /// model's cost less its hint bonus, the model's language, still scored).
+    /// model's cost, adjusted for `plain` ASCII bytes and hints, and the
+    /// model's language).
     pub fn readings<'a>(
         &'a self,
         hints: &'a Hints,
-    ) -> impl Iterator<Item = (usize, u32, Option<&'static str>, bool)> + 'a {
+        plain: u64,
+    ) -> impl Iterator<Item = (usize, u64, Option<&'static str>)> + 'a {
         self.encodings.iter().filter(|e| !e.disqualified).map(move |e| {
             let best = self.cursors[e.cursors.clone()]
                 .iter()
                 .zip(e.table().models.iter())
                 .filter(|(c, _)| c.alive)
                 .map(|(c, (m, _))| {
-                    let language = MODELS[usize::from(*m)].language;
-                    (c.cost.saturating_sub(hints.bonus(language)), Some(language))
+                    let model = &MODELS[usize::from(*m)];
+                    let cost =
+                        score::adjusted(c.cost, Some(model), plain, hints.bonus(model.language));
+                    (cost, Some(model.language))
                 })
                 .min();
             // An encoding with no model for any language scores as an
             // encoding of nothing: it can only win on a tie.
-            let (cost, language) = best.unwrap_or((u32::MAX / 4, None));
-            (e.entry, cost, language, e.alive)
+            let (cost, language) = best.unwrap_or((u64::from(u32::MAX), None));
+            (e.entry, cost, language)
         })
     }
 
@@ -127,11 +134,14 @@ impl SingleScorer {
 
     /// Within each live encoding, drops the models more than `gap` behind
     /// its best.
-    pub fn prune_models(&mut self, hints: &Hints, gap: u32) {
+    pub fn prune_models(&mut self, hints: &Hints, plain: u64, gap: u64) {
         for e in self.encodings.iter().filter(|e| e.alive) {
             let models = e.table().models;
-            let bonus = |i: usize| hints.bonus(MODELS[usize::from(models[i].0)].language);
-            score::prune(&mut self.cursors[e.cursors.clone()], bonus, gap);
+            let cost = |i: usize, c: &Cursor| {
+                let model = &MODELS[usize::from(models[i].0)];
+                score::adjusted(c.cost, Some(model), plain, hints.bonus(model.language))
+            };
+            score::prune(&mut self.cursors[e.cursors.clone()], cost, gap);
         }
     }
 

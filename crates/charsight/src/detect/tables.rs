@@ -9,8 +9,8 @@ use crate::Charset;
 
 pub(super) use charsight_tables::detect::{
     Model, MultiByte, SingleByte, ASCII_LETTER, ASCII_OTHER, EXT3, EXT4, FIRST_LEAD, FIRST_TRAIL,
-    GB4, ILLEGAL, LEAD, MODELS, MULTI_BYTE, ODD, SINGLE_BYTE, STEPS_PER_BIT, SYMBOLS,
-    SYMBOL_CLASSES, TLDS, TRAILS, UPPER,
+    GB4, ILLEGAL, LEAD, MODELS, MULTI_BYTE, ODD, SINGLE_BYTE, STAY_STEPS_PER_BIT, STEPS_PER_BIT,
+    SYMBOLS, SYMBOL_CLASSES, SYMBOL_COST, TLDS, TRAILS, UPPER,
 };
 
 /// One encoding the detector considers, with what scores it.

@@ -3,7 +3,9 @@
 //! UTF-32) and, through [`plausibility`], for any string.
 
 use super::score::{self, ascii_class, Cursor, Hints, ASCII_COST, ODD_COST};
-use super::tables::{MODELS, ODD, SYMBOLS, SYMBOL_CLASSES, UPPER};
+use super::tables::{MODELS, ODD, STEPS_PER_BIT, SYMBOLS, SYMBOL_CLASSES, SYMBOL_COST, UPPER};
+use charsight_tables::charfreq;
+
 use crate::lang::CharFreq;
 
 /// A character's class where the symbol table lacks it: the rule the
@@ -31,13 +33,21 @@ pub(super) struct TextScorer {
     /// Whether plain ASCII characters are charged (readings that are not
     /// ASCII-compatible) or left out (those that are).
     charge_ascii: bool,
+    /// Non-ASCII characters scored since the models were last pruned.
+    since_prune: u32,
 }
+
+/// Every this many non-ASCII characters, the models far behind are dropped
+/// (without regard to hints, so with the largest hint bonus added to the gap).
+const PRUNE_EVERY: u32 = 16;
+const PRUNE_GAP: u64 = 52 * STEPS_PER_BIT as u64;
 
 impl TextScorer {
     pub fn new(charge_ascii: bool) -> TextScorer {
         TextScorer {
             cursors: vec![Cursor::default(); MODELS.len() + CharFreq::ALL.len()],
             charge_ascii,
+            since_prune: 0,
         }
     }
 
@@ -46,17 +56,34 @@ impl TextScorer {
         if c.is_ascii() {
             return self.push_ascii(c as u8);
         }
+        // Readings that pay for their own ASCII (UTF-16, UTF-32) drop
+        // hopeless models as they go; the others are pruned at checkpoints,
+        // where the ASCII skipped is known.
+        self.since_prune += 1;
+        if self.charge_ascii && self.since_prune == PRUNE_EVERY {
+            self.since_prune = 0;
+            score::prune(&mut self.cursors, |_, c| u64::from(c.cost), PRUNE_GAP);
+        }
         let lower = c.to_lowercase().next().unwrap_or(c);
         let flag = if c.is_uppercase() { UPPER } else { 0 };
         let symbol = SYMBOLS.binary_search(&lower).ok();
         let fallback = category(lower);
         let (bigram, cjk) = self.cursors.split_at_mut(MODELS.len());
         for (i, cursor) in bigram.iter_mut().enumerate().filter(|(_, c)| c.alive) {
-            let class = symbol.map_or(fallback, |s| SYMBOL_CLASSES[i][s]) | flag;
+            let class = symbol.map_or(fallback, |s| SYMBOL_CLASSES[s][i]) | flag;
             cursor.step(&MODELS[i], class);
         }
-        for (freq, cursor) in CharFreq::ALL.iter().zip(cjk).filter(|(_, c)| c.alive) {
-            cursor.cost += if fallback == ODD { ODD_COST } else { u32::from(freq.cost(c)) };
+        // One look-up in the character-frequency table serves every language.
+        let known = charfreq::CHARS.binary_search(&u32::from(c)).ok();
+        for (column, cursor) in cjk.iter_mut().enumerate().filter(|(_, c)| c.alive) {
+            let floor = charfreq::FLOORS[column];
+            let cost = known.map_or(u8::MAX, |i| charfreq::COSTS[column][i]);
+            cursor.cost += match cost {
+                _ if fallback == ODD => ODD_COST,
+                u8::MAX if !c.is_alphabetic() => u32::from(SYMBOL_COST.min(floor)),
+                u8::MAX => u32::from(floor),
+                cost => u32::from(cost),
+            };
         }
     }
 
@@ -85,17 +112,24 @@ impl TextScorer {
         }
     }
 
-    /// The best model: its cost less its hint bonus, and its language.
-    pub fn best(&self, hints: &Hints) -> (u32, &'static str) {
+    /// The cost of cursor `i`, adjusted for `plain` ASCII bytes skipped
+    /// and hints.
+    fn adjusted(i: usize, cursor: &Cursor, hints: &Hints, plain: u64) -> u64 {
+        score::adjusted(cursor.cost, MODELS.get(i), plain, hints.bonus(Self::language(i)))
+    }
+
+    /// The best model (its cost adjusted for the `plain` ASCII bytes the
+    /// reading skipped, and for hints) and its language.
+    pub fn best(&self, hints: &Hints, plain: u64) -> (u64, &'static str) {
         let scored = self.cursors.iter().enumerate().filter(|(_, c)| c.alive);
-        let best = scored.map(|(i, c)| (c.cost.saturating_sub(hints.bonus(Self::language(i))), i));
+        let best = scored.map(|(i, c)| (Self::adjusted(i, c, hints, plain), i));
         let (cost, i) = best.min().unwrap_or((0, 0));
         (cost, Self::language(i))
     }
 
     /// Drops the models more than `gap` behind the best.
-    pub fn prune(&mut self, hints: &Hints, gap: u32) {
-        score::prune(&mut self.cursors, |i| hints.bonus(Self::language(i)), gap);
+    pub fn prune(&mut self, hints: &Hints, plain: u64, gap: u64) {
+        score::prune(&mut self.cursors, |i, c| Self::adjusted(i, c, hints, plain), gap);
     }
 }
 
@@ -155,8 +189,11 @@ pub fn plausibility(text: &str) -> Plausibility {
     if scored == 0 {
         return Plausibility { language: None, bits: 0.0, scored };
     }
-    let (cost, language) = scorer.best(&Hints::default());
-    let bits = cost as f32 / f32::from(super::tables::STEPS_PER_BIT);
+    let plain = (text.len()
+        - text.chars().filter(|c| !c.is_ascii()).map(char::len_utf8).sum::<usize>())
+        as u64;
+    let (cost, language) = scorer.best(&Hints::default(), plain);
+    let bits = cost as f32 / f32::from(STEPS_PER_BIT);
     Plausibility { language: Some(language), bits, scored }
 }
 
@@ -190,6 +227,6 @@ mod tests {
     fn charged_ascii_costs_per_character() {
         let mut scorer = TextScorer::new(true);
         "abcd".chars().for_each(|c| scorer.push(c));
-        assert_eq!(scorer.best(&Hints::default()).0, 4 * ASCII_COST);
+        assert_eq!(scorer.best(&Hints::default(), 0).0, u64::from(4 * ASCII_COST));
     }
 }

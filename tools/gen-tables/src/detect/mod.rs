@@ -47,19 +47,43 @@ fn data() -> PathBuf {
 
 /// The `count` step.
 pub fn count(out: &mut Output) -> Result<()> {
+    let mut cases = String::from(
+        "# detect: letter case after each state (non-letter, lowercase, capital, two \
+         capitals): model TAB state TAB lowercase count TAB uppercase count.\n",
+    );
+    let mut one = |id: &str, lines: &[String]| -> Result<()> {
+        let (tsv, counts) = model::count_bigrams(id, lines.iter())?;
+        out.file(&bigram_path(id), tsv.as_bytes())?;
+        for state in 0..4 {
+            writeln!(cases, "{id}\t{state}\t{}\t{}", counts[state * 2], counts[state * 2 + 1])?;
+        }
+        Ok(())
+    };
     for tag in testkit_languages()? {
         if CJK.contains(&tag.as_str()) {
             continue;
         }
         let lines = testkit::text_lines(&tag, false);
-        out.file(&bigram_path(&tag), model::count_bigrams(&tag, lines.iter())?.as_bytes())?;
+        one(&tag, &lines)?;
         if tag == "vi" {
             let form: Vec<String> = lines.iter().map(|l| testkit::windows_1258_form(l)).collect();
-            let id = "vi@1258";
-            out.file(&bigram_path(id), model::count_bigrams(id, form.iter())?.as_bytes())?;
+            one("vi@1258", &form)?;
         }
     }
-    Ok(())
+    out.file(&data().join("case.tsv"), cases.as_bytes())
+}
+
+fn read_cases(tsv: &str) -> Result<BTreeMap<String, [u64; 8]>> {
+    let mut map: BTreeMap<String, [u64; 8]> = BTreeMap::new();
+    for line in tsv.lines().filter(|l| !l.starts_with('#')) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let [id, state, lower, upper] = f[..] else { bail!("case.tsv: bad line {line:?}") };
+        let state: usize = state.parse()?;
+        let counts = map.entry(id.to_owned()).or_default();
+        counts[state * 2] = lower.parse()?;
+        counts[state * 2 + 1] = upper.parse()?;
+    }
+    Ok(map)
 }
 
 fn testkit_languages() -> Result<Vec<String>> {
@@ -151,9 +175,11 @@ pub fn emit(out: &mut Output) -> Result<()> {
         }
     }
     ids.sort();
+    let cases = read_cases(&read(data().join("case.tsv"))?)?;
     let mut models = Vec::new();
     for id in &ids {
-        models.push(model::Model::build(id, &read(bigram_path(id))?)?);
+        let case = cases.get(id).copied().with_context(|| format!("case.tsv: no {id}"))?;
+        models.push(model::Model::build(id, &read(bigram_path(id))?, case)?);
     }
     for lang in CJK {
         read(emit::data_dir().join("charfreq").join(format!("{lang}.tsv")))?;

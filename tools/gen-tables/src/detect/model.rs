@@ -47,8 +47,27 @@ const SYMBOL_BITS: f64 = 5.0;
 /// ideographs, Hangul syllables, Yi): their letters are [`FAR_LETTER`].
 pub const FAR_SCRIPTS: char = '\u{2E80}';
 
-/// Counts the folded character bigrams of some lines, as TSV.
-pub fn count_bigrams<'a>(id: &str, lines: impl Iterator<Item = &'a String>) -> Result<String> {
+/// The case state before a letter: 0 after a non-letter, 1 after a
+/// lowercase letter, 2 after an uppercase letter that follows no uppercase
+/// one (a capital), 3 after two uppercase letters (a word in capitals).
+pub fn case_state(before_prev: char, prev: char) -> usize {
+    if !prev.is_alphabetic() {
+        0
+    } else if !prev.is_uppercase() {
+        1
+    } else if before_prev.is_alphabetic() && before_prev.is_uppercase() {
+        3
+    } else {
+        2
+    }
+}
+
+/// Counts the folded character bigrams of some lines, as TSV, and the case
+/// of letters after each case state (`[state][lower, upper]`).
+pub fn count_bigrams<'a>(
+    id: &str,
+    lines: impl Iterator<Item = &'a String>,
+) -> Result<(String, [u64; 8])> {
     let fold = |c: char| match c {
         'a'..='z' => 'a',
         'A'..='Z' => 'A',
@@ -56,11 +75,20 @@ pub fn count_bigrams<'a>(id: &str, lines: impl Iterator<Item = &'a String>) -> R
         c => c,
     };
     let mut counts: BTreeMap<(char, char), u64> = BTreeMap::new();
+    let mut cases = [0u64; 8];
     for line in lines {
-        let mut prev = ' ';
-        for c in line.chars().map(fold).chain([' ']) {
-            *counts.entry((prev, c)).or_default() += 1;
-            prev = c;
+        let typographic = typographic(line);
+        let forms =
+            if typographic == *line { vec![line.clone()] } else { vec![line.clone(), typographic] };
+        for form in forms {
+            let (mut before, mut prev) = (' ', ' ');
+            for c in form.chars().chain([' ']) {
+                *counts.entry((fold(prev), fold(c))).or_default() += 1;
+                if c.is_alphabetic() {
+                    cases[case_state(before, prev) * 2 + usize::from(c.is_uppercase())] += 1;
+                }
+                (before, prev) = (prev, c);
+            }
         }
     }
     if counts.is_empty() {
@@ -73,7 +101,33 @@ pub fn count_bigrams<'a>(id: &str, lines: impl Iterator<Item = &'a String>) -> R
     for ((a, b), n) in counts {
         writeln!(tsv, "{:X}\t{:X}\t{n}", u32::from(a), u32::from(b))?;
     }
-    Ok(tsv)
+    Ok((tsv, cases))
+}
+
+/// The same line with typographic punctuation, as much real text is
+/// written: apostrophes and quotes curly, spaced hyphens as en dashes, three
+/// dots as an ellipsis. Training on both forms teaches the models where
+/// these characters go even when the training text has the ASCII forms.
+pub fn typographic(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut open_double = true;
+    let mut prev = ' ';
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        let next = chars.peek().copied().unwrap_or(' ');
+        match c {
+            '\'' if prev.is_alphanumeric() => out.push('\u{2019}'),
+            '\'' => out.push('\u{2018}'),
+            '"' => {
+                out.push(if open_double { '\u{201C}' } else { '\u{201D}' });
+                open_double = !open_double;
+            }
+            '-' if prev == ' ' && next == ' ' => out.push('\u{2013}'),
+            c => out.push(c),
+        }
+        prev = c;
+    }
+    out.replace("...", "\u{2026}")
 }
 
 /// The category of a lowercase character outside every alphabet. The
@@ -118,9 +172,14 @@ pub struct Model {
     pub letter_counts: BTreeMap<char, u64>,
     /// `classes × classes` costs of `cur` after `prev`.
     pub bigrams: Vec<u8>,
-    /// Case costs: `[prev case][cur case]`, prev none/lower/upper, cur lower/upper.
-    pub case: [u8; 6],
+    /// Case costs: `[state before][lower, upper]` (see `case_state`).
+    pub case: [u8; 8],
+    /// Cost of plain ASCII following plain ASCII, in [`STAY_STEPS_PER_BIT`].
+    pub stay: u16,
 }
+
+/// The stay cost is small (a fraction of a bit), so it has a finer unit.
+pub const STAY_STEPS_PER_BIT: f64 = 1024.0;
 
 impl Model {
     pub fn classes(&self) -> usize {
@@ -149,7 +208,7 @@ impl Model {
         }
     }
 
-    pub fn build(id: &str, tsv: &str) -> Result<Model> {
+    pub fn build(id: &str, tsv: &str, cases: [u64; 8]) -> Result<Model> {
         let mut pairs = Vec::new();
         for line in tsv.lines().filter(|l| !l.starts_with('#')) {
             let mut f = line.split('\t');
@@ -197,25 +256,15 @@ impl Model {
             alphabet,
             letter_counts: letters,
             bigrams: Vec::new(),
-            case: [0; 6],
+            case: [0; 8],
+            stay: 0,
         };
 
         let k = model.classes();
         let mut n = vec![0f64; k * k];
-        let mut case = [0f64; 6];
         for &(a, b, count) in &pairs {
             let (pa, pb) = (model.class(a), model.class(b));
             n[usize::from(pa & !UPPER) * k + usize::from(pb & !UPPER)] += count as f64;
-            if b.is_alphabetic() {
-                let prev = if !a.is_alphabetic() {
-                    0
-                } else if pa & UPPER != 0 {
-                    2
-                } else {
-                    1
-                };
-                case[prev * 2 + usize::from(pb & UPPER != 0)] += count as f64;
-            }
         }
         let mut unigram = vec![0f64; k];
         for p in 0..k {
@@ -241,10 +290,26 @@ impl Model {
                 model.bigrams[p * k + c] = cost(prob * (-which).exp2());
             }
         }
-        for prev in 0..3 {
-            let row = case[prev * 2] + case[prev * 2 + 1];
+        // How often plain ASCII goes on as plain ASCII: in a language with
+        // few non-ASCII letters, long ASCII runs are likely; in one with
+        // many, each ASCII character that is not followed by one is
+        // evidence against it. Readings skip ASCII runs and charge this per
+        // plain byte instead of scoring each pair.
+        let ascii = usize::from(ASCII_OTHER)..=usize::from(ASCII_LETTER);
+        let from_ascii: f64 =
+            ascii.clone().map(|p| n[p * k..(p + 1) * k].iter().sum::<f64>()).sum();
+        let stays: f64 = ascii
+            .clone()
+            .flat_map(|p| ascii.clone().map(move |c| (p, c)))
+            .map(|(p, c)| n[p * k + c])
+            .sum();
+        model.stay =
+            (-(stays / from_ascii).log2() * STAY_STEPS_PER_BIT).round().min(65535.0) as u16;
+        for state in 0..4 {
+            let row = (cases[state * 2] + cases[state * 2 + 1]) as f64;
             for cur in 0..2 {
-                model.case[prev * 2 + cur] = cost((case[prev * 2 + cur] + 1.0) / (row + 2.0));
+                model.case[state * 2 + cur] =
+                    cost((cases[state * 2 + cur] as f64 + 1.0) / (row + 2.0));
             }
         }
         Ok(model)
@@ -296,6 +361,11 @@ pub fn emit_models(body: &mut String, models: &[Model]) -> Result<()> {
     )?;
     writeln!(
         body,
+        "/// Steps per bit of [`Model::stay`].\npub const STAY_STEPS_PER_BIT: u16 = {};",
+        STAY_STEPS_PER_BIT as u16
+    )?;
+    writeln!(
+        body,
         "/// Letters from here on are [`FAR_LETTER`] when outside an alphabet.\n\
          pub const FAR_SCRIPTS: char = '\\u{{{:X}}}';",
         u32::from(FAR_SCRIPTS)
@@ -308,7 +378,9 @@ pub fn emit_models(body: &mut String, models: &[Model]) -> Result<()> {
          /// BCP 47 language tag.\npub language: &'static str,\n\
          /// Number of classes (`FIRST_LETTER` + alphabet size).\npub classes: usize,\n\
          /// `classes × classes` costs of a class after another (row: previous).\npub bigrams: &'static [u8],\n\
-         /// Costs of a letter's case: `[previous (none, lower, upper)][lower, upper]`.\npub case: [u8; 6],\n\
+         /// Costs of a letter's case: `[state before][lower, upper]`, the state \
+         after a non-letter, a lowercase letter, a capital, two capitals.\npub case: [u8; 8],\n\
+         /// Cost of a plain ASCII character after another, in [`STAY_STEPS_PER_BIT`].\npub stay: u16,\n\
          /// Bit `k` set: class `k` is a letter.\npub letters: u128,\n}}"
     )?;
     writeln!(body, "/// Every model, sorted by id.")?;
@@ -316,12 +388,13 @@ pub fn emit_models(body: &mut String, models: &[Model]) -> Result<()> {
     for m in models {
         write!(
             body,
-            "Model {{ id: {:?}, language: {:?}, classes: {}, bigrams: &{:?}, case: {:?}, letters: {:#x} }},",
+            "Model {{ id: {:?}, language: {:?}, classes: {}, bigrams: &{:?}, case: {:?}, stay: {}, letters: {:#x} }},",
             m.id,
             m.language,
             m.classes(),
             m.bigrams,
             m.case,
+            m.stay,
             m.letters()
         )?;
     }
@@ -338,10 +411,10 @@ pub fn emit_symbols(body: &mut String, symbols: &BTreeSet<char>, models: &[Model
         write!(body, "'\\u{{{:X}}}',", u32::from(*c))?;
     }
     body.push_str("];\n");
-    writeln!(body, "/// Per model (index into [`MODELS`]): the class of each of [`SYMBOLS`].")?;
-    write!(body, "pub static SYMBOL_CLASSES: [[u8; {}]; {}] = [", symbols.len(), models.len())?;
-    for m in models {
-        let classes: Vec<u8> = symbols.iter().map(|&c| m.class(c) & !UPPER).collect();
+    writeln!(body, "/// Per symbol (index into [`SYMBOLS`]): its class in each of [`MODELS`].")?;
+    write!(body, "pub static SYMBOL_CLASSES: [[u8; {}]; {}] = [", models.len(), symbols.len())?;
+    for &c in symbols {
+        let classes: Vec<u8> = models.iter().map(|m| m.class(c) & !UPPER).collect();
         write!(body, "{classes:?},")?;
     }
     body.push_str("];\n");

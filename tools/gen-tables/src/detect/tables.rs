@@ -22,6 +22,10 @@ const GB4: u8 = 251;
 const MAX_COST: u8 = 250;
 /// Private-use characters decode, but real text hardly has them.
 const PRIVATE_USE_COST: u8 = 240;
+/// A punctuation mark or symbol the character frequencies lack (they come
+/// mostly from word lists) costs this, not the floor of unseen letters:
+/// full-width brackets and marks are common in CJK text.
+pub const SYMBOL_COST: u8 = 12 * 8;
 
 const FIRST_LEAD: u8 = 0x81;
 const FIRST_TRAIL: u8 = 0x30;
@@ -116,6 +120,11 @@ pub fn emit_multi(body: &mut String, encodings: &[&Encoding]) -> Result<Vec<(Cha
             "Double-byte marker: a gb18030 four-byte sequence (then 0x81..=0xFE, 0x30..=0x39).",
         ),
         ("FIRST_LEAD", FIRST_LEAD, "The lowest lead byte of `doubles`."),
+        (
+            "SYMBOL_COST",
+            SYMBOL_COST,
+            "Cost of a CJK-text symbol missing from the character frequencies.",
+        ),
         ("FIRST_TRAIL", FIRST_TRAIL, "The lowest trail byte of `doubles`."),
     ] {
         writeln!(body, "/// {doc}\npub const {name}: u8 = {value};")?;
@@ -153,7 +162,11 @@ pub fn emit_multi(body: &mut String, encodings: &[&Encoding]) -> Result<Vec<(Cha
             } else if ('\u{E000}'..='\u{F8FF}').contains(&c) {
                 PRIVATE_USE_COST
             } else {
-                freq.cost(c).min(MAX_COST)
+                match freq.get(c) {
+                    Some(cost) => cost.min(MAX_COST),
+                    None if !c.is_alphabetic() => SYMBOL_COST.min(freq.floor()),
+                    None => freq.floor().min(MAX_COST),
+                }
             }
         };
         let mut singles = [ILLEGAL; 128];
