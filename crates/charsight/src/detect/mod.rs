@@ -66,11 +66,19 @@ pub use self::text::{plausibility, Plausibility};
 /// readings cost little to keep and are never dropped this way.)
 const PRUNE_GAP: u64 = 64 * STEPS_PER_BIT as u64;
 const PRUNE_EVIDENCE: u64 = 64;
-/// Both gaps grow with the evidence, by this many steps per interesting
-/// byte: a wrong reading falls behind by several bits per byte, while a
-/// misleading stretch (a heading in capitals read in the wrong alphabet)
-/// puts a wrong reading ahead by about one bit per byte at most.
-const GAP_PER_BYTE: u64 = 2 * STEPS_PER_BIT as u64;
+/// Both gaps grow with the square root of the evidence (interesting bytes),
+/// this many bits times it, up to [`GAP_CAP`]: a misleading stretch (a
+/// heading in capitals read in the wrong alphabet) can put a wrong reading
+/// ahead by about a bit per byte for a while, and the gap must outgrow it.
+const GAP_PER_ROOT: f64 = 14.0;
+const GAP_CAP: u64 = 512 * STEPS_PER_BIT as u64;
+
+/// The gap (in steps) that prunes or stops, at least `base`, after
+/// `interesting` bytes of evidence.
+fn needed_gap(base: u64, interesting: u64) -> u64 {
+    let grown = (GAP_PER_ROOT * (interesting as f64).sqrt() * f64::from(STEPS_PER_BIT)) as u64;
+    grown.clamp(base, GAP_CAP)
+}
 /// A language model this far behind the best of its reading stops being scored.
 const MODEL_GAP: u64 = 40 * STEPS_PER_BIT as u64;
 /// The detector stops reading once the best is this far ahead of every
@@ -78,9 +86,6 @@ const MODEL_GAP: u64 = 40 * STEPS_PER_BIT as u64;
 const STOP_GAP: u64 = 64 * STEPS_PER_BIT as u64;
 /// …after at least this many bytes that are not plain ASCII…
 const STOP_EVIDENCE: u64 = 256;
-/// …and, while readings that decode alike so far remain close, after this
-/// many bytes (a later byte may still tell them apart).
-const STOP_ALIKE_BYTES: u64 = 16 * 1024;
 /// A stretch of plain ASCII between runs counts as text up to this many
 /// bytes (see `Model::stay`).
 const TEXT_GAP: u64 = 48;
@@ -115,6 +120,12 @@ pub struct Detector {
     scan: Scan,
     /// Bytes examined.
     offset: u64,
+    /// Only single-byte readings are still in the running: the high bytes
+    /// they decode differently (bit `b - 0x80`). Only runs with such a byte
+    /// are scored; the rest is scanned at memory speed.
+    watch: Option<u128>,
+    /// In watch mode, between scored runs.
+    watching: bool,
     /// Decided: later bytes are not examined.
     done: bool,
     finished: bool,
@@ -165,6 +176,20 @@ struct Scan {
     controls: u64,
     /// Interesting bytes since the last checkpoint.
     fresh: bool,
+}
+
+impl Scan {
+    /// Notes an interesting byte at stream offset `at`.
+    fn note(&mut self, b: u8, at: u64) {
+        self.interesting += 1;
+        self.fresh = true;
+        match b {
+            0 => self.zeros[(at % 4) as usize] += 1,
+            0x1B => {}
+            0x80.. => self.high |= 1 << (b - 0x80),
+            _ => self.controls += 1,
+        }
+    }
 }
 
 /// Whether a byte needs a closer look: not ASCII, or a control other than
@@ -304,6 +329,8 @@ impl Detector {
                 fresh: false,
             },
             offset: 0,
+            watch: None,
+            watching: false,
             done: false,
             finished: false,
         }
@@ -337,6 +364,62 @@ impl Detector {
 
     /// Examines one piece (it never crosses a checkpoint boundary).
     fn piece(&mut self, piece: &[u8]) {
+        // The readings of every byte are out of the running in watch mode.
+        if self.watch.is_none() {
+            self.whole(piece);
+        }
+        let mut i = 0;
+        while i < piece.len() {
+            if self.watching {
+                let Some(at) = self.watch_scan(piece, i) else { return };
+                // A run with a byte the readings decode differently: score
+                // it from its start (as far back as this piece goes).
+                let start =
+                    piece[i..at].iter().rposition(|&b| !is_interesting(b)).map_or(i, |p| i + p + 1);
+                let abs = self.offset + start as u64;
+                self.scan.text_plain += abs.saturating_sub(self.scan.run_end).min(TEXT_GAP);
+                self.watching = false;
+                self.scan.after_end = u64::MAX;
+                self.scan.before = match start.checked_sub(1).map(|p| piece[p]) {
+                    Some(b) if !is_interesting(b) => b,
+                    _ => b' ',
+                };
+                self.begin(false);
+                self.scan.in_run = true;
+                i = start;
+            } else if self.scan.in_run {
+                let len = piece[i..].iter().position(|&b| !is_interesting(b));
+                let end = len.map_or(piece.len(), |n| i + n);
+                self.run(&piece[i..end], self.offset + i as u64);
+                if end == piece.len() {
+                    return;
+                }
+                self.after(piece[end]);
+                self.scan.in_run = false;
+                self.scan.after_end = self.offset + end as u64 + 1;
+                self.watching = self.watch.is_some();
+                i = end + 1;
+            } else {
+                let Some(n) = find_interesting(&piece[i..]) else {
+                    self.scan.before = piece[piece.len() - 1];
+                    return;
+                };
+                let start = i + n;
+                if start > 0 {
+                    self.scan.before = piece[start - 1];
+                }
+                let at = self.offset + start as u64;
+                let contiguous = at == self.scan.after_end;
+                self.scan.text_plain += (at - self.scan.run_end).min(TEXT_GAP);
+                self.begin(contiguous);
+                self.scan.in_run = true;
+                i = start;
+            }
+        }
+    }
+
+    /// The readings that decode every byte themselves.
+    fn whole(&mut self, piece: &[u8]) {
         if self.status_of(self.utf8.as_ref().map(|u| u.0)) == Some(Status::Alive) {
             self.utf8_valid.feed(piece, false);
         }
@@ -356,40 +439,21 @@ impl Detector {
                 }
             }
         }
-        let mut i = 0;
-        while i < piece.len() {
-            if self.scan.in_run {
-                let len = piece[i..].iter().position(|&b| !is_interesting(b));
-                let end = len.map_or(piece.len(), |n| i + n);
-                self.run(&piece[i..end], self.offset + i as u64);
-                if end == piece.len() {
-                    return;
-                }
-                self.after(piece[end]);
-                self.scan.in_run = false;
-                self.scan.after_end = self.offset + end as u64 + 1;
-                i = end + 1;
-            } else {
-                match find_interesting(&piece[i..]) {
-                    None => {
-                        self.scan.before = piece[piece.len() - 1];
-                        return;
-                    }
-                    Some(n) => {
-                        let start = i + n;
-                        if start > 0 {
-                            self.scan.before = piece[start - 1];
-                        }
-                        let at = self.offset + start as u64;
-                        let contiguous = at == self.scan.after_end;
-                        self.scan.text_plain += (at - self.scan.run_end).min(TEXT_GAP);
-                        self.begin(contiguous);
-                        self.scan.in_run = true;
-                        i = start;
-                    }
-                }
-            }
+    }
+
+    /// Scans a piece from `from` in watch mode for the first high byte the
+    /// readings decode differently. The bytes skipped are not noted: they
+    /// decode alike in every reading still in the running.
+    fn watch_scan(&mut self, piece: &[u8], from: usize) -> Option<usize> {
+        let split = self.watch.unwrap_or(0);
+        let found = piece[from..]
+            .iter()
+            .position(|&b| b >= 0x80 && split >> (b & 0x7F) & 1 == 1)
+            .map(|n| from + n);
+        if found.is_none() {
+            self.scan.before = piece[piece.len() - 1];
         }
+        found
     }
 
     fn status_of(&self, entry: Option<usize>) -> Option<Status> {
@@ -415,18 +479,10 @@ impl Detector {
 
     /// Interesting bytes starting at stream offset `at`.
     fn run(&mut self, run: &[u8], at: u64) {
-        let scan = &mut self.scan;
-        scan.interesting += run.len() as u64;
-        scan.run_end = at + run.len() as u64;
-        scan.fresh = true;
         for (i, &b) in run.iter().enumerate() {
-            match b {
-                0 => scan.zeros[((at + i as u64) % 4) as usize] += 1,
-                0x80.. => scan.high |= 1 << (b - 0x80),
-                0x1B => {}
-                _ => scan.controls += 1,
-            }
+            self.scan.note(b, at + i as u64);
         }
+        self.scan.run_end = at + run.len() as u64;
         if self.single.any_alive() {
             self.single.bytes(run);
         }
@@ -482,13 +538,15 @@ impl Detector {
             let cost = score::adjusted(m.cost(), None, 0, self.hints.bonus(m.language()));
             raw.push((*entry, cost, Some(m.language())));
         }
+        // Bytes that end inside a character cost as much as an odd one.
+        let cut = |incomplete: bool| if incomplete { u64::from(score::ODD_COST) } else { 0 };
         if let Some((entry, u)) = &self.utf8 {
             let (cost, language) = u.scorer.best(&self.hints, text);
-            raw.push((*entry, cost, Some(language)));
+            raw.push((*entry, cost + cut(self.utf8_valid.is_truncated()), Some(language)));
         }
         for (entry, w) in &self.wide {
             let (cost, language) = w.scorer.best(&self.hints, 0);
-            raw.push((*entry, cost, Some(language)));
+            raw.push((*entry, cost + cut(w.incomplete()), Some(language)));
         }
         if let Some((entry, i)) = &self.iso2022 {
             if i.switched {
@@ -572,7 +630,7 @@ impl Detector {
             w.scorer.prune(&self.hints, 0, MODEL_GAP);
         }
         let costs = self.costs();
-        let Some(&(best, best_cost, _)) = costs.iter().min_by_key(|x| (x.1, x.0)) else {
+        let Some(&(_, best_cost, _)) = costs.iter().min_by_key(|x| (x.1, x.0)) else {
             return;
         };
         // UTF-16 and UTF-32 readings score every byte: their evidence is
@@ -583,7 +641,7 @@ impl Detector {
             Kind::Unicode => evidence || e.charset != Charset::Utf8,
             Kind::Multi | Kind::Iso2022 => false,
         };
-        let prune_gap = PRUNE_GAP.max(GAP_PER_BYTE * self.scan.interesting);
+        let prune_gap = needed_gap(PRUNE_GAP, self.scan.interesting);
         for &(entry, cost, _) in &costs {
             if self.status[entry] == Status::Alive
                 && prunable(&entries()[entry])
@@ -606,20 +664,40 @@ impl Detector {
         if self.scan.interesting < STOP_EVIDENCE {
             return;
         }
-        let best_decoding = self.decoding(best);
-        let margin = |alike_too: bool| {
-            costs
-                .iter()
-                .filter(|c| c.0 != best && (alike_too || self.decoding(c.0) != best_decoding))
-                .map(|c| c.1 - best_cost)
-                .min()
-                .unwrap_or(u64::MAX)
-        };
-        if margin(true) >= STOP_GAP
-            || (self.offset >= STOP_ALIKE_BYTES && margin(false) >= STOP_GAP)
-        {
+        // Readings dropped earlier were judged hopeless: they do not hold the
+        // decision up.
+        let live: Vec<(usize, u64)> = costs
+            .iter()
+            .filter(|c| self.status[c.0] == Status::Alive)
+            .map(|c| (c.0, c.1))
+            .collect();
+        let stop_gap = needed_gap(STOP_GAP, self.scan.interesting);
+        let close: Vec<usize> =
+            live.iter().filter(|c| c.1 < best_cost + stop_gap).map(|c| c.0).collect();
+        if close.len() <= 1 {
             self.done = true;
+            return;
         }
+        // Only single-byte readings are close: score only the runs with a
+        // byte they decode differently.
+        if close.iter().any(|&e| entries()[e].kind != Kind::Single) {
+            return;
+        }
+        let tables: Vec<&[u16; 128]> = close
+            .iter()
+            .map(|&e| &charsight_tables::detect::SINGLE_BYTE[entries()[e].table].chars)
+            .collect();
+        let split = (0..128)
+            .filter(|&b| tables.iter().any(|t| t[b] != tables[0][b]))
+            .fold(0u128, |mask, b| mask | 1 << b);
+        for &(entry, cost) in &live {
+            if !close.contains(&entry) {
+                self.status[entry] = Status::Pruned(cost - best_cost);
+                self.single.retire(entry);
+            }
+        }
+        self.watch = Some(split);
+        self.watching = !self.scan.in_run;
     }
 
     /// The guess from what has been fed so far.
@@ -659,6 +737,14 @@ impl Detector {
                 }
             })
             .collect();
+        let mut candidates = candidates;
+        if plain {
+            // Pure ASCII: every ASCII-compatible reading gives the same
+            // text, and that text is the right one (see the crate docs).
+            for c in candidates.iter_mut().filter(|c| c.language.is_none()) {
+                c.confidence = 1.0;
+            }
+        }
         let first = candidates.first();
         let wide = first.is_some_and(|c| {
             matches!(

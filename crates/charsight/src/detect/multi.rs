@@ -144,9 +144,11 @@ impl MultiScorer {
         self.disqualified = true;
     }
 
-    /// The cost so far (never below zero).
+    /// The cost so far (never below zero); bytes that end inside a
+    /// character cost as much as an odd character.
     pub fn cost(&self) -> u32 {
-        self.cost.saturating_sub(self.refund).min(u64::from(u32::MAX / 4)) as u32
+        let cut = if self.state == State::Ground { 0 } else { u64::from(ODD_COST) };
+        (self.cost + cut).saturating_sub(self.refund).min(u64::from(u32::MAX / 4)) as u32
     }
 
     /// The language of the character frequencies.

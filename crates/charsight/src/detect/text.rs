@@ -35,6 +35,11 @@ pub(super) struct TextScorer {
     charge_ascii: bool,
     /// Non-ASCII characters scored since the models were last pruned.
     since_prune: u32,
+    /// Plain ASCII characters after plain ASCII ones (charged readings):
+    /// each costs its model's `stay`, added in [`TextScorer::best`].
+    plain_pairs: u64,
+    /// The last character was plain ASCII.
+    last_plain: bool,
 }
 
 /// Every this many non-ASCII characters, the models far behind are dropped
@@ -48,6 +53,8 @@ impl TextScorer {
             cursors: vec![Cursor::default(); MODELS.len() + CharFreq::ALL.len()],
             charge_ascii,
             since_prune: 0,
+            plain_pairs: 0,
+            last_plain: false,
         }
     }
 
@@ -56,6 +63,7 @@ impl TextScorer {
         if c.is_ascii() {
             return self.push_ascii(c as u8);
         }
+        self.last_plain = false;
         // Readings that pay for their own ASCII (UTF-16, UTF-32) drop
         // hopeless models as they go; the others are pruned at checkpoints,
         // where the ASCII skipped is known.
@@ -95,6 +103,10 @@ impl TextScorer {
             _ => 0,
         };
         let (bigram, cjk) = self.cursors.split_at_mut(MODELS.len());
+        if self.charge_ascii && class != ODD {
+            self.plain_pairs += u64::from(self.last_plain);
+        }
+        self.last_plain = class != ODD;
         for (model, cursor) in MODELS.iter().zip(bigram).filter(|(_, c)| c.alive) {
             cursor.cost += base;
             cursor.step(model, class);
@@ -121,6 +133,7 @@ impl TextScorer {
     /// The best model (its cost adjusted for the `plain` ASCII bytes the
     /// reading skipped, and for hints) and its language.
     pub fn best(&self, hints: &Hints, plain: u64) -> (u64, &'static str) {
+        let plain = plain + self.plain_pairs;
         let scored = self.cursors.iter().enumerate().filter(|(_, c)| c.alive);
         let best = scored.map(|(i, c)| (Self::adjusted(i, c, hints, plain), i));
         let (cost, i) = best.min().unwrap_or((0, 0));
@@ -129,6 +142,7 @@ impl TextScorer {
 
     /// Drops the models more than `gap` behind the best.
     pub fn prune(&mut self, hints: &Hints, plain: u64, gap: u64) {
+        let plain = plain + self.plain_pairs;
         score::prune(&mut self.cursors, |i, c| Self::adjusted(i, c, hints, plain), gap);
     }
 }

@@ -94,6 +94,11 @@ impl WideReading {
         }
     }
 
+    /// Whether the bytes so far end inside a code unit or surrogate pair.
+    pub fn incomplete(&self) -> bool {
+        self.carry_len > 0 || self.high.is_some()
+    }
+
     pub fn feed(&mut self, bytes: &[u8]) {
         for &b in bytes {
             if self.disqualified {

@@ -51,6 +51,11 @@ impl Validator {
     pub(super) fn is_valid(&self) -> bool {
         !self.invalid
     }
+
+    /// Whether the bytes ended inside a sequence (with `last` given).
+    pub(super) fn is_truncated(&self) -> bool {
+        self.truncated
+    }
 }
 
 /// The length of the sequence a lead byte starts (1 for anything invalid,
