@@ -12,5 +12,7 @@
 
 #[path = "generated/charfreq.rs"]
 pub mod charfreq;
+#[path = "generated/charmaps.rs"]
+pub mod charmaps;
 #[path = "generated/detect.rs"]
 pub mod detect;

@@ -15,6 +15,7 @@
 //! matches its intermediate data.
 
 mod charfreq;
+mod charmaps;
 mod detect;
 mod emit;
 
@@ -36,7 +37,7 @@ enum Command {
     Check,
     /// Re-emit every family from the checked-in intermediate data.
     Emit,
-    /// Recount a family's intermediate data from its raw inputs.
+    /// Rewrite a family's intermediate data from its raw inputs, then emit.
     Count {
         #[command(subcommand)]
         family: Family,
@@ -51,6 +52,11 @@ enum Family {
         #[arg(long, value_name = "DIR")]
         wordfreq: PathBuf,
     },
+    /// Mapping tables of non-WHATWG encodings from glibc's charmaps.
+    Charmaps {
+        /// The Debian `locales` package pinned in inputs.toml (`apt-get download locales`).
+        deb: PathBuf,
+    },
     /// Character bigrams of every other language from ../shared/text.
     Detect,
 }
@@ -64,9 +70,11 @@ fn main() -> Result<()> {
             let mut out = emit::Output::new(emit::Mode::Write);
             match family {
                 Family::Charfreq { wordfreq } => charfreq::count(&mut out, &wordfreq)?,
+                Family::Charmaps { deb } => charmaps::count(&deb, &mut out)?,
                 Family::Detect => detect::count(&mut out)?,
             }
-            return out.finish();
+            out.finish()?;
+            emit::Mode::Write
         }
     };
     let mut out = emit::Output::new(mode);
@@ -77,5 +85,6 @@ fn main() -> Result<()> {
 /// Every family's `emit` step.
 fn emit_all(out: &mut emit::Output) -> Result<()> {
     charfreq::emit(out)?;
+    charmaps::emit(out)?;
     detect::emit(out)
 }
