@@ -116,7 +116,7 @@ pub struct Detector {
     utf8: Option<(usize, Utf8Reading)>,
     utf8_valid: utf8::Validator,
     wide: Vec<(usize, WideReading)>,
-    iso2022: Option<(usize, Iso2022Scorer)>,
+    iso2022: Vec<(usize, Iso2022Scorer)>,
     scan: Scan,
     /// Bytes examined.
     offset: u64,
@@ -305,8 +305,8 @@ impl Detector {
             }
         }
         let iso2022 = of_kind(Kind::Iso2022)
-            .find(|(_, e)| e.charset == Charset::Iso2022Jp)
-            .map(|(i, _)| (i, Iso2022Scorer::default()));
+            .filter_map(|(i, e)| Some((i, Iso2022Scorer::new(e.charset)?)))
+            .collect();
         Detector {
             hints: Hints::new(tld, language),
             status: vec![Status::Alive; all.len()],
@@ -431,7 +431,7 @@ impl Detector {
                 }
             }
         }
-        if let Some((entry, reading)) = &mut self.iso2022 {
+        for (entry, reading) in &mut self.iso2022 {
             if self.status[*entry] == Status::Alive {
                 reading.feed(piece);
                 if reading.disqualified {
@@ -548,11 +548,9 @@ impl Detector {
             let (cost, language) = w.scorer.best(&self.hints, 0);
             raw.push((*entry, cost + cut(w.incomplete()), Some(language)));
         }
-        if let Some((entry, i)) = &self.iso2022 {
-            if i.switched {
-                let cost = score::adjusted(i.cost(), None, 0, self.hints.bonus("ja"));
-                raw.push((*entry, cost, Some("ja")));
-            }
+        for (entry, i) in self.iso2022.iter().filter(|(_, i)| i.switched) {
+            let cost = score::adjusted(i.cost(), None, 0, self.hints.bonus(i.language()));
+            raw.push((*entry, cost, Some(i.language())));
         }
         let high = self.scan.high;
         let effective = |entry: usize, cost: u64| -> u64 {
@@ -602,7 +600,7 @@ impl Detector {
         let e = &entries()[entry];
         let ascii_compatible = e.kind != Kind::Unicode || e.charset == Charset::Utf8;
         let switched =
-            e.kind == Kind::Iso2022 && self.iso2022.as_ref().is_some_and(|i| i.1.switched);
+            e.kind == Kind::Iso2022 && self.iso2022.iter().any(|(i, r)| *i == entry && r.switched);
         if self.scan.high == 0 && ascii_compatible && !switched {
             return Decoding::Ascii;
         }
@@ -654,7 +652,7 @@ impl Detector {
         // Disqualified readings were filtered out of `costs` by legality.
         for entry in 0..self.status.len() {
             if self.status[entry] == Status::Alive && !costs.iter().any(|c| c.0 == entry) {
-                let iso = self.iso2022.as_ref().is_some_and(|i| i.0 == entry);
+                let iso = self.iso2022.iter().any(|i| i.0 == entry);
                 if !iso {
                     self.status[entry] = Status::Disqualified;
                     self.single.retire(entry);
@@ -707,7 +705,7 @@ impl Detector {
         costs.sort_by_key(|c| (c.1, all[c.0].prior, c.0));
         let ascii = self.scan.high == 0;
         // ASCII, and the same text in every ASCII-compatible reading.
-        let plain = ascii && !self.iso2022.as_ref().is_some_and(|i| i.1.switched);
+        let plain = ascii && !self.iso2022.iter().any(|i| i.1.switched);
         let best_cost = costs.first().map_or(0, |c| c.1);
         let scale = f64::from(STEPS_PER_BIT) * TEMPERATURE;
         let weights: Vec<f64> =
