@@ -52,7 +52,7 @@ use charsight_tables::detect::Kind;
 
 use self::iso2022::Iso2022Scorer;
 use self::multi::MultiScorer;
-use self::score::{Hints, ASCII_COST};
+use self::score::{Gaps, Hints, ASCII_COST};
 
 use self::single::SingleScorer;
 use self::tables::{entries, Entry, STEPS_PER_BIT};
@@ -86,9 +86,6 @@ const MODEL_GAP: u64 = 40 * STEPS_PER_BIT as u64;
 const STOP_GAP: u64 = 64 * STEPS_PER_BIT as u64;
 /// …after at least this many bytes that are not plain ASCII…
 const STOP_EVIDENCE: u64 = 256;
-/// A stretch of plain ASCII between runs counts as text up to this many
-/// bytes (see `Model::stay`).
-const TEXT_GAP: u64 = 48;
 /// Softmax temperature of the confidence: costs are divided by this many
 /// bits per halving of probability (fitted on held-out synthetic samples).
 const TEMPERATURE: f64 = 2.0;
@@ -166,9 +163,8 @@ struct Scan {
     interesting: u64,
     /// Stream offset just past the last interesting byte.
     run_end: u64,
-    /// Plain bytes that look like text: each stretch between runs counts
-    /// up to [`TEXT_GAP`] bytes (longer ones are mostly markup or code).
-    text_plain: u64,
+    /// The stretches of plain ASCII before runs.
+    gaps: Gaps,
     /// Which high bytes (0x80..=0xFF) were seen, bit `b - 0x80`.
     high: u128,
     /// NULs by stream offset modulo 4, and other controls.
@@ -322,7 +318,7 @@ impl Detector {
                 after_end: u64::MAX,
                 interesting: 0,
                 run_end: 0,
-                text_plain: 0,
+                gaps: Gaps::default(),
                 high: 0,
                 zeros: [0; 4],
                 controls: 0,
@@ -377,7 +373,7 @@ impl Detector {
                 let start =
                     piece[i..at].iter().rposition(|&b| !is_interesting(b)).map_or(i, |p| i + p + 1);
                 let abs = self.offset + start as u64;
-                self.scan.text_plain += abs.saturating_sub(self.scan.run_end).min(TEXT_GAP);
+                self.scan.gaps.add(abs.saturating_sub(self.scan.run_end));
                 self.watching = false;
                 self.scan.after_end = u64::MAX;
                 self.scan.before = match start.checked_sub(1).map(|p| piece[p]) {
@@ -410,7 +406,7 @@ impl Detector {
                 }
                 let at = self.offset + start as u64;
                 let contiguous = at == self.scan.after_end;
-                self.scan.text_plain += (at - self.scan.run_end).min(TEXT_GAP);
+                self.scan.gaps.add(at - self.scan.run_end);
                 self.begin(contiguous);
                 self.scan.in_run = true;
                 i = start;
@@ -518,38 +514,34 @@ impl Detector {
         self.scan.before = b;
     }
 
-    /// The plain bytes that count as text, the stretch since the last run
-    /// included.
-    fn text_plain(&self) -> u64 {
-        let since = self.offset.saturating_sub(self.scan.run_end).min(TEXT_GAP);
-        self.scan.text_plain + if self.scan.interesting == 0 { 0 } else { since }
-    }
-
     /// Every reading not disqualified: (entry, cost in steps with prior and
     /// the common ASCII charge, language). Pruned readings get the best
     /// cost plus their gap when pruned.
     fn costs(&self) -> Vec<(usize, u64, Option<&'static str>)> {
         let all = entries();
         let plain = self.offset - self.scan.interesting;
-        let text = self.text_plain();
+        let gaps = &self.scan.gaps.sums();
         let mut raw: Vec<(usize, u64, Option<&'static str>)> = Vec::new();
-        raw.extend(self.single.readings(&self.hints, text));
+        raw.extend(self.single.readings(&self.hints, gaps));
         for (entry, m) in &self.multi {
-            let cost = score::adjusted(m.cost(), None, 0, self.hints.bonus(m.language()));
+            let (language, bonus) = (m.language(), self.hints.bonus(m.language()));
+            let cost = score::adjusted(m.cost(), gaps.cost(score::stay(language)), bonus);
             raw.push((*entry, cost, Some(m.language())));
         }
         // Bytes that end inside a character cost as much as an odd one.
         let cut = |incomplete: bool| if incomplete { u64::from(score::ODD_COST) } else { 0 };
         if let Some((entry, u)) = &self.utf8 {
-            let (cost, language) = u.scorer.best(&self.hints, text);
+            let (cost, language) = u.scorer.best(&self.hints, gaps);
             raw.push((*entry, cost + cut(self.utf8_valid.is_truncated()), Some(language)));
         }
+        let none = Gaps::default().sums();
         for (entry, w) in &self.wide {
-            let (cost, language) = w.scorer.best(&self.hints, 0);
+            let (cost, language) = w.scorer.best(&self.hints, &none);
             raw.push((*entry, cost + cut(w.incomplete()), Some(language)));
         }
         for (entry, i) in self.iso2022.iter().filter(|(_, i)| i.switched) {
-            let cost = score::adjusted(i.cost(), None, 0, self.hints.bonus(i.language()));
+            let (language, bonus) = (i.language(), self.hints.bonus(i.language()));
+            let cost = score::adjusted(i.cost(), gaps.cost(score::stay(language)), bonus);
             raw.push((*entry, cost, Some(i.language())));
         }
         let high = self.scan.high;
@@ -565,10 +557,7 @@ impl Detector {
         let legal = |entry: usize| -> bool {
             let e: &Entry = &all[entry];
             match e.kind {
-                Kind::Single => {
-                    let chars = &charsight_tables::detect::SINGLE_BYTE[e.table].chars;
-                    (0..128).all(|b| high >> b & 1 == 0 || chars[b] != 0)
-                }
+                Kind::Single => high & e.illegal == 0,
                 Kind::Unicode if e.charset == Charset::Utf8 => {
                     self.utf8_valid.is_valid() && !self.utf8.as_ref().is_some_and(|u| u.1.broken)
                 }
@@ -619,13 +608,13 @@ impl Detector {
             return;
         }
         self.scan.fresh = false;
-        let text = self.text_plain();
-        self.single.prune_models(&self.hints, text, MODEL_GAP);
+        let gaps = self.scan.gaps.sums();
+        self.single.prune_models(&self.hints, &gaps, MODEL_GAP);
         if let Some((_, u)) = &mut self.utf8 {
-            u.scorer.prune(&self.hints, text, MODEL_GAP);
+            u.scorer.prune(&self.hints, &gaps, MODEL_GAP);
         }
         for (_, w) in &mut self.wide {
-            w.scorer.prune(&self.hints, 0, MODEL_GAP);
+            w.scorer.prune(&self.hints, &Gaps::default().sums(), MODEL_GAP);
         }
         let costs = self.costs();
         let Some(&(_, best_cost, _)) = costs.iter().min_by_key(|x| (x.1, x.0)) else {

@@ -10,7 +10,8 @@
 //! are compared.
 
 use super::tables::{
-    Model, ASCII_LETTER, ASCII_OTHER, MODELS, ODD, STAY_STEPS_PER_BIT, STEPS_PER_BIT, TLDS, UPPER,
+    Model, ASCII_LETTER, ASCII_OTHER, CJK_STAYS, MODELS, ODD, STAY_STEPS_PER_BIT, STEPS_PER_BIT,
+    TLDS, UPPER,
 };
 
 /// The cost of one plain ASCII character: about the entropy of English
@@ -80,12 +81,85 @@ impl Cursor {
     }
 }
 
-/// A model's cost as readings are compared: its events, plus its charge for
-/// the `plain` ASCII bytes skipped (see `Model::stay`), less the hint bonus.
-pub(super) fn adjusted(events: u32, model: Option<&Model>, plain: u64, bonus: u32) -> u64 {
-    let per_step = u64::from(STAY_STEPS_PER_BIT / u16::from(STEPS_PER_BIT));
-    let stay = model.map_or(0, |m| plain * u64::from(m.stay) / per_step);
-    (u64::from(events) + stay).saturating_sub(u64::from(bonus))
+/// A model's cost as readings are compared: its events, plus its charge
+/// for the plain ASCII skipped ([`Gaps::cost`]), less the hint bonus.
+pub(super) fn adjusted(events: u32, plain: u64, bonus: u32) -> u64 {
+    (u64::from(events) + plain).saturating_sub(u64::from(bonus))
+}
+
+/// The costs of plain ASCII in a language's text, in stay steps (see
+/// `Model::stay`): going on after plain ASCII, and anything else following
+/// it. The bigram models score what follows plain ASCII themselves (leave 0);
+/// for CJK languages it comes from their text's counts.
+pub(super) fn stay(language: &str) -> (u16, u16) {
+    if let Some(&(_, stay, leave)) = CJK_STAYS.iter().find(|x| x.0 == language) {
+        return (stay, leave);
+    }
+    (MODELS.iter().find(|m| m.language == language).map_or(0, |m| m.stay), 0)
+}
+
+/// How many stretches of plain ASCII followed by something else, by how many
+/// plain-after-plain steps they hold (the last bucket: that many or more).
+#[derive(Clone, Debug)]
+pub(super) struct Gaps {
+    counts: [u32; GAP_BUCKETS],
+}
+
+const GAP_BUCKETS: usize = 64;
+
+/// One stretch of plain ASCII costs a language at most this many bits: a
+/// long one is markup, code or a URL more often than the language's text.
+const GAP_CAP_BITS: u64 = 6;
+
+impl Default for Gaps {
+    fn default() -> Gaps {
+        Gaps { counts: [0; GAP_BUCKETS] }
+    }
+}
+
+impl Gaps {
+    /// Notes a stretch of `plain` bytes (at least one) before a run.
+    pub fn add(&mut self, plain: u64) {
+        if plain > 0 {
+            let steps = usize::try_from(plain - 1).unwrap_or(usize::MAX).min(GAP_BUCKETS - 1);
+            self.counts[steps] += 1;
+        }
+    }
+
+    /// Running sums for [`GapSums::cost`].
+    pub fn sums(&self) -> GapSums {
+        let mut sums = GapSums { stretches: [0; GAP_BUCKETS + 1], steps: [0; GAP_BUCKETS + 1] };
+        for (i, &n) in self.counts.iter().enumerate() {
+            sums.stretches[i + 1] = sums.stretches[i] + u64::from(n);
+            sums.steps[i + 1] = sums.steps[i] + u64::from(n) * i as u64;
+        }
+        sums
+    }
+}
+
+/// Running sums over [`Gaps`]: stretches and steps of the buckets below
+/// each index.
+#[derive(Clone, Debug)]
+pub(super) struct GapSums {
+    stretches: [u64; GAP_BUCKETS + 1],
+    steps: [u64; GAP_BUCKETS + 1],
+}
+
+impl GapSums {
+    /// The cost (in steps) of the stretches under a language's stay and
+    /// leave costs (in stay steps): each stretch pays `stay` per step, up to
+    /// [`GAP_CAP_BITS`], and `leave` once.
+    pub fn cost(&self, (stay, leave): (u16, u16)) -> u64 {
+        let cap = GAP_CAP_BITS * u64::from(STAY_STEPS_PER_BIT);
+        let all = self.stretches[GAP_BUCKETS];
+        // Stretches of `capped` steps or more pay the cap.
+        let capped = if stay == 0 { GAP_BUCKETS } else { (cap / u64::from(stay)) as usize };
+        let capped = capped.min(GAP_BUCKETS);
+        let units = self.steps[capped] * u64::from(stay)
+            + (all - self.stretches[capped]) * cap
+            + all * u64::from(leave);
+        units / u64::from(STAY_STEPS_PER_BIT / u16::from(STEPS_PER_BIT))
+    }
 }
 
 /// Marks as dead the cursors costing (by `cost`) more than the best live

@@ -3,7 +3,7 @@
 //! byte → class table. A byte the encoding does not define (or a C1
 //! control) disqualifies the encoding.
 
-use super::score::{self, ascii_class, Cursor, Hints};
+use super::score::{self, ascii_class, Cursor, GapSums, Hints};
 use super::tables::{SingleByte, ILLEGAL, MODELS, SINGLE_BYTE};
 
 /// One encoding: its table and the range of its cursors.
@@ -99,12 +99,12 @@ impl SingleScorer {
     }
 
     /// Each encoding that is not disqualified: (entry index, its best
-    /// model's cost, adjusted for `plain` ASCII bytes and hints, and the
+    /// model's cost, adjusted for the plain ASCII skipped and hints, and the
     /// model's language).
     pub fn readings<'a>(
         &'a self,
         hints: &'a Hints,
-        plain: u64,
+        gaps: &'a GapSums,
     ) -> impl Iterator<Item = (usize, u64, Option<&'static str>)> + 'a {
         self.encodings.iter().filter(|e| !e.disqualified).map(move |e| {
             let best = self.cursors[e.cursors.clone()]
@@ -113,8 +113,11 @@ impl SingleScorer {
                 .filter(|(c, _)| c.alive)
                 .map(|(c, (m, _))| {
                     let model = &MODELS[usize::from(*m)];
-                    let cost =
-                        score::adjusted(c.cost, Some(model), plain, hints.bonus(model.language));
+                    let cost = score::adjusted(
+                        c.cost,
+                        gaps.cost((model.stay, 0)),
+                        hints.bonus(model.language),
+                    );
                     (cost, Some(model.language))
                 })
                 .min();
@@ -134,12 +137,12 @@ impl SingleScorer {
 
     /// Within each live encoding, drops the models more than `gap` behind
     /// its best.
-    pub fn prune_models(&mut self, hints: &Hints, plain: u64, gap: u64) {
+    pub fn prune_models(&mut self, hints: &Hints, gaps: &GapSums, gap: u64) {
         for e in self.encodings.iter().filter(|e| e.alive) {
             let models = e.table().models;
             let cost = |i: usize, c: &Cursor| {
                 let model = &MODELS[usize::from(models[i].0)];
-                score::adjusted(c.cost, Some(model), plain, hints.bonus(model.language))
+                score::adjusted(c.cost, gaps.cost((model.stay, 0)), hints.bonus(model.language))
             };
             score::prune(&mut self.cursors[e.cursors.clone()], cost, gap);
         }

@@ -8,9 +8,9 @@ use charsight_tables::detect::{Kind, ENCODINGS};
 use crate::Charset;
 
 pub(super) use charsight_tables::detect::{
-    Model, MultiByte, SingleByte, ASCII_LETTER, ASCII_OTHER, EXT3, EXT4, FIRST_LEAD, FIRST_TRAIL,
-    GB4, ILLEGAL, LEAD, MODELS, MULTI_BYTE, ODD, SINGLE_BYTE, STAY_STEPS_PER_BIT, STEPS_PER_BIT,
-    SYMBOLS, SYMBOL_CLASSES, SYMBOL_COST, TLDS, TRAILS, UPPER,
+    Model, MultiByte, SingleByte, ASCII_LETTER, ASCII_OTHER, CJK_STAYS, EXT3, EXT4, FIRST_LEAD,
+    FIRST_TRAIL, GB4, ILLEGAL, LEAD, MODELS, MULTI_BYTE, ODD, SINGLE_BYTE, STAY_STEPS_PER_BIT,
+    STEPS_PER_BIT, SYMBOLS, SYMBOL_CLASSES, SYMBOL_COST, TLDS, TRAILS, UPPER,
 };
 
 /// One encoding the detector considers, with what scores it.
@@ -22,6 +22,9 @@ pub(super) struct Entry {
     pub kind: Kind,
     /// Index into `SINGLE_BYTE` or `MULTI_BYTE` for those kinds.
     pub table: usize,
+    /// For a single-byte encoding, the high bytes it does not decode (bit
+    /// `b - 0x80`).
+    pub illegal: u128,
 }
 
 /// Every encoding considered, in the generated order.
@@ -37,7 +40,13 @@ pub(super) fn entries() -> &'static [Entry] {
                     Kind::Multi => MULTI_BYTE.iter().position(|m| m.charset == e.charset)?,
                     Kind::Unicode | Kind::Iso2022 => 0,
                 };
-                Some(Entry { charset, prior: u32::from(e.prior), kind: e.kind, table })
+                let illegal = match e.kind {
+                    Kind::Single => (0..128)
+                        .filter(|&b| SINGLE_BYTE[table].chars[b] == 0)
+                        .fold(0, |mask, b| mask | 1 << b),
+                    _ => 0,
+                };
+                Some(Entry { charset, prior: u32::from(e.prior), kind: e.kind, table, illegal })
             })
             .collect()
     })

@@ -2,8 +2,11 @@
 //! characters. Used for the Unicode readings of bytes (UTF-8, UTF-16,
 //! UTF-32) and, through [`plausibility`], for any string.
 
-use super::score::{self, ascii_class, Cursor, Hints, ASCII_COST, ODD_COST};
-use super::tables::{MODELS, ODD, STEPS_PER_BIT, SYMBOLS, SYMBOL_CLASSES, SYMBOL_COST, UPPER};
+use super::score::{self, ascii_class, Cursor, GapSums, Gaps, Hints, ASCII_COST, ODD_COST};
+use super::tables::{
+    CJK_STAYS, MODELS, ODD, STAY_STEPS_PER_BIT, STEPS_PER_BIT, SYMBOLS, SYMBOL_CLASSES,
+    SYMBOL_COST, UPPER,
+};
 use charsight_tables::charfreq;
 
 use crate::lang::CharFreq;
@@ -124,26 +127,40 @@ impl TextScorer {
         }
     }
 
-    /// The cost of cursor `i`, adjusted for `plain` ASCII bytes skipped
-    /// and hints.
-    fn adjusted(i: usize, cursor: &Cursor, hints: &Hints, plain: u64) -> u64 {
-        score::adjusted(cursor.cost, MODELS.get(i), plain, hints.bonus(Self::language(i)))
+    /// The cost of cursor `i`, adjusted for the plain ASCII skipped (`gaps`)
+    /// or scored (`plain_pairs`), and for hints.
+    fn adjusted(&self, i: usize, cursor: &Cursor, hints: &Hints, gaps: &GapSums) -> u64 {
+        let language = Self::language(i);
+        let (stay, leave) = match MODELS.get(i) {
+            Some(model) => (model.stay, 0),
+            None => {
+                let (_, stay, leave) = CJK_STAYS[i - MODELS.len()];
+                (stay, leave)
+            }
+        };
+        let per_step = u64::from(STAY_STEPS_PER_BIT / u16::from(STEPS_PER_BIT));
+        let pairs = self.plain_pairs * u64::from(stay) / per_step;
+        score::adjusted(cursor.cost, gaps.cost((stay, leave)) + pairs, hints.bonus(language))
     }
 
-    /// The best model (its cost adjusted for the `plain` ASCII bytes the
-    /// reading skipped, and for hints) and its language.
-    pub fn best(&self, hints: &Hints, plain: u64) -> (u64, &'static str) {
-        let plain = plain + self.plain_pairs;
+    /// The best model (its cost adjusted for the plain ASCII the reading
+    /// skipped, `gaps`, and for hints) and its language.
+    pub fn best(&self, hints: &Hints, gaps: &GapSums) -> (u64, &'static str) {
         let scored = self.cursors.iter().enumerate().filter(|(_, c)| c.alive);
-        let best = scored.map(|(i, c)| (Self::adjusted(i, c, hints, plain), i));
+        let best = scored.map(|(i, c)| (self.adjusted(i, c, hints, gaps), i));
         let (cost, i) = best.min().unwrap_or((0, 0));
         (cost, Self::language(i))
     }
 
     /// Drops the models more than `gap` behind the best.
-    pub fn prune(&mut self, hints: &Hints, plain: u64, gap: u64) {
-        let plain = plain + self.plain_pairs;
-        score::prune(&mut self.cursors, |i, c| Self::adjusted(i, c, hints, plain), gap);
+    pub fn prune(&mut self, hints: &Hints, gaps: &GapSums, gap: u64) {
+        let costs: Vec<u64> = self
+            .cursors
+            .iter()
+            .enumerate()
+            .map(|(i, c)| self.adjusted(i, c, hints, gaps))
+            .collect();
+        score::prune(&mut self.cursors, |i, _| costs[i], gap);
     }
 }
 
@@ -203,10 +220,17 @@ pub fn plausibility(text: &str) -> Plausibility {
     if scored == 0 {
         return Plausibility { language: None, bits: 0.0, scored };
     }
-    let plain = (text.len()
-        - text.chars().filter(|c| !c.is_ascii()).map(char::len_utf8).sum::<usize>())
-        as u64;
-    let (cost, language) = scorer.best(&Hints::default(), plain);
+    let mut gaps = Gaps::default();
+    let mut plain = 0;
+    for c in text.chars() {
+        if c.is_ascii() {
+            plain += 1;
+        } else {
+            gaps.add(plain);
+            plain = 0;
+        }
+    }
+    let (cost, language) = scorer.best(&Hints::default(), &gaps.sums());
     let bits = cost as f32 / f32::from(STEPS_PER_BIT);
     Plausibility { language: Some(language), bits, scored }
 }
@@ -238,9 +262,16 @@ mod tests {
     }
 
     #[test]
+    fn cjk_stays_are_in_charfreq_order() {
+        let languages: Vec<&str> = CJK_STAYS.iter().map(|x| x.0).collect();
+        assert_eq!(languages, CharFreq::ALL.map(CharFreq::language));
+    }
+
+    #[test]
     fn charged_ascii_costs_per_character() {
         let mut scorer = TextScorer::new(true);
         "abcd".chars().for_each(|c| scorer.push(c));
-        assert_eq!(scorer.best(&Hints::default(), 0).0, u64::from(4 * ASCII_COST));
+        let (cost, _) = scorer.best(&Hints::default(), &Gaps::default().sums());
+        assert!(cost >= u64::from(4 * ASCII_COST), "{cost}");
     }
 }

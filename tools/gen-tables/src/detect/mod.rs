@@ -59,18 +59,39 @@ pub fn count(out: &mut Output) -> Result<()> {
         }
         Ok(())
     };
+    let mut cjk = String::from(
+        "# detect: plain ASCII followed by plain ASCII, and by anything else, in the \
+         training lines of the CJK languages: language TAB stays TAB leaves.\n",
+    );
     for tag in testkit_languages()? {
+        let lines = testkit::text_lines(&tag, false);
         if CJK.contains(&tag.as_str()) {
+            let (stays, leaves) = model::count_stays(lines.iter());
+            writeln!(cjk, "{tag}\t{stays}\t{leaves}")?;
             continue;
         }
-        let lines = testkit::text_lines(&tag, false);
         one(&tag, &lines)?;
         if tag == "vi" {
             let form: Vec<String> = lines.iter().map(|l| testkit::windows_1258_form(l)).collect();
             one("vi@1258", &form)?;
         }
     }
-    out.file(&data().join("case.tsv"), cases.as_bytes())
+    out.file(&data().join("case.tsv"), cases.as_bytes())?;
+    out.file(&data().join("cjk.tsv"), cjk.as_bytes())
+}
+
+/// The stay and leave costs of each CJK language (see `Model::stay`), from
+/// `cjk.tsv`.
+fn read_cjk_stays(tsv: &str) -> Result<BTreeMap<String, (u16, u16)>> {
+    let mut map = BTreeMap::new();
+    for line in tsv.lines().filter(|l| !l.starts_with('#')) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let [lang, stays, leaves] = f[..] else { bail!("cjk.tsv: bad line {line:?}") };
+        let (stays, leaves): (f64, f64) = (stays.parse()?, leaves.parse()?);
+        let all = stays + leaves;
+        map.insert(lang.to_owned(), (model::stay_cost(stays, all), model::stay_cost(leaves, all)));
+    }
+    Ok(map)
 }
 
 fn read_cases(tsv: &str) -> Result<BTreeMap<String, [u64; 8]>> {
@@ -176,6 +197,7 @@ pub fn emit(out: &mut Output) -> Result<()> {
     }
     ids.sort();
     let cases = read_cases(&read(data().join("case.tsv"))?)?;
+    let cjk_stays = read_cjk_stays(&read(data().join("cjk.tsv"))?)?;
     let mut models = Vec::new();
     for id in &ids {
         let case = cases.get(id).copied().with_context(|| format!("case.tsv: no {id}"))?;
@@ -194,6 +216,17 @@ pub fn emit(out: &mut Output) -> Result<()> {
     model::emit_models(&mut body, &models)?;
     let single: Vec<&Encoding> = encodings.iter().filter(|e| e.kind == Kind::Single).collect();
     tables::emit_single(&mut body, &single, &models)?;
+    writeln!(
+        body,
+        "/// The CJK languages' costs of plain ASCII going on after plain ASCII\n\
+         /// (as [`Model::stay`]) and of anything else following it, in\n\
+         /// [`STAY_STEPS_PER_BIT`]: (language, stay, leave)."
+    )?;
+    write!(body, "pub static CJK_STAYS: [(&str, u16, u16); {}] = [", cjk_stays.len())?;
+    for (lang, (stay, leave)) in &cjk_stays {
+        write!(body, "({lang:?}, {stay}, {leave}),")?;
+    }
+    body.push_str("];\n");
     let multi: Vec<&Encoding> = encodings.iter().filter(|e| e.kind == Kind::Multi).collect();
     for (encoding, table) in tables::emit_multi(&mut body, &multi)? {
         let path = out_dir().join(format!("{}.bin", file_stem(encoding)));

@@ -104,6 +104,32 @@ pub fn count_bigrams<'a>(
     Ok((tsv, cases))
 }
 
+/// How often plain ASCII follows plain ASCII in some lines, and how often
+/// something else does (a line starts and ends with a space).
+pub fn count_stays<'a>(lines: impl Iterator<Item = &'a String>) -> (u64, u64) {
+    let (mut stays, mut leaves) = (0, 0);
+    for line in lines {
+        let mut prev_plain = true;
+        for c in line.chars().chain([' ']) {
+            let plain = c.is_ascii();
+            if prev_plain {
+                if plain {
+                    stays += 1;
+                } else {
+                    leaves += 1;
+                }
+            }
+            prev_plain = plain;
+        }
+    }
+    (stays, leaves)
+}
+
+/// The cost of plain ASCII going on, from how often it does out of `all`.
+pub fn stay_cost(stays: f64, all: f64) -> u16 {
+    (-((stays + 0.5) / (all + 1.0)).log2() * STAY_STEPS_PER_BIT).round().min(65535.0) as u16
+}
+
 /// The same line with typographic punctuation, as much real text is
 /// written: apostrophes and quotes curly, spaced hyphens as en dashes, three
 /// dots as an ellipsis. Training on both forms teaches the models where
