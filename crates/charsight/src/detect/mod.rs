@@ -86,6 +86,8 @@ const MODEL_GAP: u64 = 40 * STEPS_PER_BIT as u64;
 const STOP_GAP: u64 = 64 * STEPS_PER_BIT as u64;
 /// …after at least this many bytes that are not plain ASCII…
 const STOP_EVIDENCE: u64 = 256;
+/// How far back a run scored in watch mode may start.
+const CONTEXT: usize = 64;
 /// Softmax temperature of the confidence: costs are divided by this many
 /// bits per halving of probability (fitted on held-out synthetic samples).
 const TEMPERATURE: f64 = 2.0;
@@ -123,6 +125,9 @@ pub struct Detector {
     watch: Option<u128>,
     /// In watch mode, between scored runs.
     watching: bool,
+    /// In watch mode, the last bytes skipped in earlier pieces since the
+    /// last scored run (at most [`CONTEXT`]): a scored run starts in them.
+    skipped: Vec<u8>,
     /// Decided: later bytes are not examined.
     done: bool,
     finished: bool,
@@ -327,6 +332,7 @@ impl Detector {
             offset: 0,
             watch: None,
             watching: false,
+            skipped: Vec::new(),
             done: false,
             finished: false,
         }
@@ -367,22 +373,12 @@ impl Detector {
         let mut i = 0;
         while i < piece.len() {
             if self.watching {
-                let Some(at) = self.watch_scan(piece, i) else { return };
-                // A run with a byte the readings decode differently: score
-                // it from its start (as far back as this piece goes).
-                let start =
-                    piece[i..at].iter().rposition(|&b| !is_interesting(b)).map_or(i, |p| i + p + 1);
-                let abs = self.offset + start as u64;
-                self.scan.gaps.add(abs.saturating_sub(self.scan.run_end));
-                self.watching = false;
-                self.scan.after_end = u64::MAX;
-                self.scan.before = match start.checked_sub(1).map(|p| piece[p]) {
-                    Some(b) if !is_interesting(b) => b,
-                    _ => b' ',
+                let Some(at) = self.watch_scan(piece, i) else {
+                    self.remember(&piece[i..]);
+                    return;
                 };
-                self.begin(false);
-                self.scan.in_run = true;
-                i = start;
+                self.resume(piece, i, at);
+                i = at;
             } else if self.scan.in_run {
                 let len = piece[i..].iter().position(|&b| !is_interesting(b));
                 let end = len.map_or(piece.len(), |n| i + n);
@@ -394,6 +390,7 @@ impl Detector {
                 self.scan.in_run = false;
                 self.scan.after_end = self.offset + end as u64 + 1;
                 self.watching = self.watch.is_some();
+                self.skipped.clear();
                 i = end + 1;
             } else {
                 let Some(n) = find_interesting(&piece[i..]) else {
@@ -412,6 +409,33 @@ impl Detector {
                 i = start;
             }
         }
+    }
+
+    /// Keeps the last [`CONTEXT`] bytes skipped in watch mode.
+    fn remember(&mut self, bytes: &[u8]) {
+        let keep = bytes.len().min(CONTEXT);
+        self.skipped.extend_from_slice(&bytes[bytes.len() - keep..]);
+        let excess = self.skipped.len().saturating_sub(CONTEXT);
+        self.skipped.drain(..excess);
+    }
+
+    /// Leaves watch mode to score the run that holds `piece[at]`, a byte the
+    /// readings decode differently, from the start of that run (within the
+    /// last [`CONTEXT`] bytes skipped, wherever the chunks were cut).
+    fn resume(&mut self, piece: &[u8], from: usize, at: usize) {
+        let mut context = std::mem::take(&mut self.skipped);
+        context.extend_from_slice(&piece[from..at]);
+        let cut = context.len().saturating_sub(CONTEXT);
+        let context = &context[cut..];
+        let start = context.iter().rposition(|&b| !is_interesting(b)).map_or(0, |p| p + 1);
+        let abs = self.offset + at as u64 - (context.len() - start) as u64;
+        self.scan.gaps.add(abs.saturating_sub(self.scan.run_end));
+        self.watching = false;
+        self.scan.after_end = u64::MAX;
+        self.scan.before = if start > 0 { context[start - 1] } else { b' ' };
+        self.begin(false);
+        self.scan.in_run = true;
+        self.run(&context[start..], abs);
     }
 
     /// The readings that decode every byte themselves.
@@ -685,6 +709,7 @@ impl Detector {
         }
         self.watch = Some(split);
         self.watching = !self.scan.in_run;
+        self.skipped.clear();
     }
 
     /// The guess from what has been fed so far.
