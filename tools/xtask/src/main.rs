@@ -1,6 +1,7 @@
 //! Project tasks that are not part of the build: evaluations against
 //! baselines on held-out data. Each command lives in its own module.
 
+mod calibrate;
 mod compare;
 mod samples;
 
@@ -20,11 +21,14 @@ enum Command {
     Compare(compare::Args),
     /// Write synthetic labelled samples: held-out text encoded in each legacy encoding.
     Samples(samples::Args),
+    /// Fit the confidence's temperature and report its reliability.
+    Calibrate(calibrate::Args),
 }
 
 fn main() -> Result<()> {
     match Cli::parse().command {
         Command::Compare(args) => compare::run(&args),
         Command::Samples(args) => samples::run(&args),
+        Command::Calibrate(args) => calibrate::run(&args),
     }
 }

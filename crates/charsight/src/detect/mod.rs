@@ -89,8 +89,10 @@ const STOP_EVIDENCE: u64 = 256;
 /// How far back a run scored in watch mode may start.
 const CONTEXT: usize = 64;
 /// Softmax temperature of the confidence: costs are divided by this many
-/// bits per halving of probability (fitted on held-out synthetic samples).
-const TEMPERATURE: f64 = 2.0;
+/// bits per halving of probability, fitted on the tuning half of the held-out
+/// text (`cargo run --release -p xtask -- samples --part tune --out DIR`, then
+/// `xtask calibrate DIR`).
+const TEMPERATURE: f64 = 1.6;
 
 /// A streaming content detector.
 ///
@@ -168,8 +170,12 @@ struct Scan {
     interesting: u64,
     /// Stream offset just past the last interesting byte.
     run_end: u64,
-    /// The stretches of plain ASCII before runs.
+    /// The stretches of plain ASCII before runs, by their bytes of text.
     gaps: Gaps,
+    /// Bytes of text (plain bytes outside `<…>` tags) since the last run.
+    stretch: u64,
+    /// Inside a `<…>` tag.
+    in_tag: bool,
     /// Which high bytes (0x80..=0xFF) were seen, bit `b - 0x80`.
     high: u128,
     /// NULs by stream offset modulo 4, and other controls.
@@ -180,6 +186,36 @@ struct Scan {
 }
 
 impl Scan {
+    /// Notes plain bytes skipped between runs: the text among them (what
+    /// is outside markup tags) is evidence of the language (see
+    /// `Model::stay`).
+    fn plain(&mut self, bytes: &[u8]) {
+        let mut from = 0;
+        for at in memchr::memchr2_iter(b'<', b'>', bytes) {
+            if !self.in_tag {
+                self.stretch += (at - from) as u64;
+            }
+            self.in_tag = bytes[at] == b'<';
+            from = at + 1;
+        }
+        if !self.in_tag {
+            self.stretch += (bytes.len() - from) as u64;
+        }
+    }
+
+    /// The stretches so far, the one still open included.
+    fn gaps_so_far(&self) -> Gaps {
+        let mut gaps = self.gaps.clone();
+        gaps.add(self.stretch);
+        gaps
+    }
+
+    /// A run starts: the stretch of plain ASCII before it ends.
+    fn end_stretch(&mut self) {
+        self.gaps.add(self.stretch);
+        self.stretch = 0;
+    }
+
     /// Notes an interesting byte at stream offset `at`.
     fn note(&mut self, b: u8, at: u64) {
         self.interesting += 1;
@@ -324,6 +360,8 @@ impl Detector {
                 interesting: 0,
                 run_end: 0,
                 gaps: Gaps::default(),
+                stretch: 0,
+                in_tag: false,
                 high: 0,
                 zeros: [0; 4],
                 controls: 0,
@@ -387,6 +425,7 @@ impl Detector {
                     return;
                 }
                 self.after(piece[end]);
+                self.scan.plain(&piece[end..=end]);
                 self.scan.in_run = false;
                 self.scan.after_end = self.offset + end as u64 + 1;
                 self.watching = self.watch.is_some();
@@ -394,16 +433,18 @@ impl Detector {
                 i = end + 1;
             } else {
                 let Some(n) = find_interesting(&piece[i..]) else {
+                    self.scan.plain(&piece[i..]);
                     self.scan.before = piece[piece.len() - 1];
                     return;
                 };
                 let start = i + n;
+                self.scan.plain(&piece[i..start]);
                 if start > 0 {
                     self.scan.before = piece[start - 1];
                 }
                 let at = self.offset + start as u64;
                 let contiguous = at == self.scan.after_end;
-                self.scan.gaps.add(at - self.scan.run_end);
+                self.scan.end_stretch();
                 self.begin(contiguous);
                 self.scan.in_run = true;
                 i = start;
@@ -429,7 +470,7 @@ impl Detector {
         let context = &context[cut..];
         let start = context.iter().rposition(|&b| !is_interesting(b)).map_or(0, |p| p + 1);
         let abs = self.offset + at as u64 - (context.len() - start) as u64;
-        self.scan.gaps.add(abs.saturating_sub(self.scan.run_end));
+        self.scan.end_stretch();
         self.watching = false;
         self.scan.after_end = u64::MAX;
         self.scan.before = if start > 0 { context[start - 1] } else { b' ' };
@@ -544,7 +585,7 @@ impl Detector {
     fn costs(&self) -> Vec<(usize, u64, Option<&'static str>)> {
         let all = entries();
         let plain = self.offset - self.scan.interesting;
-        let gaps = &self.scan.gaps.sums();
+        let gaps = &self.scan.gaps_so_far().sums();
         let mut raw: Vec<(usize, u64, Option<&'static str>)> = Vec::new();
         raw.extend(self.single.readings(&self.hints, gaps));
         for (entry, m) in &self.multi {
@@ -632,7 +673,7 @@ impl Detector {
             return;
         }
         self.scan.fresh = false;
-        let gaps = self.scan.gaps.sums();
+        let gaps = self.scan.gaps_so_far().sums();
         self.single.prune_models(&self.hints, &gaps, MODEL_GAP);
         if let Some((_, u)) = &mut self.utf8 {
             u.scorer.prune(&self.hints, &gaps, MODEL_GAP);

@@ -108,8 +108,9 @@ pub(super) struct Gaps {
 const GAP_BUCKETS: usize = 64;
 
 /// One stretch of plain ASCII costs a language at most this many bits: a
-/// long one is markup, code or a URL more often than the language's text.
-const GAP_CAP_BITS: u64 = 6;
+/// long one may be code or a URL rather than the language's text (markup
+/// is left out of the stretches).
+const GAP_CAP_BITS: u64 = 32;
 
 impl Default for Gaps {
     fn default() -> Gaps {
@@ -118,7 +119,7 @@ impl Default for Gaps {
 }
 
 impl Gaps {
-    /// Notes a stretch of `plain` bytes (at least one) before a run.
+    /// Notes a stretch of `plain` bytes of text (nothing if none).
     pub fn add(&mut self, plain: u64) {
         if plain > 0 {
             let steps = usize::try_from(plain - 1).unwrap_or(usize::MAX).min(GAP_BUCKETS - 1);
