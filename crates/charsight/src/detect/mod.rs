@@ -65,7 +65,7 @@ pub use self::text::{plausibility, Plausibility};
 /// stops being scored, once there is some evidence. (The double-byte
 /// readings cost little to keep and are never dropped this way.)
 const PRUNE_GAP: u64 = 64 * STEPS_PER_BIT as u64;
-const PRUNE_EVIDENCE: u64 = 64;
+const PRUNE_EVIDENCE: u64 = 32;
 /// Both gaps grow with the square root of the evidence (interesting bytes),
 /// this many bits times it, up to [`GAP_CAP`]: a misleading stretch (a
 /// heading in capitals read in the wrong alphabet) can put a wrong reading
@@ -127,6 +127,8 @@ pub struct Detector {
     watch: Option<u128>,
     /// In watch mode, between scored runs.
     watching: bool,
+    /// `watch` as a table by byte, for the scan.
+    split_table: [bool; 256],
     /// In watch mode, the last bytes skipped in earlier pieces since the
     /// last scored run (at most [`CONTEXT`]): a scored run starts in them.
     skipped: Vec<u8>,
@@ -370,6 +372,7 @@ impl Detector {
             offset: 0,
             watch: None,
             watching: false,
+            split_table: [false; 256],
             skipped: Vec::new(),
             done: false,
             finished: false,
@@ -506,15 +509,24 @@ impl Detector {
     /// readings decode differently. The bytes skipped are not noted: they
     /// decode alike in every reading still in the running.
     fn watch_scan(&mut self, piece: &[u8], from: usize) -> Option<usize> {
-        let split = self.watch.unwrap_or(0);
-        let found = piece[from..]
-            .iter()
-            .position(|&b| b >= 0x80 && split >> (b & 0x7F) & 1 == 1)
-            .map(|n| from + n);
-        if found.is_none() {
-            self.scan.before = piece[piece.len() - 1];
+        let table = &self.split_table;
+        let splits = |b: u8| table[usize::from(b)];
+        // 32 bytes at a time: a block without a high byte has no split.
+        let mut blocks = piece[from..].chunks_exact(32);
+        let mut at = from;
+        for block in blocks.by_ref() {
+            if block.iter().fold(0u8, |acc, &b| acc | b) & 0x80 != 0 {
+                if let Some(i) = block.iter().position(|&b| splits(b)) {
+                    return Some(at + i);
+                }
+            }
+            at += 32;
         }
-        found
+        if let Some(i) = blocks.remainder().iter().position(|&b| splits(b)) {
+            return Some(at + i);
+        }
+        self.scan.before = piece[piece.len() - 1];
+        None
     }
 
     fn status_of(&self, entry: Option<usize>) -> Option<Status> {
@@ -749,6 +761,9 @@ impl Detector {
             }
         }
         self.watch = Some(split);
+        for (b, splits) in self.split_table.iter_mut().enumerate() {
+            *splits = b >= 0x80 && split >> (b - 0x80) & 1 == 1;
+        }
         self.watching = !self.scan.in_run;
         self.skipped.clear();
     }
@@ -819,11 +834,11 @@ impl Detector {
     }
 }
 
-/// The next checkpoint after `offset`: every 64 bytes up to 256, every 256
+/// The next checkpoint after `offset`: every 32 bytes up to 256, every 256
 /// up to 4 KiB, then every KiB.
 fn next_boundary(offset: u64) -> u64 {
     let step = match offset {
-        0..=255 => 64,
+        0..=255 => 32,
         256..=4095 => 256,
         _ => 1024,
     };
@@ -883,7 +898,7 @@ mod tests {
 
     #[test]
     fn boundaries() {
-        assert_eq!(next_boundary(0), 64);
+        assert_eq!(next_boundary(0), 32);
         assert_eq!(next_boundary(255), 256);
         assert_eq!(next_boundary(256), 512);
         assert_eq!(next_boundary(4096), 5120);
