@@ -617,8 +617,8 @@ impl Detector {
             raw.push((*entry, cost + cut(w.incomplete()), Some(language)));
         }
         for (entry, i) in self.iso2022.iter().filter(|(_, i)| i.switched) {
-            let (language, bonus) = (i.language(), self.hints.bonus(i.language()));
-            let cost = score::adjusted(i.cost(), gaps.cost(score::stay(language)), bonus);
+            // Its plain bytes are mostly double-byte characters, paid for.
+            let cost = score::adjusted(i.cost(), 0, self.hints.bonus(i.language()));
             raw.push((*entry, cost, Some(i.language())));
         }
         let high = self.scan.high;
