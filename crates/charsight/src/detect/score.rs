@@ -10,8 +10,8 @@
 //! are compared.
 
 use super::tables::{
-    Model, ASCII_LETTER, ASCII_OTHER, CJK_STAYS, MODELS, ODD, STAY_STEPS_PER_BIT, STEPS_PER_BIT,
-    TLDS, UPPER,
+    Model, ASCII_LETTER, ASCII_OTHER, CJK_STAYS, FAR_LETTER, MODELS, ODD, OTHER_LETTER,
+    STAY_STEPS_PER_BIT, STEPS_PER_BIT, SYMBOL, TLDS, UPPER,
 };
 
 /// The cost of one plain ASCII character: about the entropy of English
@@ -53,10 +53,11 @@ impl Default for Cursor {
 
 impl Cursor {
     /// Scores the character of class `class` (with the [`UPPER`] flag) after
-    /// the previous one. A pair of ASCII classes costs nothing here: it is
-    /// the same in every ASCII-compatible reading.
+    /// the previous one; a character in a category class (another letter, a
+    /// symbol) also costs its `emission`. A pair of ASCII classes costs
+    /// nothing here: it is the same in every ASCII-compatible reading.
     #[inline]
-    pub fn step(&mut self, model: &Model, class: u8) {
+    pub fn step(&mut self, model: &Model, class: u8, emission: u8) {
         let (p, c) = (self.prev & !UPPER, class & !UPPER);
         let prev_letter = model.letters >> p & 1 == 1;
         let prev_upper = prev_letter && self.prev & UPPER != 0;
@@ -65,6 +66,9 @@ impl Cursor {
         if p > ASCII_LETTER || c > ASCII_LETTER {
             let k = model.classes;
             self.cost += u32::from(model.bigrams[usize::from(p) * k + usize::from(c)]);
+            if matches!(c, SYMBOL | OTHER_LETTER | FAR_LETTER) {
+                self.cost += u32::from(emission);
+            }
             if letter {
                 // After a non-letter, a lowercase letter, a capital, two capitals.
                 let state = match (prev_letter, prev_upper, self.caps) {
@@ -251,10 +255,10 @@ mod tests {
         let ru = MODELS.iter().find(|m| m.id == "ru").unwrap();
         let mut cursor = Cursor::default();
         for b in *b"plain ascii" {
-            cursor.step(ru, ascii_class(b));
+            cursor.step(ru, ascii_class(b), 0);
         }
         assert_eq!(cursor.cost, 0);
-        cursor.step(ru, ODD);
+        cursor.step(ru, ODD, 0);
         assert!(cursor.cost > 10 * u32::from(STEPS_PER_BIT));
     }
 }

@@ -66,15 +66,18 @@ impl SingleScorer {
                     continue;
                 }
                 let model = &MODELS[usize::from(*model)];
+                let emissions = &SINGLE_BYTE[encoding.table].emissions;
                 for &b in run {
-                    let class =
-                        if b < 0x80 { ascii_class(b) } else { classes[usize::from(b - 0x80)] };
+                    let (class, emission) = match b.checked_sub(0x80) {
+                        None => (ascii_class(b), 0),
+                        Some(high) => (classes[usize::from(high)], emissions[usize::from(high)]),
+                    };
                     if class == ILLEGAL {
                         encoding.disqualified = true;
                         encoding.alive = false;
                         break;
                     }
-                    cursor.step(model, class);
+                    cursor.step(model, class, emission);
                 }
                 if encoding.disqualified {
                     break;
@@ -92,7 +95,7 @@ impl SingleScorer {
                 .zip(encoding.table().models.iter())
             {
                 if cursor.alive {
-                    cursor.step(&MODELS[usize::from(*model)], class);
+                    cursor.step(&MODELS[usize::from(*model)], class, 0);
                 }
             }
         }

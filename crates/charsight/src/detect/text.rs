@@ -4,8 +4,9 @@
 
 use super::score::{self, ascii_class, Cursor, GapSums, Gaps, Hints, ASCII_COST, ODD_COST};
 use super::tables::{
-    CJK_STAYS, MODELS, ODD, STAY_STEPS_PER_BIT, STEPS_PER_BIT, SYMBOLS, SYMBOL_CLASSES,
-    SYMBOL_COST, UPPER,
+    CJK_STAYS, FAR_LETTER, FAR_LETTER_EMISSION, MODELS, ODD, OTHER_LETTER, STAY_STEPS_PER_BIT,
+    STEPS_PER_BIT, SYMBOL, SYMBOLS, SYMBOL_CLASSES, SYMBOL_COST, SYMBOL_EMISSIONS,
+    UNSEEN_LETTER_EMISSION, UNSEEN_SYMBOL_EMISSION, UPPER,
 };
 use charsight_tables::charfreq;
 
@@ -14,7 +15,7 @@ use crate::lang::CharFreq;
 /// A character's class where the symbol table lacks it: the rule the
 /// generator applies to the characters it classifies.
 fn category(c: char) -> u8 {
-    use charsight_tables::detect::{FAR_LETTER, FAR_SCRIPTS, OTHER_LETTER, SYMBOL};
+    use charsight_tables::detect::FAR_SCRIPTS;
     if c.is_control() || ('\u{E000}'..='\u{F8FF}').contains(&c) || c == '\u{FFFD}' {
         ODD
     } else if c.is_alphabetic() {
@@ -79,10 +80,17 @@ impl TextScorer {
         let flag = if c.is_uppercase() { UPPER } else { 0 };
         let symbol = SYMBOLS.binary_search(&lower).ok();
         let fallback = category(lower);
+        let emission = match (symbol, fallback) {
+            (Some(s), _) => SYMBOL_EMISSIONS[s],
+            (None, OTHER_LETTER) => UNSEEN_LETTER_EMISSION,
+            (None, FAR_LETTER) => FAR_LETTER_EMISSION,
+            (None, SYMBOL) => UNSEEN_SYMBOL_EMISSION,
+            (None, _) => 0,
+        };
         let (bigram, cjk) = self.cursors.split_at_mut(MODELS.len());
         for (i, cursor) in bigram.iter_mut().enumerate().filter(|(_, c)| c.alive) {
             let class = symbol.map_or(fallback, |s| SYMBOL_CLASSES[s][i]) | flag;
-            cursor.step(&MODELS[i], class);
+            cursor.step(&MODELS[i], class, emission);
         }
         // One look-up in the character-frequency table serves every language.
         let known = charfreq::CHARS.binary_search(&u32::from(c)).ok();
@@ -112,7 +120,7 @@ impl TextScorer {
         self.last_plain = class != ODD;
         for (model, cursor) in MODELS.iter().zip(bigram).filter(|(_, c)| c.alive) {
             cursor.cost += base;
-            cursor.step(model, class);
+            cursor.step(model, class, 0);
         }
         for cursor in cjk.iter_mut().filter(|c| c.alive) {
             cursor.cost += if class == ODD { ODD_COST } else { base };

@@ -37,11 +37,11 @@ const BACKOFF: f64 = 4.0;
 /// text must not outweigh everything else.
 const MAX_COST: f64 = 200.0;
 /// A category class stands for many characters: entering it also pays for
-/// which one (in bits, about `log2` of how many there are), or foreign text
-/// would cost little once inside its category.
-const OTHER_LETTER_BITS: f64 = 8.0;
+/// which one ([`emissions`]), or foreign text would cost little once inside
+/// its category. A letter of a script with thousands costs this much.
 const FAR_LETTER_BITS: f64 = 14.0;
-const SYMBOL_BITS: f64 = 5.0;
+/// Emissions stay within these bounds (bits).
+const EMISSION_BITS: std::ops::RangeInclusive<f64> = 2.0..=20.0;
 
 /// Where the scripts with thousands of letters start (CJK radicals, kana,
 /// ideographs, Hangul syllables, Yi): their letters are [`FAR_LETTER`].
@@ -196,6 +196,8 @@ pub struct Model {
     pub alphabet: Vec<char>,
     /// Non-ASCII letters (with case) and their counts, for coverage.
     pub letter_counts: BTreeMap<char, u64>,
+    /// Non-ASCII characters (lowercase) and their counts.
+    pub char_counts: BTreeMap<char, u64>,
     /// `classes × classes` costs of `cur` after `prev`.
     pub bigrams: Vec<u8>,
     /// Case costs: `[state before][lower, upper]` (see `case_state`).
@@ -260,6 +262,7 @@ impl Model {
             }
         }
         let total: u64 = unigrams.values().sum();
+        let char_counts = unigrams.clone();
         let mut by_count: Vec<(char, u64)> = unigrams.into_iter().collect();
         by_count.sort_by(|x, y| y.1.cmp(&x.1).then(x.0.cmp(&y.0)));
         let mut alphabet = Vec::new();
@@ -281,6 +284,7 @@ impl Model {
             language,
             alphabet,
             letter_counts: letters,
+            char_counts,
             bigrams: Vec::new(),
             case: [0; 8],
             stay: 0,
@@ -307,13 +311,7 @@ impl Model {
             let row: f64 = n[p * k..(p + 1) * k].iter().sum();
             for c in 0..k {
                 let prob = (n[p * k + c] + BACKOFF * unigram[c]) / (row + BACKOFF);
-                let which = match c as u8 {
-                    OTHER_LETTER => OTHER_LETTER_BITS,
-                    FAR_LETTER => FAR_LETTER_BITS,
-                    SYMBOL => SYMBOL_BITS,
-                    _ => 0.0,
-                };
-                model.bigrams[p * k + c] = cost(prob * (-which).exp2());
+                model.bigrams[p * k + c] = cost(prob);
             }
         }
         // How often plain ASCII goes on as plain ASCII: in a language with
@@ -428,9 +426,89 @@ pub fn emit_models(body: &mut String, models: &[Model]) -> Result<()> {
     Ok(())
 }
 
+/// What a character costs when it stands in a category class (another
+/// letter, a symbol), in steps: `-log2` of its share of its category over
+/// the text of every language, so a letter common elsewhere (é) costs less
+/// than a rare one, and € less than ¤. Also the cost of a character of each
+/// category that no text showed (`unseen`, by category).
+pub struct Emissions {
+    pub of: BTreeMap<char, u8>,
+    pub unseen_letter: u8,
+    pub unseen_symbol: u8,
+    pub far_letter: u8,
+}
+
+pub fn emissions(models: &[Model], symbols: &BTreeSet<char>) -> Emissions {
+    let mut pooled: BTreeMap<char, u64> = BTreeMap::new();
+    for m in models {
+        for (&c, &n) in &m.char_counts {
+            *pooled.entry(c).or_default() += n;
+        }
+    }
+    let steps = |bits: f64| {
+        (bits.clamp(*EMISSION_BITS.start(), *EMISSION_BITS.end()) * STEPS_PER_BIT).round() as u8
+    };
+    let mut totals: BTreeMap<u8, (f64, f64)> = BTreeMap::new();
+    for &c in pooled.keys().chain(symbols.iter()) {
+        let n = pooled.get(&c).copied().unwrap_or(0) as f64;
+        let entry = totals.entry(category(c)).or_default();
+        entry.0 += n;
+        entry.1 += 1.0;
+    }
+    let probability = |cat: u8, n: f64| {
+        let (total, kinds) = totals.get(&cat).copied().unwrap_or((0.0, 0.0));
+        (n + 0.5) / (total + 0.5 * (kinds + 1.0))
+    };
+    let mut of = BTreeMap::new();
+    for &c in symbols {
+        let cat = category(c);
+        let bits = match cat {
+            OTHER_LETTER | SYMBOL => {
+                -probability(cat, pooled.get(&c).copied().unwrap_or(0) as f64).log2()
+            }
+            FAR_LETTER => FAR_LETTER_BITS,
+            _ => 0.0,
+        };
+        of.insert(c, if bits == 0.0 { 0 } else { steps(bits) });
+    }
+    Emissions {
+        of,
+        unseen_letter: steps(-probability(OTHER_LETTER, 0.0).log2()),
+        unseen_symbol: steps(-probability(SYMBOL, 0.0).log2()),
+        far_letter: steps(FAR_LETTER_BITS),
+    }
+}
+
 /// The symbol table: every character of an alphabet or of a single-byte
 /// encoding's high half (lowercase), sorted, with each model's class of it.
-pub fn emit_symbols(body: &mut String, symbols: &BTreeSet<char>, models: &[Model]) -> Result<()> {
+pub fn emit_symbols(
+    body: &mut String,
+    symbols: &BTreeSet<char>,
+    models: &[Model],
+    emissions: &Emissions,
+) -> Result<()> {
+    writeln!(
+        body,
+        "/// What a character in a category class (another letter, a symbol) costs\n\
+         /// on top of its class, in steps, by index into [`SYMBOLS`]; 0 for others."
+    )?;
+    let of: Vec<u8> = symbols.iter().map(|c| emissions.of[c]).collect();
+    write!(body, "pub static SYMBOL_EMISSIONS: [u8; {}] = {of:?};\n", symbols.len())?;
+    for (name, value, doc) in [
+        (
+            "UNSEEN_LETTER_EMISSION",
+            emissions.unseen_letter,
+            "The emission of a letter missing from [`SYMBOLS`].",
+        ),
+        (
+            "UNSEEN_SYMBOL_EMISSION",
+            emissions.unseen_symbol,
+            "The emission of a symbol missing from [`SYMBOLS`].",
+        ),
+        ("FAR_LETTER_EMISSION", emissions.far_letter, "The emission of a [`FAR_LETTER`]."),
+    ] {
+        writeln!(body, "/// {doc}\npub const {name}: u8 = {value};")?;
+    }
     writeln!(body, "/// Lowercase characters with a class in [`SYMBOL_CLASSES`], ascending.")?;
     write!(body, "pub static SYMBOLS: [char; {}] = [", symbols.len())?;
     for c in symbols {

@@ -57,7 +57,8 @@ pub fn emit_single(body: &mut String, encodings: &[&Encoding], models: &[Model])
     for half in &halves {
         symbols.extend(half.iter().flatten().map(|&c| model::fold(c).0));
     }
-    model::emit_symbols(body, &symbols, models)?;
+    let emissions = model::emissions(models, &symbols);
+    model::emit_symbols(body, &symbols, models, &emissions)?;
 
     writeln!(
         body,
@@ -66,6 +67,7 @@ pub fn emit_single(body: &mut String, encodings: &[&Encoding], models: &[Model])
          pub struct SingleByte {{\n\
          /// The charset's canonical name.\npub charset: &'static str,\n\
          /// The character of bytes 0x80..=0xFF; 0 where the byte is illegal.\npub chars: [u16; 128],\n\
+         /// The emission of each character (see [`SYMBOL_EMISSIONS`]).\npub emissions: [u8; 128],\n\
          /// (index into [`MODELS`], class of bytes 0x80..=0xFF with [`UPPER`], or [`ILLEGAL`]).\n\
          pub models: &'static [(u8, [u8; 128])],\n}}"
     )?;
@@ -81,9 +83,11 @@ pub fn emit_single(body: &mut String, encodings: &[&Encoding], models: &[Model])
             .map(|c| c.map_or(Ok(0), |c| u16::try_from(u32::from(c))))
             .collect::<Result<_, _>>()
             .context("a single-byte character outside the BMP")?;
+        let emission: Vec<u8> =
+            half.iter().map(|c| c.map_or(0, |c| emissions.of[&model::fold(c).0])).collect();
         write!(
             body,
-            "SingleByte {{ charset: {:?}, chars: {chars:?}, models: &[",
+            "SingleByte {{ charset: {:?}, chars: {chars:?}, emissions: {emission:?}, models: &[",
             encoding.charset.name()
         )?;
         for (index, m) in models.iter().enumerate() {
