@@ -493,7 +493,7 @@ pub fn emit_symbols(
          /// on top of its class, in steps, by index into [`SYMBOLS`]; 0 for others."
     )?;
     let of: Vec<u8> = symbols.iter().map(|c| emissions.of[c]).collect();
-    write!(body, "pub static SYMBOL_EMISSIONS: [u8; {}] = {of:?};\n", symbols.len())?;
+    writeln!(body, "pub static SYMBOL_EMISSIONS: [u8; {}] = {of:?};", symbols.len())?;
     for (name, value, doc) in [
         (
             "UNSEEN_LETTER_EMISSION",
