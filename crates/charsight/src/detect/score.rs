@@ -10,7 +10,7 @@
 //! are compared.
 
 use super::tables::{
-    Model, ASCII_LETTER, ASCII_OTHER, CJK_STAYS, FAR_LETTER, MODELS, ODD, OTHER_LETTER,
+    Model, ASCII_LETTER, ASCII_OTHER, CJK_STAYS, FAR_LETTER, LAST_ASCII, MODELS, ODD, OTHER_LETTER,
     STAY_STEPS_PER_BIT, STEPS_PER_BIT, SYMBOL, TLDS, UPPER,
 };
 
@@ -22,12 +22,12 @@ pub(super) const ASCII_COST: u32 = 4 * STEPS_PER_BIT as u32;
 /// has no bigram for it.
 pub(super) const ODD_COST: u32 = 25 * STEPS_PER_BIT as u32;
 
-/// The class of an ASCII byte: letter (with case), control, or other.
+/// The class of an ASCII byte: the letter (with case), control, or other.
 #[inline]
 pub(super) fn ascii_class(b: u8) -> u8 {
     match b {
-        b'a'..=b'z' => ASCII_LETTER,
-        b'A'..=b'Z' => ASCII_LETTER | UPPER,
+        b'a'..=b'z' => ASCII_LETTER + (b - b'a'),
+        b'A'..=b'Z' => (ASCII_LETTER + (b - b'A')) | UPPER,
         b'\t' | b'\n' | 0x0C | b'\r' => ASCII_OTHER,
         0..=0x1F | 0x7F => ODD,
         _ => ASCII_OTHER,
@@ -63,7 +63,7 @@ impl Cursor {
         let prev_upper = prev_letter && self.prev & UPPER != 0;
         let letter = model.letters >> c & 1 == 1;
         let upper = letter && class & UPPER != 0;
-        if p > ASCII_LETTER || c > ASCII_LETTER {
+        if p > LAST_ASCII || c > LAST_ASCII {
             let k = model.classes;
             self.cost += u32::from(model.bigrams[usize::from(p) * k + usize::from(c)]);
             if matches!(c, SYMBOL | OTHER_LETTER | FAR_LETTER) {

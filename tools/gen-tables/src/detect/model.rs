@@ -14,12 +14,14 @@ use anyhow::{bail, Context, Result};
 use super::STEPS_PER_BIT;
 
 pub const ASCII_OTHER: u8 = 0;
+/// ASCII letters are classes 1 (a) to 26 (z).
 pub const ASCII_LETTER: u8 = 1;
-pub const SYMBOL: u8 = 2;
-pub const OTHER_LETTER: u8 = 3;
-pub const ODD: u8 = 4;
-pub const FAR_LETTER: u8 = 5;
-pub const FIRST_LETTER: u8 = 6;
+pub const LAST_ASCII: u8 = 26;
+pub const SYMBOL: u8 = 27;
+pub const OTHER_LETTER: u8 = 28;
+pub const ODD: u8 = 29;
+pub const FAR_LETTER: u8 = 30;
+pub const FIRST_LETTER: u8 = 31;
 /// Flag on a class: the character is uppercase.
 pub const UPPER: u8 = 0x80;
 /// A byte that does not decode (or decodes to a C1 control).
@@ -30,7 +32,7 @@ const COVERAGE: f64 = 0.998;
 /// ...with characters seen at least this often...
 const MIN_COUNT: u64 = 3;
 /// ...and at most this many characters (so classes fit in seven bits).
-const MAX_ALPHABET: usize = 120;
+const MAX_ALPHABET: usize = 96;
 /// Weight of the unigram in the smoothed bigram probability.
 const BACKOFF: f64 = 4.0;
 /// No event costs more than this (in steps): a few odd characters in real
@@ -68,9 +70,12 @@ pub fn count_bigrams<'a>(
     id: &str,
     lines: impl Iterator<Item = &'a String>,
 ) -> Result<(String, [u64; 8])> {
-    let fold = |c: char| match c {
-        'a'..='z' => 'a',
-        'A'..='Z' => 'A',
+    // ASCII letters keep their identity next to a non-ASCII character;
+    // between two ASCII characters only the classes' totals matter.
+    let fold = |c: char, other: char| match c {
+        'a'..='z' if other.is_ascii() => 'a',
+        'A'..='Z' if other.is_ascii() => 'A',
+        c if c.is_ascii_alphabetic() => c,
         c if c.is_ascii() => ' ',
         c => c,
     };
@@ -83,7 +88,10 @@ pub fn count_bigrams<'a>(
         for form in forms {
             let (mut before, mut prev) = (' ', ' ');
             for c in form.chars().chain([' ']) {
-                *counts.entry((fold(prev), fold(c))).or_default() += 1;
+                // The previous character keeps its identity (rows are
+                // per letter); the next one is folded when both are ASCII.
+                let kept = if prev.is_ascii() && !prev.is_ascii_alphabetic() { ' ' } else { prev };
+                *counts.entry((kept, fold(c, prev))).or_default() += 1;
                 if c.is_alphabetic() {
                     cases[case_state(before, prev) * 2 + usize::from(c.is_uppercase())] += 1;
                 }
@@ -96,7 +104,7 @@ pub fn count_bigrams<'a>(
     }
     let mut tsv = format!(
         "# detect {id}: character bigram counts of the training lines of shared/text \
-         (ASCII letters folded to a/A, other ASCII to space; hex code points).\n"
+         (other ASCII as a space, an ASCII letter after an ASCII character as a/A; hex code points).\n"
     );
     for ((a, b), n) in counts {
         writeln!(tsv, "{:X}\t{:X}\t{n}", u32::from(a), u32::from(b))?;
@@ -161,7 +169,7 @@ pub fn typographic(line: &str) -> String {
 /// from its symbol table.
 pub fn category(c: char) -> u8 {
     if c.is_ascii_alphabetic() {
-        ASCII_LETTER
+        ASCII_LETTER + (c.to_ascii_lowercase() as u8 - b'a')
     } else if c.is_ascii() {
         if c.is_ascii_control() && !matches!(c, '\t' | '\n' | '\x0C' | '\r') {
             ODD
@@ -217,7 +225,8 @@ impl Model {
     /// Bit `k` set: class `k` is a letter (its case is scored).
     pub fn letters(&self) -> u128 {
         let alphabet = self.alphabet.iter().enumerate().filter(|(_, c)| c.is_alphabetic());
-        alphabet.fold(1 << ASCII_LETTER | 1 << OTHER_LETTER | 1 << FAR_LETTER, |bits, (i, _)| {
+        let ascii = (ASCII_LETTER..=LAST_ASCII).fold(0u128, |bits, k| bits | 1 << k);
+        alphabet.fold(ascii | 1 << OTHER_LETTER | 1 << FAR_LETTER, |bits, (i, _)| {
             bits | 1 << (usize::from(FIRST_LETTER) + i)
         })
     }
@@ -319,7 +328,7 @@ impl Model {
         // many, each ASCII character that is not followed by one is
         // evidence against it. Readings skip ASCII runs and charge this per
         // plain byte instead of scoring each pair.
-        let ascii = usize::from(ASCII_OTHER)..=usize::from(ASCII_LETTER);
+        let ascii = usize::from(ASCII_OTHER)..=usize::from(LAST_ASCII);
         let from_ascii: f64 =
             ascii.clone().map(|p| n[p * k..(p + 1) * k].iter().sum::<f64>()).sum();
         let stays: f64 = ascii
@@ -359,7 +368,8 @@ pub fn emit_models(body: &mut String, models: &[Model]) -> Result<()> {
             ASCII_OTHER,
             "Class: ASCII other than letters (space, digits, punctuation).",
         ),
-        ("ASCII_LETTER", ASCII_LETTER, "Class: an ASCII letter."),
+        ("ASCII_LETTER", ASCII_LETTER, "Class: the ASCII letter a (b is 2, …, z is 26)."),
+        ("LAST_ASCII", LAST_ASCII, "The last ASCII class (z): classes up to it are ASCII."),
         (
             "SYMBOL",
             SYMBOL,
