@@ -539,7 +539,7 @@ impl Detector {
         self.single.begin(before);
         for (entry, m) in &mut self.multi {
             if self.status[*entry] == Status::Alive {
-                m.begin(contiguous);
+                m.begin(contiguous, before);
                 if m.disqualified {
                     self.status[*entry] = Status::Disqualified;
                 }

@@ -8,7 +8,7 @@
 //! byte is part of a character instead, so the reading gets back the
 //! [`ASCII_COST`] it will be charged for it.
 
-use super::score::{ascii_class, ASCII_COST, ODD_COST};
+use super::score::{self, ascii_class, ASCII_COST, ODD_COST};
 use super::tables::ODD;
 use super::tables::{
     MultiByte, EXT3, EXT4, FIRST_LEAD, FIRST_TRAIL, GB4, ILLEGAL, LEAD, MULTI_BYTE, TRAILS,
@@ -40,6 +40,11 @@ pub(super) struct MultiScorer {
     pub disqualified: bool,
     /// Characters read (two or more bytes, or a single non-ASCII byte).
     pub chars: u32,
+    /// The language's costs of edges between ASCII and its characters.
+    edges: [u8; 5],
+    /// What came last: one of its characters (`None`), or an ASCII letter
+    /// or other ASCII (`Some(is_letter)`).
+    last: Option<bool>,
 }
 
 impl MultiScorer {
@@ -51,15 +56,20 @@ impl MultiScorer {
             refund: 0,
             disqualified: false,
             chars: 0,
+            edges: score::cjk_edges(MULTI_BYTE[table].language),
+            last: Some(false),
         }
     }
 
     /// Whether a run that starts now continues a sequence. Bytes skipped
     /// since the last one were plain ASCII, which no open sequence accepts
     /// except as a trail; `contiguous` says none were skipped.
-    pub fn begin(&mut self, contiguous: bool) {
+    pub fn begin(&mut self, contiguous: bool, before: u8) {
         if !contiguous && self.state != State::Ground {
             self.disqualified = true;
+        }
+        if self.state == State::Ground {
+            self.last = Some(before.is_ascii_alphabetic());
         }
     }
 
@@ -85,6 +95,9 @@ impl MultiScorer {
                 if ascii_class(b) == ODD {
                     self.cost += u64::from(ODD_COST);
                 }
+                let letter = b.is_ascii_alphabetic();
+                self.cost += u64::from(score::cjk_edge(&self.edges, self.last, Some(letter)));
+                self.last = Some(letter);
                 State::Ground
             }
             State::Ground => match t.singles[usize::from(b - 0x80)] {
@@ -136,7 +149,8 @@ impl MultiScorer {
     }
 
     fn char(&mut self, cost: u8) {
-        self.cost += u64::from(cost);
+        self.cost += u64::from(cost) + u64::from(score::cjk_edge(&self.edges, self.last, None));
+        self.last = None;
         self.chars += 1;
     }
 

@@ -10,7 +10,7 @@
 //! are compared.
 
 use super::tables::{
-    Model, ASCII_LETTER, ASCII_OTHER, CJK_STAYS, FAR_LETTER, LAST_ASCII, MODELS, ODD, OTHER_LETTER,
+    Model, ASCII_LETTER, ASCII_OTHER, CJK_COSTS, FAR_LETTER, LAST_ASCII, MODELS, ODD, OTHER_LETTER,
     STAY_STEPS_PER_BIT, STEPS_PER_BIT, SYMBOL, TLDS, UPPER,
 };
 
@@ -91,15 +91,32 @@ pub(super) fn adjusted(events: u32, plain: u64, bonus: u32) -> u64 {
     (u64::from(events) + plain).saturating_sub(u64::from(bonus))
 }
 
-/// The costs of plain ASCII in a language's text, in stay steps (see
-/// `Model::stay`): going on after plain ASCII, and anything else following
-/// it. The bigram models score what follows plain ASCII themselves (leave 0);
-/// for CJK languages it comes from their text's counts.
-pub(super) fn stay(language: &str) -> (u16, u16) {
-    if let Some(&(_, stay, leave)) = CJK_STAYS.iter().find(|x| x.0 == language) {
-        return (stay, leave);
+/// The cost of plain ASCII going on after plain ASCII in a language's text,
+/// in stay steps (see `Model::stay`): its model's, or for a CJK language its
+/// text's counts (whose edges between ASCII and the rest are [`cjk_edges`]).
+pub(super) fn stay(language: &str) -> u16 {
+    if let Some(&(_, stay, _)) = CJK_COSTS.iter().find(|x| x.0 == language) {
+        return stay;
     }
-    (MODELS.iter().find(|m| m.language == language).map_or(0, |m| m.stay), 0)
+    MODELS.iter().find(|m| m.language == language).map_or(0, |m| m.stay)
+}
+
+/// A CJK language's costs (steps) of the edges between ASCII and its
+/// characters: ASCII letter → character, other ASCII → character, character
+/// → ASCII letter, character → other ASCII, character → character.
+pub(super) fn cjk_edges(language: &str) -> [u8; 5] {
+    CJK_COSTS.iter().find(|x| x.0 == language).map_or([0; 5], |x| x.2)
+}
+
+/// Scores the edges of a CJK language: `prev` and `next` say whether each
+/// side is one of its characters (`None`) or ASCII (`Some(is_letter)`).
+pub(super) fn cjk_edge(edges: &[u8; 5], prev: Option<bool>, next: Option<bool>) -> u32 {
+    u32::from(match (prev, next) {
+        (Some(letter), None) => edges[usize::from(!letter)],
+        (None, Some(letter)) => edges[2 + usize::from(!letter)],
+        (None, None) => edges[4],
+        (Some(_), Some(_)) => 0,
+    })
 }
 
 /// How many stretches of plain ASCII followed by something else, by how many
@@ -151,19 +168,35 @@ pub(super) struct GapSums {
 }
 
 impl GapSums {
-    /// The cost (in steps) of the stretches under a language's stay and
-    /// leave costs (in stay steps): each stretch pays `stay` per step, up to
-    /// [`GAP_CAP_BITS`], and `leave` once.
-    pub fn cost(&self, (stay, leave): (u16, u16)) -> u64 {
+    /// The cost (in steps) of the stretches under a language's stay cost
+    /// (in stay steps): each stretch pays `stay` per step, up to
+    /// [`GAP_CAP_BITS`].
+    pub fn cost(&self, stay: u16) -> u64 {
         let cap = GAP_CAP_BITS * u64::from(STAY_STEPS_PER_BIT);
         let all = self.stretches[GAP_BUCKETS];
         // Stretches of `capped` steps or more pay the cap.
         let capped = if stay == 0 { GAP_BUCKETS } else { (cap / u64::from(stay)) as usize };
         let capped = capped.min(GAP_BUCKETS);
-        let units = self.steps[capped] * u64::from(stay)
-            + (all - self.stretches[capped]) * cap
-            + all * u64::from(leave);
+        let units = self.steps[capped] * u64::from(stay) + (all - self.stretches[capped]) * cap;
         units / u64::from(STAY_STEPS_PER_BIT / u16::from(STEPS_PER_BIT))
+    }
+}
+
+impl Cursor {
+    /// Scores a CJK language's edge to what comes next: one of its
+    /// characters (`None`) or ASCII (`Some(is_letter)`). `prev` holds
+    /// [`FAR_LETTER`] after one of its characters.
+    pub fn cjk_edge(&mut self, edges: &[u8; 5], next: Option<bool>) {
+        let prev = match self.prev & !UPPER {
+            FAR_LETTER => None,
+            p => Some((ASCII_LETTER..=LAST_ASCII).contains(&p)),
+        };
+        self.cost += cjk_edge(edges, prev, next);
+        self.prev = match next {
+            None => FAR_LETTER,
+            Some(true) => ASCII_LETTER,
+            Some(false) => ASCII_OTHER,
+        };
     }
 }
 

@@ -116,11 +116,8 @@ impl SingleScorer {
                 .filter(|(c, _)| c.alive)
                 .map(|(c, (m, _))| {
                     let model = &MODELS[usize::from(*m)];
-                    let cost = score::adjusted(
-                        c.cost,
-                        gaps.cost((model.stay, 0)),
-                        hints.bonus(model.language),
-                    );
+                    let cost =
+                        score::adjusted(c.cost, gaps.cost(model.stay), hints.bonus(model.language));
                     (cost, Some(model.language))
                 })
                 .min();
@@ -145,7 +142,7 @@ impl SingleScorer {
             let models = e.table().models;
             let cost = |i: usize, c: &Cursor| {
                 let model = &MODELS[usize::from(models[i].0)];
-                score::adjusted(c.cost, gaps.cost((model.stay, 0)), hints.bonus(model.language))
+                score::adjusted(c.cost, gaps.cost(model.stay), hints.bonus(model.language))
             };
             score::prune(&mut self.cursors[e.cursors.clone()], cost, gap);
         }

@@ -4,7 +4,7 @@
 
 use super::score::{self, ascii_class, Cursor, GapSums, Gaps, Hints, ASCII_COST, ODD_COST};
 use super::tables::{
-    CJK_STAYS, FAR_LETTER, FAR_LETTER_EMISSION, MODELS, ODD, OTHER_LETTER, STAY_STEPS_PER_BIT,
+    CJK_COSTS, FAR_LETTER, FAR_LETTER_EMISSION, MODELS, ODD, OTHER_LETTER, STAY_STEPS_PER_BIT,
     STEPS_PER_BIT, SYMBOL, SYMBOLS, SYMBOL_CLASSES, SYMBOL_COST, SYMBOL_EMISSIONS,
     UNSEEN_LETTER_EMISSION, UNSEEN_SYMBOL_EMISSION, UPPER,
 };
@@ -103,6 +103,7 @@ impl TextScorer {
                 u8::MAX => u32::from(floor),
                 cost => u32::from(cost),
             };
+            cursor.cjk_edge(&CJK_COSTS[column].2, None);
         }
     }
 
@@ -122,8 +123,9 @@ impl TextScorer {
             cursor.cost += base;
             cursor.step(model, class, 0);
         }
-        for cursor in cjk.iter_mut().filter(|c| c.alive) {
+        for (column, cursor) in cjk.iter_mut().enumerate().filter(|(_, c)| c.alive) {
             cursor.cost += if class == ODD { ODD_COST } else { base };
+            cursor.cjk_edge(&CJK_COSTS[column].2, Some(b.is_ascii_alphabetic()));
         }
     }
 
@@ -139,16 +141,10 @@ impl TextScorer {
     /// or scored (`plain_pairs`), and for hints.
     fn adjusted(&self, i: usize, cursor: &Cursor, hints: &Hints, gaps: &GapSums) -> u64 {
         let language = Self::language(i);
-        let (stay, leave) = match MODELS.get(i) {
-            Some(model) => (model.stay, 0),
-            None => {
-                let (_, stay, leave) = CJK_STAYS[i - MODELS.len()];
-                (stay, leave)
-            }
-        };
+        let stay = MODELS.get(i).map_or_else(|| CJK_COSTS[i - MODELS.len()].1, |m| m.stay);
         let per_step = u64::from(STAY_STEPS_PER_BIT / u16::from(STEPS_PER_BIT));
         let pairs = self.plain_pairs * u64::from(stay) / per_step;
-        score::adjusted(cursor.cost, gaps.cost((stay, leave)) + pairs, hints.bonus(language))
+        score::adjusted(cursor.cost, gaps.cost(stay) + pairs, hints.bonus(language))
     }
 
     /// The best model (its cost adjusted for the plain ASCII the reading
@@ -270,8 +266,8 @@ mod tests {
     }
 
     #[test]
-    fn cjk_stays_are_in_charfreq_order() {
-        let languages: Vec<&str> = CJK_STAYS.iter().map(|x| x.0).collect();
+    fn cjk_costs_are_in_charfreq_order() {
+        let languages: Vec<&str> = CJK_COSTS.iter().map(|x| x.0).collect();
         assert_eq!(languages, CharFreq::ALL.map(CharFreq::language));
     }
 

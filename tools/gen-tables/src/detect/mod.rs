@@ -60,14 +60,15 @@ pub fn count(out: &mut Output) -> Result<()> {
         Ok(())
     };
     let mut cjk = String::from(
-        "# detect: plain ASCII followed by plain ASCII, and by anything else, in the \
-         training lines of the CJK languages: language TAB stays TAB leaves.\n",
+        "# detect: transitions between ASCII letters (L), other ASCII (O) and other \
+         characters (C) in the training lines of the CJK languages: language TAB LL LO LC \
+         OL OO OC CL CO CC.\n",
     );
     for tag in testkit_languages()? {
         let lines = testkit::text_lines(&tag, false);
         if CJK.contains(&tag.as_str()) {
-            let (stays, leaves) = model::count_stays(lines.iter());
-            writeln!(cjk, "{tag}\t{stays}\t{leaves}")?;
+            let counts = model::count_transitions(lines.iter()).map(|n| n.to_string());
+            writeln!(cjk, "{tag}\t{}", counts.join("\t"))?;
             continue;
         }
         one(&tag, &lines)?;
@@ -80,16 +81,35 @@ pub fn count(out: &mut Output) -> Result<()> {
     out.file(&data().join("cjk.tsv"), cjk.as_bytes())
 }
 
-/// The stay and leave costs of each CJK language (see `Model::stay`), from
-/// `cjk.tsv`.
-fn read_cjk_stays(tsv: &str) -> Result<BTreeMap<String, (u16, u16)>> {
+/// The costs of plain ASCII in CJK text, from `cjk.tsv`: of plain ASCII
+/// going on (as `Model::stay`, in stay steps) and of the edges between
+/// ASCII and the rest (in steps): letter → other, ASCII other → other, other
+/// → letter, other → ASCII other, other → other.
+struct CjkCosts {
+    stay: u16,
+    edges: [u8; 5],
+}
+
+fn read_cjk(tsv: &str) -> Result<BTreeMap<String, CjkCosts>> {
     let mut map = BTreeMap::new();
     for line in tsv.lines().filter(|l| !l.starts_with('#')) {
         let f: Vec<&str> = line.split('\t').collect();
-        let [lang, stays, leaves] = f[..] else { bail!("cjk.tsv: bad line {line:?}") };
-        let (stays, leaves): (f64, f64) = (stays.parse()?, leaves.parse()?);
-        let all = stays + leaves;
-        map.insert(lang.to_owned(), (model::stay_cost(stays, all), model::stay_cost(leaves, all)));
+        let [lang, counts @ ..] = &f[..] else { bail!("cjk.tsv: bad line {line:?}") };
+        let n: Vec<f64> = counts.iter().map(|c| c.parse()).collect::<Result<_, _>>()?;
+        let [ll, lo, lc, ol, oo, oc, cl, co, cc] = n[..] else { bail!("cjk.tsv: {line:?}") };
+        let stay = model::stay_cost(ll + lo + ol + oo, ll + lo + lc + ol + oo + oc);
+        let cost = |k: f64, all: f64| {
+            (-((k + 0.5) / (all + 1.0)).log2() * STEPS_PER_BIT).round().min(250.0) as u8
+        };
+        let (from_l, from_o, from_c) = (ll + lo + lc, ol + oo + oc, cl + co + cc);
+        let edges = [
+            cost(lc, from_l),
+            cost(oc, from_o),
+            cost(cl, from_c),
+            cost(co, from_c),
+            cost(cc, from_c),
+        ];
+        map.insert(lang.to_string(), CjkCosts { stay, edges });
     }
     Ok(map)
 }
@@ -197,7 +217,7 @@ pub fn emit(out: &mut Output) -> Result<()> {
     }
     ids.sort();
     let cases = read_cases(&read(data().join("case.tsv"))?)?;
-    let cjk_stays = read_cjk_stays(&read(data().join("cjk.tsv"))?)?;
+    let cjk = read_cjk(&read(data().join("cjk.tsv"))?)?;
     let mut models = Vec::new();
     for id in &ids {
         let case = cases.get(id).copied().with_context(|| format!("case.tsv: no {id}"))?;
@@ -219,12 +239,14 @@ pub fn emit(out: &mut Output) -> Result<()> {
     writeln!(
         body,
         "/// The CJK languages' costs of plain ASCII going on after plain ASCII\n\
-         /// (as [`Model::stay`]) and of anything else following it, in\n\
-         /// [`STAY_STEPS_PER_BIT`]: (language, stay, leave)."
+         /// (as [`Model::stay`], in [`STAY_STEPS_PER_BIT`]), and of the edges\n\
+         /// between ASCII and their characters, in steps: ASCII letter → character,\n\
+         /// other ASCII → character, character → ASCII letter, character → other\n\
+         /// ASCII, character → character. In `charfreq` order."
     )?;
-    write!(body, "pub static CJK_STAYS: [(&str, u16, u16); {}] = [", cjk_stays.len())?;
-    for (lang, (stay, leave)) in &cjk_stays {
-        write!(body, "({lang:?}, {stay}, {leave}),")?;
+    write!(body, "pub static CJK_COSTS: [(&str, u16, [u8; 5]); {}] = [", cjk.len())?;
+    for (lang, costs) in &cjk {
+        write!(body, "({lang:?}, {}, {:?}),", costs.stay, costs.edges)?;
     }
     body.push_str("];\n");
     let multi: Vec<&Encoding> = encodings.iter().filter(|e| e.kind == Kind::Multi).collect();

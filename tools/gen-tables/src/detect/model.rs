@@ -112,25 +112,24 @@ pub fn count_bigrams<'a>(
     Ok((tsv, cases))
 }
 
-/// How often plain ASCII follows plain ASCII in some lines, and how often
-/// something else does (a line starts and ends with a space).
-pub fn count_stays<'a>(lines: impl Iterator<Item = &'a String>) -> (u64, u64) {
-    let (mut stays, mut leaves) = (0, 0);
+/// Transitions between ASCII letters (L), other ASCII (O) and anything else
+/// (C) in some lines (a line starts and ends with a space): counts of LL,
+/// LO, LC, OL, OO, OC, CL, CO, CC.
+pub fn count_transitions<'a>(lines: impl Iterator<Item = &'a String>) -> [u64; 9] {
+    let kind = |c: char| match c {
+        c if c.is_ascii_alphabetic() => 0,
+        c if c.is_ascii() => 1,
+        _ => 2,
+    };
+    let mut counts = [0; 9];
     for line in lines {
-        let mut prev_plain = true;
+        let mut prev = kind(' ');
         for c in line.chars().chain([' ']) {
-            let plain = c.is_ascii();
-            if prev_plain {
-                if plain {
-                    stays += 1;
-                } else {
-                    leaves += 1;
-                }
-            }
-            prev_plain = plain;
+            counts[prev * 3 + kind(c)] += 1;
+            prev = kind(c);
         }
     }
-    (stays, leaves)
+    counts
 }
 
 /// The cost of plain ASCII going on, from how often it does out of `all`.
