@@ -78,6 +78,11 @@ impl TextScorer {
         }
         let lower = c.to_lowercase().next().unwrap_or(c);
         let flag = if c.is_uppercase() { UPPER } else { 0 };
+        if lower.is_ascii() {
+            // İ and the like: their lowercase is an ASCII letter.
+            let ascii = if flag == 0 { lower } else { lower.to_ascii_uppercase() };
+            return self.push_ascii(ascii as u8);
+        }
         let symbol = SYMBOLS.binary_search(&lower).ok();
         let fallback = category(lower);
         let emission = match (symbol, fallback) {

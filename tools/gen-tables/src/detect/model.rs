@@ -263,7 +263,11 @@ impl Model {
         let mut letters: BTreeMap<char, u64> = BTreeMap::new();
         for &(_, b, n) in &pairs {
             if !b.is_ascii() {
-                *unigrams.entry(fold(b).0).or_default() += n;
+                // İ folds to ASCII i: an ASCII class, never in an alphabet.
+                let lower = fold(b).0;
+                if !lower.is_ascii() {
+                    *unigrams.entry(lower).or_default() += n;
+                }
                 if b.is_alphabetic() {
                     *letters.entry(b).or_default() += n;
                 }
