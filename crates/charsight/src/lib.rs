@@ -8,9 +8,11 @@
 //!    │
 //!    ├─ label      labels → Charset (WHATWG + aliases seen in the wild)
 //!    ├─ sniff      declared evidence: BOM, HTTP charset, <meta>, XML declaration
-//!    ├─ detect     what the content says (UTF-8 validity, ASCII, binary, …)
+//!    ├─ detect     what the content says: statistical readings of 63 encodings
+//!    │             (language models), ranked, with a calibrated confidence
 //!    ├─ verify     each candidate decoded: malformed, implausible, round trip
 //!    └─ pipeline   policy → Detection { charset, confidence, rule, evidence, candidates, font }
+//!
 //!
 //!  decoded text
 //!    ├─ font       font scopes in HTML, symbol/Indic font tables, Zawgyi → FontPass
@@ -57,6 +59,8 @@
 //! A confidence is the probability, from 0 to 1, that decoding with the
 //! chosen charset gives the right text. Pure ASCII decodes alike in every
 //! ASCII-compatible encoding, so its confidence is 1 whatever is chosen.
+//! The content detector's confidence is calibrated on held-out text: among
+//! its guesses with confidence about 0.9, about nine in ten are right.
 //!
 //! # Error reporting
 //!

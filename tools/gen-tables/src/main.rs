@@ -17,6 +17,7 @@
 mod carrier_emoji;
 mod charfreq;
 mod charmaps;
+mod detect;
 mod emit;
 mod fonts;
 mod icu_rules;
@@ -60,6 +61,8 @@ enum Family {
         /// The Debian `locales` package pinned in inputs.toml (`apt-get download locales`).
         deb: PathBuf,
     },
+    /// Character bigrams of every other language from ../shared/text.
+    Detect,
     /// Symbol and legacy-script font tables from ../shared/fonts.
     Fonts,
     /// The Zawgyi rules and detection model from ../shared/fonts/zawgyi and ../shared/text/my.txt.
@@ -81,6 +84,7 @@ fn main() -> Result<()> {
             match family {
                 Family::Charfreq { wordfreq } => charfreq::count(&mut out, &wordfreq)?,
                 Family::Charmaps { deb } => charmaps::count(&deb, &mut out)?,
+                Family::Detect => detect::count(&mut out)?,
                 Family::Fonts => fonts::count(&mut out, &testkit::shared_dir())?,
                 Family::Zawgyi => zawgyi::count(&mut out, &testkit::shared_dir())?,
                 Family::CarrierEmoji { xml } => carrier_emoji::count(&mut out, &xml)?,
@@ -98,6 +102,7 @@ fn main() -> Result<()> {
 fn emit_all(out: &mut emit::Output) -> Result<()> {
     charfreq::emit(out)?;
     charmaps::emit(out)?;
+    detect::emit(out)?;
     fonts::emit(out)?;
     zawgyi::emit(out)?;
     carrier_emoji::emit(out)
