@@ -21,9 +21,18 @@ pub enum Command {
     ///
     /// Gathers the declared evidence (byte order mark, HTTP Content-Type
     /// charset, <meta> and XML declarations) from a bounded prefix of each
-    /// input, looks at the content, and decides by browser rules: forced >
-    /// BOM > HTTP > in-document declaration > content > default.
+    /// input, looks at the content, verifies each candidate by decoding, and
+    /// decides by the policy (--policy).
     Detect(DetectArgs),
+    /// Decode one input to text (UTF-8, or --to ENC), with a report.
+    ///
+    /// Decides the encoding from a prefix (as `detect` does), then streams
+    /// the whole input through the decoder in bounded memory. Malformed
+    /// bytes are replaced with U+FFFD and listed in the report (--errors
+    /// replace), stop the run with exit code 1 and no output (--errors
+    /// strict), or are kept recoverable (--errors escape: byte NN becomes the
+    /// private-use character U+10FENN).
+    Decode(DecodeArgs),
     /// Rewrite the URLs of each line so their non-ASCII parts read right.
     ///
     /// Reads one URL or log line per line and decodes each URL component by
@@ -53,12 +62,85 @@ pub struct DetectArgs {
     pub format: Format,
 
     #[command(flatten)]
-    pub context: ContextArgs,
+    pub engine: EngineArgs,
 }
 
-/// What the caller knows about the inputs.
+#[derive(Args, Debug)]
+pub struct DecodeArgs {
+    /// The input file; '-' or nothing for standard input.
+    #[arg(value_name = "PATH")]
+    pub path: Option<PathBuf>,
+
+    /// Write the text to this file instead of standard output (written in
+    /// full or not at all).
+    #[arg(short, long, value_name = "OUT")]
+    pub output: Option<PathBuf>,
+
+    /// Encoding of the output [default: UTF-8].
+    ///
+    /// Characters it cannot represent are written as numeric character
+    /// references (&#NNNN;), or stop the run with --errors strict.
+    #[arg(long, value_name = "LABEL", value_parser = parse_output_label, conflicts_with = "keep_encoding")]
+    pub to: Option<Charset>,
+
+    /// Write a JSON report here: evidence, candidates, decision, every
+    /// malformed byte range, declarations rewritten.
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
+
+    /// What to do with bytes that are malformed in the input's encoding.
+    #[arg(long, value_enum, default_value_t = ErrorsArg::Replace)]
+    pub errors: ErrorsArg,
+
+    /// Rewrite the document's own declarations (<meta charset>, the charset
+    /// in <meta http-equiv> content, the XML declaration's encoding) to name
+    /// the output encoding, so that the output is self-consistent.
+    #[arg(long)]
+    pub fix_declaration: bool,
+
+    /// Write the document in the encoding its own declaration names (the
+    /// other way to make it self-consistent); fails if a character cannot
+    /// be represented there.
+    #[arg(long)]
+    pub keep_encoding: bool,
+
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ErrorsArg {
+    /// U+FFFD for each malformed sequence, listed in the report.
+    Replace,
+    /// Stop at the first malformed sequence (exit 1, no output written).
+    Strict,
+    /// Keep undecodable bytes recoverable: byte NN becomes U+10FENN.
+    Escape,
+}
+
+impl From<ErrorsArg> for charsight::decode::Errors {
+    fn from(arg: ErrorsArg) -> Self {
+        match arg {
+            ErrorsArg::Replace => charsight::decode::Errors::Replace,
+            ErrorsArg::Strict => charsight::decode::Errors::Strict,
+            ErrorsArg::Escape => charsight::decode::Errors::Escape,
+        }
+    }
+}
+
+/// What the caller knows about the inputs, and how to decide.
 #[derive(Args, Debug, Clone)]
-pub struct ContextArgs {
+pub struct EngineArgs {
+    /// How declarations and content are weighed.
+    ///
+    /// 'verify': declarations are trusted unless the bytes contradict them
+    /// (their decode is broken or implausible while another candidate is
+    /// clean); then the report says "declared X, actual Y". 'whatwg': browser
+    /// rules, BOM > HTTP > in-document > content, never second-guessed.
+    /// 'detect': ignore declarations, the content decides.
+    #[arg(long, value_enum, default_value_t = PolicyArg::Verify)]
+    pub policy: PolicyArg,
+
     /// The HTTP Content-Type the inputs came with.
     ///
     /// Its charset parameter is evidence (RFC 9110 syntax; 'none' or an
@@ -86,10 +168,25 @@ pub struct ContextArgs {
     pub language: Option<String>,
 }
 
-impl ContextArgs {
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PolicyArg {
+    /// Trust declarations as far as the bytes bear them out.
+    Verify,
+    /// Browser rules: declarations are never second-guessed.
+    Whatwg,
+    /// Ignore declarations.
+    Detect,
+}
+
+impl EngineArgs {
     /// The engine these options describe.
     pub fn engine(&self) -> charsight::Engine {
-        let mut engine = charsight::Engine::new();
+        let policy = match self.policy {
+            PolicyArg::Verify => charsight::Policy::Verify,
+            PolicyArg::Whatwg => charsight::Policy::Whatwg,
+            PolicyArg::Detect => charsight::Policy::Detect,
+        };
+        let mut engine = charsight::Engine::new().policy(policy);
         if let Some(value) = &self.content_type {
             engine = engine.content_type(value);
         }
@@ -119,4 +216,11 @@ pub enum Format {
 
 fn parse_label(label: &str) -> Result<Charset, label::LabelError> {
     label::resolve(label.as_bytes())
+}
+
+fn parse_output_label(label: &str) -> Result<Charset, String> {
+    match parse_label(label).map_err(|e| e.to_string())? {
+        Charset::Replacement => Err("'replacement' has no encoder".to_owned()),
+        charset => Ok(charset),
+    }
 }

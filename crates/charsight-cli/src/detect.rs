@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::Path;
 
 use anyhow::Result;
-use charsight::{Detection, Evidence};
+use charsight::{Detection, Evidence, Rule};
 
 use crate::args::{DetectArgs, Format};
 use crate::input;
@@ -12,7 +12,7 @@ use crate::json::{DetectLine, ErrorLine, PathField};
 use crate::Status;
 
 pub fn run(args: &DetectArgs, out: &mut impl Write) -> Result<Status> {
-    let engine = args.context.engine();
+    let engine = args.engine.engine();
     let mut buf = vec![0; 64 * 1024];
     let mut status = Status::Success;
     for input in input::expand(&args.paths)? {
@@ -54,6 +54,16 @@ fn write_detection(
                 found.source.name(),
                 found.confidence
             )?;
+            match found.rule {
+                Rule::Overridden { declared, reason } => write!(
+                    out,
+                    " declared {declared}, actual {}: {}",
+                    found.charset,
+                    reason.name()
+                )?,
+                Rule::Unverified { reason } => write!(out, " unverified: {}", reason.name())?,
+                _ => {}
+            }
             if let Some(language) = found.language {
                 write!(out, " language {language}")?;
             }

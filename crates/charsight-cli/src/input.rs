@@ -61,24 +61,35 @@ pub fn expand(paths: &[PathBuf]) -> Result<Vec<std::result::Result<Input, (PathB
     Ok(inputs)
 }
 
-/// Reads `input` through `buf` until the engine has what it needs.
-pub fn detect(engine: &Engine, input: &Input, buf: &mut [u8]) -> io::Result<Detection> {
-    match input {
-        Input::Stdin => detect_from(engine, io::stdin().lock(), buf),
-        Input::File(path) => detect_from(engine, File::open(path)?, buf),
+impl Input {
+    /// Opens the input for reading.
+    pub fn open(&self) -> io::Result<Box<dyn Read>> {
+        Ok(match self {
+            Input::Stdin => Box::new(io::stdin().lock()),
+            Input::File(path) => Box::new(File::open(path)?),
+        })
     }
 }
 
-fn detect_from(engine: &Engine, mut reader: impl Read, buf: &mut [u8]) -> io::Result<Detection> {
+/// Reads `input` through `buf` until the engine has what it needs.
+pub fn detect(engine: &Engine, input: &Input, buf: &mut [u8]) -> io::Result<Detection> {
+    let mut reader = input.open()?;
     let mut session = engine.session();
     while session.wants_more() {
-        let n = match reader.read(buf) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        session.feed(&buf[..n]);
+        match read_some(&mut reader, buf)? {
+            0 => break,
+            n => session.feed(&buf[..n]),
+        }
     }
     Ok(session.finish())
+}
+
+/// One `read`, retried when interrupted.
+pub fn read_some(reader: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    loop {
+        match reader.read(buf) {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            result => return result,
+        }
+    }
 }

@@ -15,16 +15,27 @@
 //! | `binary` | bool | the bytes are clearly not text |
 //! | `bom_len` | number | bytes of BOM to skip before decoding |
 //! | `document` | string | `html` or `xml`: the rules applied to in-document declarations |
+//! | `policy` | string | `verify`, `whatwg` or `detect` |
+//! | `rule` | object | why: `{"rule": "verified"}`, `{"rule": "overridden", "declared": "ISO-8859-1", "reason": "valid_utf8"}`, … |
+//! | `candidates` | array | each candidate, the chosen one first: `encoding`, `sources`, `detector` (its confidence), `verification` (`chars`, `non_ascii`, `malformed`, `malformed_bytes`, `first_malformed`, `c1_controls`, `private_use`, `unassigned`, `round_trip`), `doubt` |
 //! | `font_encoding` | string, optional | the font layer found in the decoded prefix (`Zawgyi`, `Symbol`, `Wingdings`, `Kruti Dev 010`, `Bamini`, ...) |
 //! | `font_confidence` | number, optional | probability, 0 to 1, that the text uses that font layer |
 //!
 //! An input that could not be read gives `{"path": ..., "error": ...}`.
+//!
+//! `charsight decode --report FILE` writes one JSON object ([`DecodeReport`]):
+//! the fields above for its input, plus `output` (`encoding`, `errors`,
+//! `declarations_rewritten`), `malformed` (`sequences`, `bytes`, `ranges` of
+//! `{offset, len}`, `truncated`), `after_decision` (`decided_on_bytes`,
+//! `malformed`, `first_offset`: malformed bytes found past the prefix that
+//! decided), `bytes_in`, `escape_collisions`, and `error` when it failed.
 
 use std::path::Path;
 
 use base64::Engine as _;
+use charsight::decode::{MalformedLog, Splice};
 use charsight::sniff::DocumentKind;
-use charsight::{Charset, Detection, Evidence, Source};
+use charsight::{Candidate, Charset, Detection, Evidence, Policy, Rule, Source};
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -57,6 +68,9 @@ pub struct DetectLine<'a> {
     pub binary: bool,
     pub bom_len: usize,
     pub document: DocumentKind,
+    pub policy: Policy,
+    pub rule: Rule,
+    pub candidates: &'a [Candidate],
     #[serde(skip_serializing_if = "Option::is_none")]
     pub font_encoding: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -76,10 +90,42 @@ impl<'a> DetectLine<'a> {
             binary: found.binary,
             bom_len: found.bom_len,
             document: found.document,
+            policy: found.policy,
+            rule: found.rule,
+            candidates: &found.candidates,
             font_encoding: found.font.as_ref().map(|f| &*f.name),
             font_confidence: found.font.as_ref().map(|f| round(f.confidence)),
         }
     }
+}
+
+/// The report of `charsight decode --report FILE`.
+#[derive(Serialize)]
+pub struct DecodeReport<'a> {
+    #[serde(flatten)]
+    pub detection: DetectLine<'a>,
+    pub output: Output<'a>,
+    pub malformed: &'a MalformedLog,
+    pub after_decision: AfterDecision,
+    pub bytes_in: u64,
+    pub escape_collisions: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+#[derive(Serialize)]
+pub struct Output<'a> {
+    pub encoding: Charset,
+    pub errors: charsight::decode::Errors,
+    pub declarations_rewritten: &'a [Splice],
+}
+
+/// Malformed bytes met past the prefix the decision was made on.
+#[derive(Serialize, Default)]
+pub struct AfterDecision {
+    pub decided_on_bytes: u64,
+    pub malformed: u64,
+    pub first_offset: Option<u64>,
 }
 
 #[derive(Serialize)]

@@ -5,6 +5,7 @@
 //! A closed pipe on standard output ends the run quietly with 0.
 
 mod args;
+mod decode;
 mod detect;
 mod input;
 mod json;
@@ -23,6 +24,7 @@ fn main() -> ExitCode {
     let mut out = io::BufWriter::with_capacity(64 * 1024, stdout.lock());
     let result = match cli.command {
         Command::Detect(args) => detect::run(&args, &mut out),
+        Command::Decode(args) => decode::run(&args, &mut out),
         Command::Url(args) => url::run(&args, &mut out),
     }
     .and_then(|status| {

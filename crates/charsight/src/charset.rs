@@ -200,6 +200,13 @@ impl Charset {
         )
     }
 
+    /// Whether the meaning of a byte depends on escape sequences seen
+    /// before it (ISO-2022-JP, ISO-2022-KR), so the same text has several
+    /// encodings.
+    pub fn is_stateful(self) -> bool {
+        matches!(self, Charset::Iso2022Jp | Charset::Iso2022Kr)
+    }
+
     /// The byte order mark of this encoding, if it has one.
     pub fn bom(self) -> Option<&'static [u8]> {
         match self {

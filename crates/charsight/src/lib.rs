@@ -10,7 +10,8 @@
 //!    ├─ sniff      declared evidence: BOM, HTTP charset, <meta>, XML declaration
 //!    ├─ detect     what the content says: statistical readings of 63 encodings
 //!    │             (language models), ranked, with a calibrated confidence
-//!    └─ pipeline   policy → Detection { charset, confidence, source, evidence, font }
+//!    ├─ verify     each candidate decoded: malformed, implausible, round trip
+//!    └─ pipeline   policy → Detection { charset, confidence, rule, evidence, candidates, font }
 //!
 //!
 //!  decoded text
@@ -82,6 +83,7 @@
 
 mod charset;
 pub mod codec;
+pub mod decode;
 pub mod detect;
 pub mod font;
 pub mod label;
@@ -90,10 +92,11 @@ pub mod pipeline;
 pub mod pua;
 pub mod sniff;
 pub mod url;
+pub mod verify;
 pub mod zawgyi;
 
 pub use charset::Charset;
-pub use pipeline::{Detection, Engine, Policy, Session};
+pub use pipeline::{Candidate, Detection, Doubt, Engine, Policy, Rule, Session};
 pub use sniff::{Evidence, Note, Source};
 
 impl AsRef<[u8]> for Charset {

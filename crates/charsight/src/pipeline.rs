@@ -17,6 +17,7 @@
 use crate::detect::{Detector, Guess};
 use crate::font::{self, FontLayer};
 use crate::sniff::{self, http, DocumentKind, Evidence, Note, Source};
+use crate::verify::{verify, Verification};
 use crate::Charset;
 
 /// How many leading bytes evidence gathering reads by default.
@@ -28,10 +29,19 @@ pub const DEFAULT_PREFIX: usize = 64 * 1024;
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 #[non_exhaustive]
 pub enum Policy {
-    /// Browser-compatible: forced > BOM > HTTP > in-document declaration >
-    /// content > default; declarations are never second-guessed.
-    #[default]
+    /// Browser-compatible: BOM > HTTP > in-document declaration > content >
+    /// default; declarations are never second-guessed.
     Whatwg,
+    /// Declarations are trusted unless the bytes contradict them: their
+    /// decode is broken (malformed sequences) or implausible (C1 controls,
+    /// bytes that are valid UTF-8, the detector's models) while another
+    /// candidate decodes cleanly and plausibly. Then the engine switches
+    /// and reports "declared X, actual Y" ([`Rule::Overridden`]).
+    #[default]
+    Verify,
+    /// Declarations are ignored; the content decides (a BOM, being part of
+    /// the content, still counts).
+    Detect,
 }
 
 impl Policy {
@@ -39,8 +49,110 @@ impl Policy {
     pub fn name(self) -> &'static str {
         match self {
             Policy::Whatwg => "whatwg",
+            Policy::Verify => "verify",
+            Policy::Detect => "detect",
         }
     }
+}
+
+/// Which rule decided, and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(tag = "rule", rename_all = "snake_case"))]
+#[non_exhaustive]
+pub enum Rule {
+    /// The caller forced the encoding.
+    Forced,
+    /// A byte order mark.
+    Bom,
+    /// The declaration with the highest precedence, taken as it is
+    /// (`whatwg` policy).
+    Declared,
+    /// The declaration with the highest precedence, borne out by the bytes
+    /// (`verify` policy).
+    Verified,
+    /// The declaration failed verification and another candidate decoded
+    /// cleanly and plausibly: "declared X, actual Y".
+    Overridden {
+        /// What the declaration said.
+        declared: Charset,
+        /// Why it was not believed.
+        reason: Doubt,
+    },
+    /// The declaration failed verification, but no other candidate did
+    /// better, so it was kept (with a low confidence).
+    Unverified {
+        /// What was wrong with it.
+        reason: Doubt,
+    },
+    /// Nothing was declared (or the policy ignores declarations): the
+    /// content decided.
+    Detected,
+    /// Nothing decided: the caller's default, or windows-1252.
+    Default,
+}
+
+impl Rule {
+    /// The rule's name in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::Forced => "forced",
+            Rule::Bom => "bom",
+            Rule::Declared => "declared",
+            Rule::Verified => "verified",
+            Rule::Overridden { .. } => "overridden",
+            Rule::Unverified { .. } => "unverified",
+            Rule::Detected => "detected",
+            Rule::Default => "default",
+        }
+    }
+}
+
+/// Why a candidate's decode is not believed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
+pub enum Doubt {
+    /// Many of its sequences are malformed.
+    Malformed,
+    /// The bytes are valid UTF-8 with several multibyte sequences, which
+    /// text in another encoding practically never is.
+    ValidUtf8,
+    /// Its single-byte decode contains C1 control characters.
+    C1Controls,
+    /// The detector's models find its reading far less likely than another.
+    Implausible,
+}
+
+impl Doubt {
+    /// The reason's name in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Doubt::Malformed => "malformed",
+            Doubt::ValidUtf8 => "valid_utf8",
+            Doubt::C1Controls => "c1_controls",
+            Doubt::Implausible => "implausible",
+        }
+    }
+}
+
+/// A candidate encoding: who proposed it and what decoding with it gave.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct Candidate {
+    /// The encoding.
+    #[cfg_attr(feature = "serde", serde(rename = "encoding"))]
+    pub charset: Charset,
+    /// Every source that proposed it, in precedence order.
+    pub sources: Vec<Source>,
+    /// The content detector's confidence in it (0 when not ranked).
+    pub detector: f32,
+    /// Decoding the sample with it.
+    pub verification: Verification,
+    /// Why it is doubted, if it is.
+    pub doubt: Option<Doubt>,
 }
 
 /// The context of a document and the rules to decide its encoding by.
@@ -72,7 +184,7 @@ impl Default for Engine {
 }
 
 impl Engine {
-    /// An engine with no context: `whatwg` policy, windows-1252 fallback.
+    /// An engine with no context: `verify` policy, windows-1252 fallback.
     pub fn new() -> Engine {
         Engine {
             content_type: None,
@@ -186,7 +298,8 @@ impl Session<'_> {
     /// The decision, from what was fed.
     pub fn finish(mut self) -> Detection {
         self.detector.feed(b"", true);
-        decide(self.engine, &self.prefix, self.detector.guess())
+        let complete = self.len == self.prefix.len() as u64;
+        decide(self.engine, &self.prefix, complete, self.detector.guess())
     }
 }
 
@@ -201,12 +314,16 @@ pub struct Detection {
     /// Probability, from 0 to 1, that decoding with `charset` gives the
     /// right text (see the crate docs on confidence).
     pub confidence: f32,
-    /// Where the decision came from.
+    /// Where the chosen encoding came from.
     pub source: Source,
+    /// Which rule decided, and why.
+    pub rule: Rule,
+    /// The policy that was applied.
+    pub policy: Policy,
     /// The language of the text, as a BCP 47 tag, when known: the language
     /// the content detector's best model for `charset` stands for.
     pub language: Option<&'static str>,
-    /// Bytes to skip before decoding (a BOM), 0 if none.
+    /// Bytes to skip before decoding (a BOM of the chosen encoding), 0 if none.
     pub bom_len: usize,
     /// The bytes are pure ASCII: every ASCII-compatible encoding reads them alike.
     pub ascii: bool,
@@ -214,8 +331,12 @@ pub struct Detection {
     pub binary: bool,
     /// HTML or XML rules applied to in-document declarations.
     pub document: DocumentKind,
+    /// How many bytes the evidence and the verification looked at.
+    pub sample_len: usize,
     /// Every piece of evidence, in order: BOM, HTTP, in-document, default, forced.
     pub evidence: Vec<Evidence>,
+    /// Every candidate, the chosen one first, with its verification figures.
+    pub candidates: Vec<Candidate>,
     /// The font layer of the decoded prefix (Zawgyi, a symbol font, a legacy
     /// Indic font), when one is found; see [`font::detect_layer`].
     pub font: Option<FontLayer>,
@@ -250,88 +371,219 @@ fn gather(engine: &Engine, prefix: &[u8]) -> (Vec<Evidence>, DocumentKind) {
             e
         }));
     }
-    if let Some(label) = &engine.default {
-        evidence.push(Evidence::from_label(Source::Default, label, 0));
-    }
-    if let Some(label) = &engine.forced {
-        evidence.push(Evidence::from_label(Source::Forced, label, 0));
-    }
-    for e in evidence.iter_mut().filter(|e| matches!(e.source, Source::Default | Source::Forced)) {
-        e.len = 0;
+    for (source, label) in [(Source::Default, &engine.default), (Source::Forced, &engine.forced)] {
+        if let Some(label) = label {
+            let mut e = Evidence::from_label(source, label, 0);
+            e.len = 0;
+            evidence.push(e);
+        }
     }
     (evidence, document)
 }
 
+/// The in-document declaration that counts: for XML the declaration (or
+/// the Appendix F pattern it refines); for HTML the UTF-16 XML pattern,
+/// then `<meta>`, then an XML declaration at the very start.
+fn in_document(evidence: &[Evidence], document: DocumentKind) -> Option<(Charset, Source)> {
+    let xml = || evidence.iter().filter(|e| e.source == Source::Xml);
+    let declaration =
+        || xml().find(|e| !e.notes.contains(&Note::Autodetected)).and_then(Evidence::usable);
+    let pattern =
+        || xml().find(|e| e.notes.contains(&Note::Autodetected)).and_then(Evidence::usable);
+    let meta = || evidence.iter().filter(|e| e.source == Source::Meta).find_map(Evidence::usable);
+    match document {
+        DocumentKind::Xml => declaration().or_else(pattern).map(|c| (c, Source::Xml)),
+        DocumentKind::Html => pattern()
+            .filter(|c| matches!(c, Charset::Utf16Le | Charset::Utf16Be))
+            .map(|c| (c, Source::Xml))
+            .or_else(|| meta().map(|c| (c, Source::Meta)))
+            .or_else(|| declaration().map(|c| (c, Source::Xml))),
+    }
+}
+
+/// The candidates: every usable declaration in precedence order, the
+/// detector's ranking, UTF-8 when the bytes are valid UTF-8, and the
+/// default; one entry per charset, each verified on `sample`.
+fn candidates(
+    evidence: &[Evidence],
+    guess: &Guess,
+    sample: &[u8],
+    complete: bool,
+) -> Vec<Candidate> {
+    let mut list: Vec<Candidate> = Vec::new();
+    let mut add = |charset: Charset, source: Option<Source>| match list
+        .iter_mut()
+        .find(|c| c.charset == charset)
+    {
+        Some(c) => c.sources.extend(source.filter(|s| !c.sources.contains(s))),
+        None => list.push(Candidate {
+            charset,
+            sources: source.into_iter().collect(),
+            detector: guess.candidate(charset).map_or(0.0, |c| c.confidence),
+            verification: Verification::default(),
+            doubt: None,
+        }),
+    };
+    for source in [Source::Forced, Source::Bom, Source::Http, Source::Xml, Source::Meta] {
+        for e in evidence.iter().filter(|e| e.source == source) {
+            if let Some(charset) = e.usable() {
+                add(charset, Some(source));
+            }
+        }
+    }
+    for c in guess.candidates.iter().take(MAX_DETECTED_CANDIDATES) {
+        add(c.charset, Some(Source::Detected));
+    }
+    if !guess.ascii {
+        add(Charset::Utf8, None);
+    }
+    let default = evidence.iter().find(|e| e.source == Source::Default).and_then(Evidence::usable);
+    add(default.unwrap_or(Charset::Windows1252), Some(Source::Default));
+    for c in &mut list {
+        c.verification = verify(c.charset, sample, complete);
+    }
+    let utf8_sequences = list
+        .iter()
+        .find(|c| c.charset == Charset::Utf8 && c.verification.malformed == 0)
+        .map_or(0, |c| c.verification.non_ascii);
+    for c in &mut list {
+        c.doubt = doubt(c, utf8_sequences, guess);
+    }
+    list
+}
+
+/// How many of the detector's runners-up become candidates.
+const MAX_DETECTED_CANDIDATES: usize = 4;
+
+/// A reading at least this many bits less likely than the detector's best
+/// (2^20, a million times) is implausible.
+const IMPLAUSIBLE_BITS: f32 = 20.0;
+
+/// Valid UTF-8 with at least this many multibyte sequences is UTF-8.
+const UTF8_SEQUENCES: u64 = 3;
+
+/// Whether a candidate's decode has too many malformed sequences to be
+/// the document's encoding with a few damaged bytes. Text in a legacy
+/// encoding practically never forms valid UTF-8 multibyte sequences, so a
+/// UTF-8 decode is broken only when malformed sequences outnumber valid
+/// ones; other multibyte encodings often decode wrong bytes as valid pairs
+/// by chance, so for them one malformed per five characters is too many.
+fn too_malformed(candidate: &Candidate) -> bool {
+    let v = &candidate.verification;
+    match candidate.charset {
+        _ if v.malformed == 0 => false,
+        Charset::Utf8 => v.malformed > v.non_ascii,
+        _ => v.malformed * 5 > v.non_ascii,
+    }
+}
+
+/// Why `candidate`'s decode is not believed, if it is not.
+fn doubt(candidate: &Candidate, utf8_sequences: u64, guess: &Guess) -> Option<Doubt> {
+    let v = &candidate.verification;
+    if too_malformed(candidate) {
+        return Some(Doubt::Malformed);
+    }
+    if v.non_ascii == 0 && candidate.charset.is_ascii_compatible() {
+        // ASCII reads alike in every ASCII-compatible encoding.
+        return None;
+    }
+    if candidate.charset != Charset::Utf8
+        && candidate.charset.is_ascii_compatible()
+        && utf8_sequences >= UTF8_SEQUENCES
+    {
+        return Some(Doubt::ValidUtf8);
+    }
+    if candidate.charset.is_single_byte() && v.c1_controls > 0 && v.c1_controls * 100 >= v.non_ascii
+    {
+        return Some(Doubt::C1Controls);
+    }
+    if guess.ascii {
+        // Seven-bit bytes say nothing against a declared ISO-2022 encoding.
+        return None;
+    }
+    // The detector's models: a reading far less likely than the best one,
+    // while the best is fairly sure. A reading the detector ruled out had
+    // malformed bytes, which `too_malformed` has already weighed (a few
+    // stray bytes in a UTF-8 page do not make it another encoding).
+    let best = guess.candidates.first()?;
+    let behind = guess.candidate(candidate.charset)?.bits_behind;
+    let implausible = best.confidence >= 0.5 && behind >= IMPLAUSIBLE_BITS;
+    implausible.then_some(Doubt::Implausible)
+}
+
 /// Applies the policy to the evidence and the content's guess.
-fn decide(engine: &Engine, prefix: &[u8], guess: Guess) -> Detection {
+fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: Guess) -> Detection {
     let (evidence, document) = gather(engine, prefix);
     let first =
         |source: Source| evidence.iter().find(|e| e.source == source).and_then(Evidence::usable);
-    let bom_len = evidence.iter().find(|e| e.source == Source::Bom).map_or(0, |e| e.len);
-    let in_document = || match document {
-        DocumentKind::Xml => {
-            let xml = evidence.iter().filter(|e| e.source == Source::Xml);
-            // A declaration beats the Appendix F pattern it refines.
-            xml.clone()
-                .find(|e| !e.notes.contains(&Note::Autodetected))
-                .and_then(Evidence::usable)
-                .or_else(|| xml.filter_map(Evidence::usable).next())
-                .map(|c| (c, Source::Xml))
+    let bom =
+        evidence.iter().find(|e| e.source == Source::Bom).and_then(|e| Some((e.usable()?, e.len)));
+    let sample = &prefix[bom.map_or(0, |(_, len)| len)..];
+    let mut candidates = candidates(&evidence, &guess, sample, complete);
+    let find = |candidates: &[Candidate], charset: Charset| {
+        candidates
+            .iter()
+            .position(|c| c.charset == charset)
+            .expect("every decided charset is a candidate")
+    };
+    let declared = bom
+        .map(|(c, _)| (c, Source::Bom))
+        .or_else(|| first(Source::Http).map(|c| (c, Source::Http)))
+        .or_else(|| in_document(&evidence, document));
+    let by_content = || {
+        if mostly_utf8(&candidates) {
+            return (Charset::Utf8, Source::Detected, Rule::Detected);
         }
-        DocumentKind::Html => {
-            let utf16_pattern = evidence
-                .iter()
-                .find(|e| e.source == Source::Xml && e.notes.contains(&Note::Autodetected))
-                .and_then(Evidence::usable)
-                .filter(|c| matches!(c, Charset::Utf16Le | Charset::Utf16Be));
-            utf16_pattern
-                .map(|c| (c, Source::Xml))
-                .or_else(|| {
-                    evidence
-                        .iter()
-                        .filter(|e| e.source == Source::Meta)
-                        .find_map(Evidence::usable)
-                        .map(|c| (c, Source::Meta))
-                })
-                .or_else(|| {
-                    evidence
-                        .iter()
-                        .find(|e| e.source == Source::Xml && !e.notes.contains(&Note::Autodetected))
-                        .and_then(Evidence::usable)
-                        .map(|c| (c, Source::Xml))
-                })
+        let Some(best) = guess.candidates.first() else {
+            let default = first(Source::Default).unwrap_or(Charset::Windows1252);
+            return (default, Source::Default, Rule::Default);
+        };
+        // The caller's default wins when it reads the bytes as the
+        // detector's choice does, or when the detector is unsure and the
+        // default is not ruled out.
+        let fallback = first(Source::Default)
+            .and_then(|d| guess.candidate(d))
+            .filter(|d| d.confidence >= best.confidence || best.confidence < 0.5);
+        match fallback {
+            Some(d) => (d.charset, Source::Default, Rule::Default),
+            None => (best.charset, Source::Detected, Rule::Detected),
         }
     };
-    let default = first(Source::Default).unwrap_or(Charset::Windows1252);
-    let (charset, source, confidence) = match engine.policy {
-        Policy::Whatwg => {
-            if let Some(c) = first(Source::Forced) {
-                (c, Source::Forced, 1.0)
-            } else if let Some(c) = first(Source::Bom) {
-                (c, Source::Bom, 0.99)
-            } else if let Some(c) = first(Source::Http) {
-                (c, Source::Http, 0.9)
-            } else if let Some((c, source)) = in_document() {
-                (c, source, 0.85)
-            } else if guess.ascii && first(Source::Default).is_some() {
-                (default, Source::Default, 1.0)
-            } else if let Some(c) = guess.charset {
-                // The caller's default wins when it reads the bytes as the
-                // detector's choice does, or when the detector is unsure
-                // and the default is not ruled out.
-                let fallback = first(Source::Default)
-                    .and_then(|d| guess.candidates.iter().find(|x| x.charset == d))
-                    .filter(|d| d.confidence >= guess.confidence || guess.confidence < 0.5);
-                match fallback {
-                    Some(d) => (d.charset, Source::Default, d.confidence),
-                    None => (c, Source::Detected, guess.confidence),
+    let (charset, source, rule) = if let Some(forced) = first(Source::Forced) {
+        (forced, Source::Forced, Rule::Forced)
+    } else if let (Some((c, _)), Policy::Detect) = (bom, engine.policy) {
+        (c, Source::Bom, Rule::Bom)
+    } else if engine.policy == Policy::Detect {
+        by_content()
+    } else if guess.ascii && declared.is_none() && first(Source::Default).is_some() {
+        (first(Source::Default).unwrap_or(Charset::Windows1252), Source::Default, Rule::Default)
+    } else {
+        match (declared, engine.policy) {
+            (None, _) => by_content(),
+            (Some((c, Source::Bom)), Policy::Whatwg) => (c, Source::Bom, Rule::Bom),
+            (Some((c, source)), Policy::Whatwg) => (c, source, Rule::Declared),
+            (Some((c, source)), _) => {
+                let declared = &candidates[find(&candidates, c)];
+                match declared.doubt {
+                    None if source == Source::Bom => (c, source, Rule::Bom),
+                    None => (c, source, Rule::Verified),
+                    Some(reason) => match alternative(&candidates, c) {
+                        Some(alt) => {
+                            let alt = &candidates[alt];
+                            let alt_source =
+                                alt.sources.first().copied().unwrap_or(Source::Detected);
+                            (alt.charset, alt_source, Rule::Overridden { declared: c, reason })
+                        }
+                        None => (c, source, Rule::Unverified { reason }),
+                    },
                 }
-            } else {
-                (default, Source::Default, 0.3)
             }
         }
     };
-    let bom_len = if source == Source::Bom { bom_len } else { 0 };
+    let chosen = find(&candidates, charset);
+    candidates[..=chosen].rotate_right(1);
+    let confidence = confidence(&candidates[0], source, rule, &guess);
+    let bom_len = bom.filter(|(c, _)| *c == charset).map_or(0, |(_, len)| len);
     let font =
         if guess.binary { None } else { font_layer(charset, &prefix[bom_len.min(prefix.len())..]) };
     let language = guess.candidates.iter().find(|c| c.charset == charset).and_then(|c| c.language);
@@ -339,14 +591,67 @@ fn decide(engine: &Engine, prefix: &[u8], guess: Guess) -> Detection {
         charset,
         confidence,
         source,
+        rule,
+        policy: engine.policy,
         language,
         bom_len,
         ascii: guess.ascii,
         binary: guess.binary,
         document,
+        sample_len: prefix.len(),
         evidence,
         font,
+        candidates,
         detected: guess,
+    }
+}
+
+/// Whether the bytes are UTF-8 with a few stray bytes of something else:
+/// many valid multibyte sequences, far fewer malformed ones. Such a page is
+/// UTF-8 with damage to repair, never wholesale windows-1252.
+fn mostly_utf8(candidates: &[Candidate]) -> bool {
+    candidates.iter().any(|c| {
+        c.charset == Charset::Utf8
+            && c.doubt.is_none()
+            && c.verification.non_ascii >= UTF8_SEQUENCES
+    })
+}
+
+/// The best candidate other than `declared` that is not in doubt: the one
+/// the detector rates highest; on a tie (encodings that decode the bytes
+/// alike share one confidence) the first in the list, which puts
+/// declarations first and then follows the detector's ranking.
+fn alternative(candidates: &[Candidate], declared: Charset) -> Option<usize> {
+    let mut best: Option<usize> = None;
+    for (i, c) in candidates.iter().enumerate() {
+        let usable = c.charset != declared && c.doubt.is_none() && c.verification.malformed == 0;
+        if usable && best.is_none_or(|b| c.detector > candidates[b].detector) {
+            best = Some(i);
+        }
+    }
+    best
+}
+
+/// The probability that `chosen` decodes the right text.
+fn confidence(chosen: &Candidate, source: Source, rule: Rule, guess: &Guess) -> f32 {
+    if guess.ascii && chosen.charset.is_ascii_compatible() {
+        return 1.0;
+    }
+    let base: f32 = match (rule, source) {
+        (Rule::Forced, _) => return 1.0,
+        (_, Source::Bom) => 0.99,
+        (Rule::Unverified { .. }, _) => 0.3,
+        (Rule::Default, _) => 0.3,
+        (Rule::Overridden { .. }, _) if chosen.charset == Charset::Utf8 => 0.95,
+        (_, Source::Http) => 0.9,
+        (_, Source::Meta | Source::Xml) => 0.85,
+        _ => 0.0,
+    };
+    let p = base.max(chosen.detector);
+    if chosen.doubt.is_some() {
+        p * 0.3
+    } else {
+        p
     }
 }
 
@@ -367,27 +672,29 @@ mod tests {
     #[test]
     fn precedence_whatwg() {
         let page = b"\xEF\xBB\xBF<meta charset=gbk>";
-        let found = Engine::new().content_type("text/html; charset=big5").detect(page);
+        let engine = || Engine::new().policy(Policy::Whatwg);
+        let found = engine().content_type("text/html; charset=big5").detect(page);
         assert_eq!((found.charset, found.source, found.bom_len), (Charset::Utf8, Source::Bom, 3));
-        let found = Engine::new().force_encoding("koi8-r").detect(page);
+        let found = engine().force_encoding("koi8-r").detect(page);
         assert_eq!((found.charset, found.source), (Charset::Koi8R, Source::Forced));
-        let found = Engine::new().content_type("text/html; charset=big5").detect(&page[3..]);
+        let found = engine().content_type("text/html; charset=big5").detect(&page[3..]);
         assert_eq!(found.source, Source::Http);
-        let found = Engine::new().detect(&page[3..]);
+        let found = engine().detect(&page[3..]);
         assert_eq!((found.charset, found.source), (Charset::Gbk, Source::Meta));
     }
 
     #[test]
     fn xml_media_type_prefers_declaration_over_meta() {
         let doc = b"<?xml version='1.0' encoding='euc-jp'?><html><meta charset='utf-8'/>";
-        let found = Engine::new().detect(doc);
+        let engine = || Engine::new().policy(Policy::Whatwg);
+        let found = engine().detect(doc);
         assert_eq!(
             (found.charset, found.source, found.document),
             (Charset::EucJp, Source::Xml, DocumentKind::Xml)
         );
-        let found = Engine::new().content_type("text/html").detect(doc);
+        let found = engine().content_type("text/html").detect(doc);
         assert_eq!((found.charset, found.source), (Charset::Utf8, Source::Meta));
-        let found = Engine::new().content_type("application/xhtml+xml; charset=gbk").detect(doc);
+        let found = engine().content_type("application/xhtml+xml; charset=gbk").detect(doc);
         assert_eq!((found.charset, found.source), (Charset::Gbk, Source::Http));
     }
 

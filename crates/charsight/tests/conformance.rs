@@ -3,7 +3,7 @@
 //! Each case is a document with no BOM, no HTTP charset and the fallback
 //! windows-1252; the answer must equal the expected label's encoding.
 
-use charsight::{label, Engine};
+use charsight::{label, Engine, Policy};
 
 #[test]
 fn html5lib_encoding_cases() {
@@ -18,7 +18,10 @@ fn html5lib_encoding_cases() {
             let expected =
                 if file.starts_with("scripted/") { "windows-1252" } else { &case.expected };
             let expected = label::resolve(expected.as_bytes()).expect("expected label resolves");
-            let found = Engine::new().default_encoding("windows-1252").detect(&case.data);
+            let found = Engine::new()
+                .policy(Policy::Whatwg)
+                .default_encoding("windows-1252")
+                .detect(&case.data);
             if found.charset != expected {
                 failures.push(format!(
                     "{}: expected {expected}, found {} ({:?})\n  {:?}",

@@ -111,6 +111,13 @@ impl Decoder {
         Decoder { kind, consumed: 0, history: [0; 8] }
     }
 
+    /// Passes over `n` bytes of the stream without decoding them (a BOM, or
+    /// bytes a caller replaces), keeping later offsets right. Call it only
+    /// between characters.
+    pub fn skip(&mut self, n: u64) {
+        self.consumed += n;
+    }
+
     /// How many bytes this decoder has consumed so far.
     pub fn position(&self) -> u64 {
         self.consumed
@@ -149,8 +156,10 @@ impl Decoder {
                 DecoderResult::InputEmpty => break,
                 DecoderResult::OutputFull => continue,
                 DecoderResult::Malformed(bad, after) => {
-                    let end = pos - usize::from(after);
-                    let start = end as i64 - i64::from(bad);
+                    // `after` may count bytes of earlier chunks (gb18030
+                    // re-reads three bytes when a four-byte sequence fails
+                    // on its last one), so the sequence may start before `src`.
+                    let start = pos as i64 - i64::from(after) - i64::from(bad);
                     let malformed = self.malformed(src, start, usize::from(bad).min(8));
                     on_malformed(dst, malformed);
                 }
@@ -410,6 +419,18 @@ mod tests {
         assert_eq!(whole.1, vec![(5, vec![0xE6, 0x97]), (10, vec![0xFF])]);
         for chunk in 1..bytes.len() {
             assert_eq!(decode_in_chunks(Charset::Utf8, bytes, chunk), whole, "chunk {chunk}");
+        }
+    }
+
+    #[test]
+    fn gb18030_four_byte_failure_reaches_back_into_earlier_chunks() {
+        // 81 30 81 then 00: the 0x81 is malformed and 30 81 00 are read
+        // again, so the report points two chunks back.
+        let bytes = b"\x81\x30\x81\x00";
+        let whole = decode_in_chunks(Charset::Gb18030, bytes, 4);
+        assert_eq!(whole.1[0], (0, vec![0x81]));
+        for chunk in 1..4 {
+            assert_eq!(decode_in_chunks(Charset::Gb18030, bytes, chunk), whole, "chunk {chunk}");
         }
     }
 

@@ -301,6 +301,13 @@ pub struct Candidate {
     pub bits_behind: f32,
 }
 
+impl Guess {
+    /// The candidate for `charset`, if the detector did not rule it out.
+    pub fn candidate(&self, charset: Charset) -> Option<&Candidate> {
+        self.candidates.iter().find(|c| c.charset == charset)
+    }
+}
+
 impl Default for Detector {
     fn default() -> Detector {
         Detector::new()

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Makes the sample documents in this folder from ../../shared/text (run: python3 samples/make.py)."""
+"""Makes the sample documents in samples/ from ../shared/text (run: python3 tools/make-samples.py). See tools/samples.md."""
 import html as H
 import os, sys
 T=os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../shared/text/')
@@ -16,7 +16,7 @@ def esc(s): return H.escape(s, quote=False)
 def html(title, paras, head):
     body=''.join(f'<p>{esc(p)}</p>\n' for p in paras)
     return f'<!DOCTYPE html>\n<html>\n<head>\n{head}<title>{title}</title>\n<link rel="stylesheet" href="/static/site.css">\n</head>\n<body>\n<h1>{title}</h1>\n{body}<footer><a href="/about">about</a></footer>\n</body>\n</html>\n'
-S=os.path.dirname(os.path.abspath(__file__))+'/'
+S=os.path.join(os.path.dirname(os.path.abspath(__file__)), "../samples/")
 open(S+'ja-shift_jis.html','wb').write(html('マニュアル', lines('ja',6,'cp932'), '<meta http-equiv="Content-Type" content="text/html; charset=Shift_JIS">\n').encode('cp932'))
 open(S+'ru-windows-1251.html','wb').write(html('Руководство', lines('ru',6,'cp1251'), '<meta charset="windows-1251">\n').encode('cp1251'))
 items=''.join(f'<item>\n<title>{esc(x[:12])}</title>\n<link>https://example.cn/n/{i}</link>\n<description>{esc(x)}</description>\n</item>\n' for i,x in enumerate(lines('zh-Hans',5,'gb2312')))

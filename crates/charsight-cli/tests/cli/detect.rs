@@ -1,48 +1,12 @@
-//! The `charsight` command's output contract and its behaviour on bad input.
+//! `charsight detect`: the output contract and behaviour on bad input.
 
 use std::fs;
 use std::io::{Seek, SeekFrom, Write};
-use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
 
-fn charsight() -> Command {
-    Command::cargo_bin("charsight").unwrap()
-}
-
-fn samples() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples")
-}
-
-/// Runs `detect --format jsonl` and parses each output line.
-fn detect_jsonl(args: &[&str], stdin: Option<&[u8]>) -> (Vec<Value>, i32) {
-    let mut cmd = charsight();
-    cmd.arg("detect").arg("--format").arg("jsonl").args(args);
-    if let Some(input) = stdin {
-        cmd.write_stdin(input);
-    }
-    let output = cmd.output().unwrap();
-    let lines = String::from_utf8(output.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("each line is one JSON object"))
-        .collect();
-    (lines, output.status.code().unwrap())
-}
-
-fn detect_one(bytes: &[u8], args: &[&str]) -> Value {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("input");
-    fs::write(&path, bytes).unwrap();
-    let mut all = vec![path.to_str().unwrap()];
-    all.extend(args);
-    let (mut lines, code) = detect_jsonl(&all, None);
-    assert_eq!(code, 0);
-    assert_eq!(lines.len(), 1);
-    lines.remove(0)
-}
+use crate::util::{charsight, detect_jsonl, detect_one, samples};
 
 #[test]
 fn samples_in_text_format() {

@@ -1,0 +1,308 @@
+//! `charsight decode`: one input to text, streamed in bounded memory, with a
+//! JSON report.
+//!
+//! The decision is made on a prefix (at most [`DECIDE_LIMIT`] bytes, less
+//! when the engine is sure sooner); the rest is streamed through the same
+//! decoder. When the run must not write anything partial (`--errors
+//! strict`, `--keep-encoding`), a first pass checks the whole input and a
+//! second writes it; standard input is spooled to a temporary file between
+//! them. `-o OUT` is written to a temporary file beside OUT and renamed.
+
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::path::Path;
+
+use anyhow::{bail, Context, Result};
+use charsight::decode::{
+    declaration_fixes, DecodeError, EncodeError, Errors, MalformedLog, OnUnmappable, Splice,
+    TextDecoder, TextEncoder,
+};
+use charsight::{Charset, Detection, Source};
+
+use crate::args::DecodeArgs;
+use crate::input::{read_some, Input};
+use crate::json::{AfterDecision, DecodeReport, DetectLine, Output};
+use crate::Status;
+
+/// The decision reads at most this many bytes.
+const DECIDE_LIMIT: usize = 1 << 20;
+const CHUNK: usize = 64 * 1024;
+
+pub fn run(args: &DecodeArgs, stdout: &mut impl Write) -> Result<Status> {
+    let input = match &args.path {
+        Some(path) if path.as_os_str() != "-" => Input::File(path.clone()),
+        _ => Input::Stdin,
+    };
+    let name = input.name().to_path_buf();
+    let mut reader = input.open().with_context(|| format!("{}", name.display()))?;
+
+    let mut head = Vec::new();
+    let mut buf = vec![0; CHUNK];
+    let engine = args.engine.engine();
+    let mut session = engine.session();
+    let mut ended = false;
+    while head.len() < DECIDE_LIMIT && session.wants_more() {
+        let n = read_some(&mut reader, &mut buf).with_context(|| format!("{}", name.display()))?;
+        if n == 0 {
+            ended = true;
+            break;
+        }
+        session.feed(&buf[..n]);
+        head.extend_from_slice(&buf[..n]);
+    }
+    let detection = session.finish();
+    let plan = Plan::new(args, &detection)?;
+    if ended {
+        reader = Box::new(io::empty());
+    }
+
+    let (outcome, failure) = if args.errors == crate::args::ErrorsArg::Strict || args.keep_encoding
+    {
+        // First pass: check everything, write nothing.
+        let mut spool = matches!(input, Input::Stdin).then(tempfile::tempfile).transpose()?;
+        let tee = Tee { reader, copy: spool.as_mut() };
+        let checked = transcode(&plan, &head, tee, io::sink())
+            .with_context(|| format!("{}", name.display()))?;
+        if checked.1.is_some() {
+            checked
+        } else {
+            let rest: Box<dyn Read> = match (&input, spool) {
+                (_, Some(mut spool)) => {
+                    spool.seek(SeekFrom::Start(0))?;
+                    Box::new(spool)
+                }
+                (Input::File(path), None) => {
+                    let mut file = File::open(path)?;
+                    file.seek(SeekFrom::Start(head.len() as u64))?;
+                    Box::new(file)
+                }
+                (Input::Stdin, None) => Box::new(io::empty()),
+            };
+            write_output(args.output.as_deref(), stdout, |w| transcode(&plan, &head, rest, w))?
+        }
+    } else {
+        write_output(args.output.as_deref(), stdout, |w| transcode(&plan, &head, reader, w))?
+    };
+    let error = failure.map(|f| f.to_string());
+
+    if outcome.after.malformed > 0 {
+        eprintln!(
+            "charsight: {}: {} malformed sequence(s) past the first {} bytes that decided {}",
+            name.display(),
+            outcome.after.malformed,
+            outcome.after.decided_on_bytes,
+            detection.charset
+        );
+    }
+    if let Some(path) = &args.report {
+        let report = DecodeReport {
+            detection: DetectLine::new(&name, &detection),
+            output: Output {
+                encoding: plan.output,
+                errors: plan.errors,
+                declarations_rewritten: &plan.splices,
+            },
+            malformed: &outcome.malformed,
+            after_decision: AfterDecision { ..outcome.after },
+            bytes_in: outcome.bytes_in,
+            escape_collisions: outcome.escape_collisions,
+            error: error.clone(),
+        };
+        let file = File::create(path).with_context(|| format!("{}", path.display()))?;
+        serde_json::to_writer_pretty(io::BufWriter::new(file), &report)?;
+    }
+    match error {
+        Some(error) => {
+            eprintln!("charsight: {}: {error}", name.display());
+            Ok(Status::Negative)
+        }
+        None => Ok(Status::Success),
+    }
+}
+
+/// What to decode with and how to write it.
+struct Plan {
+    input: Charset,
+    bom_len: u64,
+    output: Charset,
+    errors: Errors,
+    unmappable: OnUnmappable,
+    splices: Vec<Splice>,
+}
+
+impl Plan {
+    fn new(args: &DecodeArgs, detection: &Detection) -> Result<Plan> {
+        let output = match (args.to, args.keep_encoding) {
+            (Some(to), _) => to,
+            (None, true) => declared_in_document(detection).context(
+                "--keep-encoding: the document declares no encoding of its own; use --to",
+            )?,
+            (None, false) => Charset::Utf8,
+        };
+        if output == Charset::Replacement {
+            bail!("the document declares 'replacement', which has no encoder; use --to");
+        }
+        let errors = Errors::from(args.errors);
+        let unmappable = if errors == Errors::Strict || args.keep_encoding {
+            OnUnmappable::Fail
+        } else {
+            OnUnmappable::Reference
+        };
+        let splices =
+            if args.fix_declaration { declaration_fixes(detection, output) } else { Vec::new() };
+        Ok(Plan {
+            input: detection.charset,
+            bom_len: detection.bom_len as u64,
+            output,
+            errors,
+            unmappable,
+            splices,
+        })
+    }
+}
+
+/// The charset the document's own first usable declaration names.
+fn declared_in_document(detection: &Detection) -> Option<Charset> {
+    detection
+        .evidence
+        .iter()
+        .filter(|e| matches!(e.source, Source::Meta | Source::Xml))
+        .find_map(|e| e.usable())
+}
+
+/// What a run met.
+#[derive(Default)]
+struct Outcome {
+    malformed: MalformedLog,
+    after: AfterDecision,
+    bytes_in: u64,
+    escape_collisions: u64,
+}
+
+enum DataFailure {
+    Decode(DecodeError),
+    Encode(EncodeError),
+}
+
+impl std::fmt::Display for DataFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DataFailure::Decode(e) => e.fmt(f),
+            DataFailure::Encode(e) => e.fmt(f),
+        }
+    }
+}
+
+/// What a run gave: what it met, and the data failure that stopped it.
+type Transcoded = (Outcome, Option<DataFailure>);
+
+/// Decodes `head` then `rest` and writes the text, encoded, to `sink`.
+fn transcode(
+    plan: &Plan,
+    head: &[u8],
+    mut rest: impl Read,
+    mut sink: impl Write,
+) -> io::Result<Transcoded> {
+    let mut pipe = Pipe::new(plan);
+    let mut outcome = Outcome::default();
+    if let Some(bom) = plan.output.bom().filter(|_| plan.output != Charset::Utf8) {
+        sink.write_all(bom)?;
+    }
+    outcome.bytes_in += head.len() as u64;
+    let mut fail = pipe.step(head, false, &mut sink)?;
+    let before_rest = pipe.decoder.malformed().sequences;
+    outcome.after.decided_on_bytes = head.len() as u64;
+    let mut buf = vec![0; CHUNK];
+    while fail.is_none() {
+        let n = read_some(&mut rest, &mut buf)?;
+        outcome.bytes_in += n as u64;
+        fail = pipe.step(&buf[..n], n == 0, &mut sink)?;
+        if n == 0 {
+            break;
+        }
+    }
+    sink.flush()?;
+    outcome.malformed = pipe.decoder.malformed().clone();
+    outcome.escape_collisions = pipe.decoder.escape_collisions();
+    outcome.after.malformed = outcome.malformed.sequences - before_rest;
+    outcome.after.first_offset =
+        outcome.malformed.ranges.iter().map(|r| r.offset).find(|&o| o >= head.len() as u64);
+    Ok((outcome, fail))
+}
+
+/// A decoder and an encoder joined by reused buffers.
+struct Pipe {
+    decoder: TextDecoder,
+    encoder: TextEncoder,
+    text: String,
+    bytes: Vec<u8>,
+}
+
+impl Pipe {
+    fn new(plan: &Plan) -> Pipe {
+        let decoder = TextDecoder::new(plan.input, plan.errors)
+            .skip(plan.bom_len)
+            .with_splices(plan.splices.clone());
+        let raw_escapes = plan.errors == Errors::Escape && !plan.output.is_unicode();
+        let encoder = TextEncoder::new(plan.output, plan.unmappable).raw_escapes(raw_escapes);
+        Pipe { decoder, encoder, text: String::new(), bytes: Vec::new() }
+    }
+
+    /// Passes one chunk through; the data failure that stops the run, if any.
+    fn step(
+        &mut self,
+        chunk: &[u8],
+        last: bool,
+        sink: &mut impl Write,
+    ) -> io::Result<Option<DataFailure>> {
+        let decoded = self.decoder.decode(chunk, last, &mut self.text);
+        let encoded = self.encoder.encode(&self.text, last, &mut self.bytes);
+        sink.write_all(&self.bytes)?;
+        self.text.clear();
+        self.bytes.clear();
+        Ok(match (decoded, encoded) {
+            (Err(e), _) => Some(DataFailure::Decode(e)),
+            (_, Err(e)) => Some(DataFailure::Encode(e)),
+            _ => None,
+        })
+    }
+}
+
+/// Runs `write` into standard output, or into a temporary file beside `path`
+/// that replaces `path` only if the run succeeds.
+fn write_output(
+    path: Option<&Path>,
+    stdout: &mut impl Write,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<Transcoded>,
+) -> Result<Transcoded> {
+    let Some(path) = path.filter(|p| p.as_os_str() != "-") else {
+        return write(stdout).context("standard output");
+    };
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let mut file =
+        tempfile::NamedTempFile::new_in(dir).with_context(|| format!("{}", path.display()))?;
+    let mut w = io::BufWriter::new(file.as_file_mut());
+    let result = write(&mut w).and_then(|r| w.flush().map(|_| r));
+    drop(w);
+    let result = result.with_context(|| format!("{}", path.display()))?;
+    if result.1.is_none() {
+        file.persist(path).with_context(|| format!("{}", path.display()))?;
+    }
+    Ok(result)
+}
+
+/// A reader that copies what it reads into a file, if it has one.
+struct Tee<'a, R> {
+    reader: R,
+    copy: Option<&'a mut File>,
+}
+
+impl<R: Read> Read for Tee<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.reader.read(buf)?;
+        if let Some(copy) = &mut self.copy {
+            copy.write_all(&buf[..n])?;
+        }
+        Ok(n)
+    }
+}

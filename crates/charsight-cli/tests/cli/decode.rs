@@ -1,0 +1,290 @@
+//! `charsight decode`: text out, errors modes, declarations, reports, memory.
+
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+
+use charsight::Charset;
+use predicates::prelude::*;
+use serde_json::Value;
+
+use crate::util::{charsight, samples, text_lines};
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> String {
+    let path = dir.join(name);
+    fs::write(&path, bytes).unwrap();
+    path.to_str().unwrap().to_owned()
+}
+
+fn report(path: &Path) -> Value {
+    serde_json::from_slice(&fs::read(path).unwrap()).unwrap()
+}
+
+#[test]
+fn decodes_a_declared_legacy_page_to_utf8() {
+    let page = samples().join("ja-shift_jis.html");
+    let expected = Charset::ShiftJis.decode(&fs::read(&page).unwrap()).0.into_owned();
+    charsight().arg("decode").arg(&page).assert().success().stdout(expected);
+}
+
+#[test]
+fn output_file_and_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.html");
+    let rep = dir.path().join("report.json");
+    charsight()
+        .arg("decode")
+        .arg(samples().join("el-utf8-meta-says-latin1.html"))
+        .arg("-o")
+        .arg(&out)
+        .arg("--report")
+        .arg(&rep)
+        .assert()
+        .success()
+        .stdout("");
+    let original = fs::read(samples().join("el-utf8-meta-says-latin1.html")).unwrap();
+    assert_eq!(fs::read(&out).unwrap(), original, "UTF-8 in, UTF-8 out, unchanged");
+    let r = report(&rep);
+    assert_eq!(r["encoding"], "UTF-8");
+    assert_eq!(r["rule"]["rule"], "overridden");
+    assert_eq!(r["rule"]["declared"], "windows-1252");
+    assert_eq!(r["rule"]["reason"], "valid_utf8");
+    assert_eq!(r["declared"][0]["label"], "iso-8859-1");
+    assert_eq!(r["candidates"][0]["encoding"], "UTF-8");
+    assert_eq!(r["candidates"][0]["verification"]["malformed"], 0);
+    assert_eq!(r["output"]["encoding"], "UTF-8");
+    assert_eq!(r["malformed"]["sequences"], 0);
+    assert!(r["bytes_in"].as_u64().unwrap() == original.len() as u64);
+}
+
+#[test]
+fn replace_lists_every_malformed_range() {
+    let dir = tempfile::tempdir().unwrap();
+    let input =
+        write(dir.path(), "in.txt", b"<meta charset=utf-8>\nna\xC3\xAFve caf\xC3\xA9\n\xFF here, ");
+    let mut bytes = fs::read(&input).unwrap();
+    bytes.extend(b"\xE6\x97 and there.\n");
+    fs::write(&input, &bytes).unwrap();
+    let rep = dir.path().join("r.json");
+    charsight()
+        .args(["decode", &input, "--report", rep.to_str().unwrap()])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("\u{FFFD} here, \u{FFFD} and there."));
+    let r = report(&rep);
+    let ranges = r["malformed"]["ranges"].as_array().unwrap();
+    assert_eq!(ranges.len(), 2);
+    assert_eq!(ranges[0]["offset"], 34);
+    assert_eq!(ranges[1]["len"], 2);
+    assert_eq!(r["malformed"]["sequences"], 2);
+}
+
+#[test]
+fn strict_exits_1_with_the_offset_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(dir.path(), "in.txt", b"<meta charset=utf-8>\nfine\xC3\xA9 then \xFF bad");
+    let out = dir.path().join("out.txt");
+    charsight()
+        .args(["decode", "--errors", "strict", &input, "-o", out.to_str().unwrap()])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("at byte offset 33"));
+    assert!(!out.exists(), "nothing partial is written");
+    // Standard output too: nothing at all.
+    charsight().args(["decode", "--errors", "strict", &input]).assert().code(1).stdout("");
+    // And from standard input (spooled between the two passes).
+    let bytes = fs::read(&input).unwrap();
+    charsight()
+        .args(["decode", "--errors", "strict", "-"])
+        .write_stdin(bytes)
+        .assert()
+        .code(1)
+        .stdout("");
+    let clean = "<meta charset=utf-8>\nfine\u{e9}".as_bytes();
+    charsight()
+        .args(["decode", "--errors", "strict", "-"])
+        .write_stdin(clean)
+        .assert()
+        .success()
+        .stdout("<meta charset=utf-8>\nfine\u{e9}");
+}
+
+#[test]
+fn escape_keeps_undecodable_bytes_recoverable() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut sjis =
+        Charset::ShiftJis.encode("<meta charset=shift_jis>日本語のテキストです。").0.into_owned();
+    sjis.extend(b"\x81\xFF end");
+    let input = write(dir.path(), "in.html", &sjis);
+    let output = charsight().args(["decode", "--errors", "escape", &input]).output().unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.ends_with("\u{10FE81}\u{10FEFF} end"), "{text:?}");
+    // Written back in the input's encoding, the escapes become the bytes again.
+    charsight()
+        .args(["decode", "--errors", "escape", "--to", "Shift_JIS", &input])
+        .assert()
+        .success()
+        .stdout(predicate::eq(sjis.as_slice()));
+}
+
+#[test]
+fn to_a_legacy_encoding_uses_references_or_fails_in_strict_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(dir.path(), "in.txt", "Grüße, 日本".as_bytes());
+    charsight()
+        .args(["decode", "--to", "windows-1252", &input])
+        .assert()
+        .success()
+        .stdout(predicate::eq(&b"Gr\xFC\xDFe, &#26085;&#26412;"[..]));
+    charsight()
+        .args(["decode", "--to", "windows-1252", "--errors", "strict", &input])
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicate::str::contains("U+65E5"));
+    charsight()
+        .args(["decode", "--to", "UTF-16LE", &input])
+        .assert()
+        .success()
+        .stdout(predicate::function(|out: &[u8]| out.starts_with(b"\xFF\xFEG\x00r\x00")));
+    charsight()
+        .args(["decode", "--to", "nonsense", &input])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("'nonsense'"));
+    charsight().args(["decode", "--to", "replacement", &input]).assert().code(2);
+}
+
+#[test]
+fn fix_declaration_rewrites_meta_and_xml_declarations() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = Charset::Windows1251.encode("<meta http-equiv=Content-Type content=\"text/html; charset=windows-1251\"><p>Привет, мир! Как дела? Всё хорошо.</p>").0.into_owned();
+    let input = write(dir.path(), "ru.html", &page);
+    charsight()
+        .args(["decode", "--fix-declaration", &input])
+        .assert()
+        .success()
+        .stdout("<meta http-equiv=Content-Type content=\"text/html; charset=UTF-8\"><p>Привет, мир! Как дела? Всё хорошо.</p>");
+    let feed = samples().join("fr-utf16le-bom.xml");
+    let output = charsight().args(["decode", "--fix-declaration"]).arg(&feed).output().unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<notes>"), "{text:?}");
+}
+
+#[test]
+fn keep_encoding_transcodes_into_the_declared_encoding_or_fails_clearly() {
+    let dir = tempfile::tempdir().unwrap();
+    let fr: String = text_lines("fr", 3)
+        .iter()
+        .filter(|l| !Charset::Windows1252.encode(l).1)
+        .map(|l| format!("<p>{l}</p>"))
+        .collect();
+    let page = format!("<meta charset=\"iso-8859-1\">{fr}");
+    let input = write(dir.path(), "fr.html", page.as_bytes());
+    let expected = Charset::Windows1252.encode(&page).0.into_owned();
+    charsight()
+        .args(["decode", "--keep-encoding", &input])
+        .assert()
+        .success()
+        .stdout(predicate::eq(expected.as_slice()));
+    // Greek cannot be written in the declared ISO-8859-1.
+    let greek = samples().join("el-utf8-meta-says-latin1.html");
+    charsight()
+        .args(["decode", "--keep-encoding"])
+        .arg(&greek)
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicate::str::contains("cannot be written in windows-1252"));
+    let undeclared = write(dir.path(), "plain.txt", "naïve".as_bytes());
+    charsight()
+        .args(["decode", "--keep-encoding", &undeclared])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("declares no encoding"));
+    charsight().args(["decode", "--keep-encoding", "--to", "UTF-8", &undeclared]).assert().code(2);
+}
+
+#[test]
+fn malformed_bytes_past_the_deciding_prefix_are_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("long.txt");
+    let mut file = fs::File::create(&path).unwrap();
+    for _ in 0..30_000 {
+        file.write_all("Ελληνικό κείμενο σε UTF-8, γραμμή.\n".as_bytes()).unwrap();
+    }
+    file.write_all(b"tail \xFF\n").unwrap();
+    drop(file);
+    let rep = dir.path().join("r.json");
+    charsight()
+        .args([
+            "decode",
+            path.to_str().unwrap(),
+            "-o",
+            "/dev/null",
+            "--report",
+            rep.to_str().unwrap(),
+        ])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("past the first"));
+    let r = report(&rep);
+    assert_eq!(r["encoding"], "UTF-8");
+    assert_eq!(r["after_decision"]["malformed"], 1);
+    assert!(
+        r["after_decision"]["first_offset"].as_u64().unwrap()
+            > r["after_decision"]["decided_on_bytes"].as_u64().unwrap()
+    );
+}
+
+/// A 256 MB input decodes under a 120 MB address-space limit: memory does
+/// not grow with the input.
+#[test]
+fn memory_stays_bounded_on_a_large_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.txt");
+    let mut file = fs::File::create(&path).unwrap();
+    let block = "Съешь же ещё этих мягких французских булок, да выпей чаю. ".repeat(1000);
+    let block = Charset::Windows1251.encode(&block).0.into_owned();
+    let mut written = 0;
+    file.write_all(b"<meta charset=windows-1251>").unwrap();
+    while written < 256 << 20 {
+        file.write_all(&block).unwrap();
+        written += block.len();
+    }
+    drop(file);
+    let bin = assert_cmd::cargo::cargo_bin("charsight");
+    let script = format!(
+        "ulimit -v 120000 && exec '{}' decode '{}' | tail -c 20",
+        bin.display(),
+        path.display()
+    );
+    let output = std::process::Command::new("bash").arg("-c").arg(script).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(String::from_utf8(output.stdout).unwrap().contains("чаю."));
+}
+
+#[test]
+fn detect_shows_policy_rule_and_verification() {
+    let greek = samples().join("el-utf8-meta-says-latin1.html");
+    let output = charsight()
+        .args(["detect", "--format", "jsonl", "--policy", "whatwg"])
+        .arg(&greek)
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        (v["encoding"].as_str(), v["rule"]["rule"].as_str()),
+        (Some("windows-1252"), Some("declared"))
+    );
+    assert_eq!(v["policy"], "whatwg");
+    let c1 = v["candidates"][0]["verification"]["c1_controls"].as_u64().unwrap();
+    assert!(c1 > 0, "UTF-8 Greek read as windows-1252 shows C1 controls");
+    charsight()
+        .args(["detect", "--policy", "verify"])
+        .arg(&greek)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("declared windows-1252, actual UTF-8: valid_utf8"));
+    charsight().args(["detect", "--policy", "nonsense"]).arg(&greek).assert().code(2);
+}

@@ -1,0 +1,5 @@
+//! Tests of the `charsight` command, one module per subcommand.
+
+mod decode;
+mod detect;
+mod util;

@@ -1,0 +1,635 @@
+//! Stage 4: decoding — the bytes to text in the decided encoding, streaming,
+//! with every malformed sequence accounted for; and the text to bytes in an
+//! output encoding.
+//!
+//! [`TextDecoder`] takes chunks of any size and never holds more than a
+//! few bytes of state, so a file of any size decodes in bounded memory.
+//! What happens to a malformed sequence is the caller's [`Errors`] choice:
+//!
+//! - [`Errors::Replace`]: U+FFFD, and the range is logged;
+//! - [`Errors::Strict`]: decoding stops with a [`DecodeError`] naming the
+//!   first offending offset;
+//! - [`Errors::Escape`]: each undecodable byte `NN` becomes the private-use
+//!   code point U+10FE`NN` (plane 16, which real text practically never
+//!   uses), so the original bytes stay recoverable: [`TextEncoder`] with
+//!   [`TextEncoder::raw_escapes`] writes them back, and [`restore`] gives the
+//!   original bytes of a decode whose round trip holds.
+//!
+//! A decoder can also splice text over byte ranges (rewriting a declaration
+//! so that the output is self-consistent: [`declaration_fixes`]).
+
+use std::collections::VecDeque;
+use std::error::Error;
+use std::fmt;
+use std::ops::Range;
+
+use crate::codec::{Decoder, Malformed};
+use crate::sniff::{Note, Source};
+use crate::{Charset, Detection};
+
+/// The first code point of the escape range: byte `NN` escapes to
+/// `ESCAPE_BASE + NN` (U+10FE00–U+10FEFF).
+pub const ESCAPE_BASE: u32 = 0x10FE00;
+
+/// At most this many malformed ranges are logged; counts stay exact.
+pub const MAX_LOGGED_RANGES: usize = 10_000;
+
+/// What to do with a malformed byte sequence.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
+pub enum Errors {
+    /// Write U+FFFD for each malformed sequence and log it.
+    #[default]
+    Replace,
+    /// Stop at the first malformed sequence.
+    Strict,
+    /// Write each undecodable byte as a code point of the escape range.
+    Escape,
+}
+
+/// A run of malformed bytes (adjacent malformed sequences merged).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct ByteRange {
+    /// Offset of the first byte in the input.
+    pub offset: u64,
+    /// Number of bytes.
+    pub len: u64,
+}
+
+/// Every malformed sequence met, counted, and logged as ranges.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct MalformedLog {
+    /// Malformed sequences.
+    pub sequences: u64,
+    /// Bytes in them.
+    pub bytes: u64,
+    /// The runs of malformed bytes, in order (the first
+    /// [`MAX_LOGGED_RANGES`] of them).
+    pub ranges: Vec<ByteRange>,
+    /// Whether ranges were left out of the log.
+    pub truncated: bool,
+}
+
+impl MalformedLog {
+    fn record(&mut self, m: &Malformed) {
+        self.sequences += 1;
+        self.bytes += m.len() as u64;
+        let full = self.ranges.len() >= MAX_LOGGED_RANGES;
+        match self.ranges.last_mut() {
+            Some(last) if last.offset + last.len == m.offset => last.len += m.len() as u64,
+            _ if full => self.truncated = true,
+            _ => self.ranges.push(ByteRange { offset: m.offset, len: m.len() as u64 }),
+        }
+    }
+}
+
+/// A malformed sequence met in [`Errors::Strict`] mode.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DecodeError {
+    charset: Charset,
+    offset: u64,
+    bytes: Vec<u8>,
+}
+
+impl DecodeError {
+    /// Offset of the first malformed byte in the input.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// The malformed bytes.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let hex: Vec<String> = self.bytes.iter().map(|b| format!("{b:02X}")).collect();
+        write!(
+            f,
+            "malformed {} sequence {} at byte offset {}",
+            self.charset,
+            hex.join(" "),
+            self.offset
+        )
+    }
+}
+
+impl Error for DecodeError {}
+
+/// Text written in place of a byte range of the input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Splice {
+    /// The input bytes replaced.
+    pub range: Range<u64>,
+    /// The text written instead.
+    pub text: String,
+}
+
+/// A streaming decoder from the input's encoding to text.
+///
+/// # Example
+/// ```
+/// use charsight::decode::{Errors, TextDecoder};
+/// use charsight::Charset;
+/// let mut decoder = TextDecoder::new(Charset::Utf8, Errors::Replace);
+/// let mut text = String::new();
+/// decoder.decode(b"caf\xC3", false, &mut text).unwrap();
+/// decoder.decode(b"\xA9 \x92 ok", true, &mut text).unwrap();
+/// assert_eq!(text, "café \u{FFFD} ok");
+/// assert_eq!(decoder.malformed().ranges[0].offset, 6);
+/// ```
+pub struct TextDecoder {
+    charset: Charset,
+    decoder: Decoder,
+    errors: Errors,
+    splices: VecDeque<Splice>,
+    /// Input bytes seen so far (fed or skipped).
+    position: u64,
+    /// Skip input bytes up to this offset (inside a splice).
+    skip_until: u64,
+    log: MalformedLog,
+    /// Decoded characters that fall in the escape range.
+    escape_collisions: u64,
+    /// The decoder has been told the input ended.
+    finished: bool,
+}
+
+impl TextDecoder {
+    /// A decoder for `charset` with the given error handling.
+    pub fn new(charset: Charset, errors: Errors) -> TextDecoder {
+        TextDecoder {
+            charset,
+            decoder: charset.new_decoder(),
+            errors,
+            splices: VecDeque::new(),
+            position: 0,
+            skip_until: 0,
+            log: MalformedLog::default(),
+            escape_collisions: 0,
+            finished: false,
+        }
+    }
+
+    /// Splices text over byte ranges of the input (sorted, not
+    /// overlapping, at character boundaries), e.g. [`declaration_fixes`].
+    pub fn with_splices(mut self, mut splices: Vec<Splice>) -> TextDecoder {
+        splices.sort_by_key(|s| s.range.start);
+        self.splices = splices.into();
+        self
+    }
+
+    /// Skips the first `n` bytes of the input (a byte order mark).
+    pub fn skip(mut self, n: u64) -> TextDecoder {
+        self.skip_until = self.skip_until.max(n);
+        self
+    }
+
+    /// Decodes the next chunk, appending to `out`; `last` ends the input.
+    ///
+    /// # Errors
+    /// In [`Errors::Strict`] mode, the first malformed sequence; `out` then
+    /// holds exactly the text before it. Do not call again after an error.
+    pub fn decode(
+        &mut self,
+        chunk: &[u8],
+        last: bool,
+        out: &mut String,
+    ) -> Result<(), DecodeError> {
+        let mut rest = chunk;
+        loop {
+            // Bytes under a splice (or a skipped BOM) are not decoded.
+            if self.skip_until > self.position {
+                let n = (self.skip_until - self.position).min(rest.len() as u64);
+                rest = &rest[n as usize..];
+                self.position += n;
+                self.decoder.skip(n);
+            }
+            let skipping = self.skip_until > self.position;
+            if !skipping && self.splices.front().is_some_and(|s| s.range.start <= self.position) {
+                let splice = self.splices.pop_front().expect("checked above");
+                out.push_str(&splice.text);
+                self.skip_until = splice.range.end;
+                continue;
+            }
+            if rest.is_empty() {
+                if last && !self.finished {
+                    self.decode_run(b"", true, out)?;
+                }
+                return Ok(());
+            }
+            let run = match self.splices.front() {
+                Some(s) => ((s.range.start - self.position) as usize).min(rest.len()),
+                None => rest.len(),
+            };
+            self.decode_run(&rest[..run], last && run == rest.len(), out)?;
+            self.position += run as u64;
+            rest = &rest[run..];
+        }
+    }
+
+    fn decode_run(
+        &mut self,
+        bytes: &[u8],
+        last: bool,
+        out: &mut String,
+    ) -> Result<(), DecodeError> {
+        let (errors, log, charset) = (self.errors, &mut self.log, self.charset);
+        let mut failure = None;
+        let mut cut = None;
+        let mut escapes = 0;
+        let start = out.len();
+        self.decoder.decode_to_string(bytes, out, last, |out, m| {
+            if failure.is_some() {
+                // Strict decoding ends at the first offence: what follows
+                // is neither text nor logged, whatever the chunking.
+                return;
+            }
+            log.record(&m);
+            match errors {
+                Errors::Replace => out.push('\u{FFFD}'),
+                Errors::Escape => {
+                    escapes += m.len() as u64;
+                    out.extend(m.bytes().iter().map(|&b| escape(b)));
+                }
+                Errors::Strict => {
+                    cut.get_or_insert(out.len());
+                    failure.get_or_insert(DecodeError {
+                        charset,
+                        offset: m.offset,
+                        bytes: m.bytes().to_vec(),
+                    });
+                }
+            }
+        });
+        self.finished |= last;
+        if let Some(failure) = failure {
+            // The text stops where the first offence is, whatever the chunking.
+            out.truncate(cut.unwrap_or(out.len()));
+            return Err(failure);
+        }
+        if errors == Errors::Escape {
+            let in_range = out[start..].chars().filter(|&c| is_escape(c)).count() as u64;
+            self.escape_collisions += in_range - escapes;
+        }
+        Ok(())
+    }
+
+    /// The malformed sequences met so far.
+    pub fn malformed(&self) -> &MalformedLog {
+        &self.log
+    }
+
+    /// In [`Errors::Escape`] mode, how many decoded characters were already
+    /// in the escape range (and so cannot be told from escaped bytes).
+    pub fn escape_collisions(&self) -> u64 {
+        self.escape_collisions
+    }
+}
+
+fn escape(byte: u8) -> char {
+    char::from_u32(ESCAPE_BASE + u32::from(byte)).expect("plane 16 private use is a valid scalar")
+}
+
+fn is_escape(c: char) -> bool {
+    (ESCAPE_BASE..ESCAPE_BASE + 0x100).contains(&u32::from(c))
+}
+
+/// What to do with a character the output encoding cannot represent.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum OnUnmappable {
+    /// Write it as a decimal numeric character reference (`&#8364;`), as
+    /// the Encoding Standard's encoders do.
+    #[default]
+    Reference,
+    /// Stop with an [`EncodeError`].
+    Fail,
+}
+
+/// A character the output encoding cannot represent, met with
+/// [`OnUnmappable::Fail`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EncodeError {
+    charset: Charset,
+    character: char,
+    offset: u64,
+}
+
+impl EncodeError {
+    /// The character.
+    pub fn character(&self) -> char {
+        self.character
+    }
+
+    /// Its offset in the text, in UTF-8 bytes.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+}
+
+impl fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "character {:?} (U+{:04X}) at text offset {} cannot be written in {}",
+            self.character, self.character as u32, self.offset, self.charset
+        )
+    }
+}
+
+impl Error for EncodeError {}
+
+/// A streaming encoder from text to an output encoding, on top of
+/// [`Charset::new_encoder`] (so stateful encodings keep their state across
+/// chunks).
+///
+/// Unicode outputs take every character; legacy ones write what they cannot
+/// represent as character references or fail ([`OnUnmappable`]).
+///
+/// # Example
+/// ```
+/// use charsight::decode::{OnUnmappable, TextEncoder};
+/// use charsight::Charset;
+/// let mut encoder = TextEncoder::new(Charset::Windows1252, OnUnmappable::Reference);
+/// let mut bytes = Vec::new();
+/// encoder.encode("café ☃", true, &mut bytes).unwrap();
+/// assert_eq!(bytes, b"caf\xE9 &#9731;");
+/// ```
+pub struct TextEncoder {
+    charset: Charset,
+    encoder: crate::codec::Encoder,
+    on_unmappable: OnUnmappable,
+    raw_escapes: bool,
+    /// Bytes of escapes written raw, which the codec's offsets do not count.
+    raw_bytes: u64,
+}
+
+impl TextEncoder {
+    /// An encoder to `charset`. `replacement` has no encoder: it writes UTF-8.
+    pub fn new(charset: Charset, on_unmappable: OnUnmappable) -> TextEncoder {
+        TextEncoder {
+            charset,
+            encoder: charset.new_encoder(),
+            on_unmappable,
+            raw_escapes: false,
+            raw_bytes: 0,
+        }
+    }
+
+    /// Writes characters of the escape range ([`Errors::Escape`]) back as
+    /// the raw bytes they stand for.
+    pub fn raw_escapes(mut self, yes: bool) -> TextEncoder {
+        self.raw_escapes = yes;
+        self
+    }
+
+    /// Encodes the next piece of text, appending to `out`; `last` ends it.
+    ///
+    /// # Errors
+    /// With [`OnUnmappable::Fail`], the first character the output encoding
+    /// cannot represent.
+    pub fn encode(&mut self, text: &str, last: bool, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        let mut rest = text;
+        loop {
+            let cut = if self.raw_escapes {
+                rest.find(is_escape).unwrap_or(rest.len())
+            } else {
+                rest.len()
+            };
+            let (run, tail) = rest.split_at(cut);
+            let (policy, charset, shift) = (self.on_unmappable, self.charset, self.raw_bytes);
+            let mut failure = None;
+            self.encoder.encode_from_str(
+                run,
+                out,
+                last && tail.is_empty(),
+                |dst, u| match policy {
+                    OnUnmappable::Reference => {
+                        dst.extend(format!("&#{};", u32::from(u.ch)).bytes())
+                    }
+                    OnUnmappable::Fail => {
+                        failure.get_or_insert(EncodeError {
+                            charset,
+                            character: u.ch,
+                            offset: u.offset + shift,
+                        });
+                    }
+                },
+            );
+            if let Some(failure) = failure {
+                return Err(failure);
+            }
+            let mut chars = tail.chars();
+            let Some(escape) = chars.next() else { return Ok(()) };
+            out.push((u32::from(escape) - ESCAPE_BASE) as u8);
+            self.raw_bytes += escape.len_utf8() as u64;
+            rest = chars.as_str();
+        }
+    }
+}
+
+/// The original bytes of text decoded from `charset` with
+/// [`Errors::Escape`]: valid parts re-encoded, escapes written back raw.
+/// Exact when the charset's round trip holds (UTF-8, UTF-16, single-byte,
+/// the stateless multibyte encodings on canonical input).
+///
+/// # Example
+/// ```
+/// use charsight::decode::{restore, Errors, TextDecoder};
+/// use charsight::Charset;
+/// let bytes = b"ok \xE6\x97 \xFF";
+/// let mut text = String::new();
+/// TextDecoder::new(Charset::Utf8, Errors::Escape).decode(bytes, true, &mut text).unwrap();
+/// assert_eq!(restore(&text, Charset::Utf8), bytes);
+/// ```
+pub fn restore(text: &str, charset: Charset) -> Vec<u8> {
+    let mut out = Vec::new();
+    TextEncoder::new(charset, OnUnmappable::Reference)
+        .raw_escapes(true)
+        .encode(text, true, &mut out)
+        .expect("references never fail");
+    out
+}
+
+/// The splices that rewrite each in-document declaration (`<meta charset>`,
+/// the charset in `<meta http-equiv>` content, the XML declaration's
+/// `encoding`) that does not name `output`, so that text written in
+/// `output` declares what it is.
+///
+/// # Example
+/// ```
+/// use charsight::decode::declaration_fixes;
+/// use charsight::{Charset, Engine};
+/// let page = b"<meta charset=iso-8859-1><p>caf\xC3\xA9 cr\xC3\xA8me br\xC3\xBBl\xC3\xA9e";
+/// let found = Engine::new().detect(page);
+/// assert_eq!(found.charset, Charset::Utf8); // declared ISO-8859-1, actual UTF-8
+/// let fixes = declaration_fixes(&found, Charset::Utf8);
+/// assert_eq!(fixes[0].range, 14..24);
+/// assert_eq!(fixes[0].text, "UTF-8");
+/// ```
+pub fn declaration_fixes(detection: &Detection, output: Charset) -> Vec<Splice> {
+    detection
+        .evidence
+        .iter()
+        .filter(|e| matches!(e.source, Source::Meta | Source::Xml) && e.len > 0)
+        .filter(|e| !e.notes.contains(&Note::Autodetected))
+        .filter(|e| crate::label::resolve(e.label.as_bytes()).ok() != Some(output))
+        .map(|e| Splice {
+            range: e.offset as u64..(e.offset + e.len) as u64,
+            text: output.name().to_owned(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn decode_chunked(
+        charset: Charset,
+        errors: Errors,
+        bytes: &[u8],
+        chunk: usize,
+        splices: Vec<Splice>,
+    ) -> (String, MalformedLog) {
+        let mut decoder = TextDecoder::new(charset, errors).with_splices(splices);
+        let mut text = String::new();
+        let chunks: Vec<&[u8]> = bytes.chunks(chunk.max(1)).collect();
+        if chunks.is_empty() {
+            decoder.decode(b"", true, &mut text).unwrap();
+        }
+        for (i, c) in chunks.iter().enumerate() {
+            decoder.decode(c, i + 1 == chunks.len(), &mut text).unwrap();
+        }
+        (text, decoder.malformed().clone())
+    }
+
+    #[test]
+    fn replace_logs_merged_ranges() {
+        let (text, log) =
+            decode_chunked(Charset::Utf8, Errors::Replace, b"a\xFF\xFEb\xE6\x97", 100, vec![]);
+        assert_eq!(text, "a\u{FFFD}\u{FFFD}b\u{FFFD}");
+        assert_eq!(log.sequences, 3);
+        assert_eq!(
+            log.ranges,
+            vec![ByteRange { offset: 1, len: 2 }, ByteRange { offset: 4, len: 2 }]
+        );
+    }
+
+    #[test]
+    fn strict_stops_at_the_first_offence() {
+        let mut decoder = TextDecoder::new(Charset::ShiftJis, Errors::Strict);
+        let mut text = String::new();
+        decoder.decode(b"\x93\xfa", false, &mut text).unwrap();
+        let err = decoder.decode(b"\x96\x7b\xff\x93\xfa", true, &mut text).unwrap_err();
+        assert_eq!(err.offset(), 4);
+        assert_eq!(err.to_string(), "malformed Shift_JIS sequence FF at byte offset 4");
+        assert_eq!(text, "日本");
+    }
+
+    #[test]
+    fn strict_logs_only_the_first_offence_in_every_chunking() {
+        let bytes = b"ok\xFF\xFE tail \xC3";
+        for chunk in 1..=bytes.len() {
+            let mut decoder = TextDecoder::new(Charset::Utf8, Errors::Strict);
+            let mut text = String::new();
+            let mut result = Ok(());
+            for piece in bytes.chunks(chunk) {
+                result = result.and_then(|_| decoder.decode(piece, false, &mut text));
+            }
+            let result = result.and_then(|_| decoder.decode(b"", true, &mut text));
+            assert_eq!(result.unwrap_err().offset(), 2, "chunk {chunk}");
+            assert_eq!((text.as_str(), decoder.malformed().sequences), ("ok", 1), "chunk {chunk}");
+        }
+    }
+
+    #[test]
+    fn splices_replace_byte_ranges_in_every_chunking() {
+        let page = b"<meta charset=iso-8859-1><p>\xC3\xA9";
+        let splice = || vec![Splice { range: 14..24, text: "UTF-8".into() }];
+        for chunk in 1..=page.len() {
+            let (text, _) = decode_chunked(Charset::Utf8, Errors::Replace, page, chunk, splice());
+            assert_eq!(text, "<meta charset=UTF-8><p>é", "chunk {chunk}");
+        }
+        // A splice at the very end, and one past the end (never reached).
+        let (text, _) = decode_chunked(
+            Charset::Utf8,
+            Errors::Replace,
+            b"abc",
+            2,
+            vec![Splice { range: 2..3, text: "Z".into() }],
+        );
+        assert_eq!(text, "abZ");
+        let (text, _) = decode_chunked(
+            Charset::Utf8,
+            Errors::Replace,
+            b"abc",
+            2,
+            vec![Splice { range: 9..12, text: "Z".into() }],
+        );
+        assert_eq!(text, "abc");
+    }
+
+    #[test]
+    fn skip_a_bom() {
+        let mut decoder = TextDecoder::new(Charset::Utf16Le, Errors::Replace).skip(2);
+        let mut text = String::new();
+        decoder.decode(b"\xFF", false, &mut text).unwrap();
+        decoder.decode(b"\xFEh\x00i\x00", true, &mut text).unwrap();
+        assert_eq!(text, "hi");
+    }
+
+    #[test]
+    fn encoder_fail_and_utf16_output() {
+        let mut out = Vec::new();
+        let err = TextEncoder::new(Charset::Iso8859_2, OnUnmappable::Fail)
+            .encode("ab€c", true, &mut out)
+            .unwrap_err();
+        assert_eq!((err.character(), err.offset()), ('€', 2));
+        let mut out = Vec::new();
+        TextEncoder::new(Charset::Utf16Be, OnUnmappable::Fail)
+            .encode("h☃", true, &mut out)
+            .unwrap();
+        assert_eq!(out, b"\x00h\x26\x03");
+    }
+
+    #[test]
+    fn escape_collisions_are_counted() {
+        let bytes = "x\u{10FE41}".as_bytes();
+        let mut decoder = TextDecoder::new(Charset::Utf8, Errors::Escape);
+        let mut text = String::new();
+        decoder.decode(bytes, true, &mut text).unwrap();
+        assert_eq!(decoder.escape_collisions(), 1);
+    }
+
+    proptest! {
+        #[test]
+        fn chunking_does_not_change_the_result(bytes: Vec<u8>, chunk in 1usize..17, index in 0usize..64) {
+            let charset = Charset::ALL[index % Charset::ALL.len()];
+            let whole = decode_chunked(charset, Errors::Replace, &bytes, bytes.len(), vec![]);
+            prop_assert_eq!(decode_chunked(charset, Errors::Replace, &bytes, chunk, vec![]), whole);
+        }
+
+        #[test]
+        fn escape_then_restore_gives_the_bytes_back(bytes: Vec<u8>, which in 0usize..5) {
+            let charset = [Charset::Utf8, Charset::Windows1252, Charset::Koi8R, Charset::Utf16Le, Charset::Utf16Be][which];
+            let (text, _) = decode_chunked(charset, Errors::Escape, &bytes, 7, vec![]);
+            prop_assume!(bytes_have_no_collision(&bytes, charset));
+            prop_assert_eq!(restore(&text, charset), bytes);
+        }
+    }
+
+    fn bytes_have_no_collision(bytes: &[u8], charset: Charset) -> bool {
+        let mut decoder = TextDecoder::new(charset, Errors::Escape);
+        decoder.decode(bytes, true, &mut String::new()).unwrap();
+        decoder.escape_collisions() == 0
+    }
+}

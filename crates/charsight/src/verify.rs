@@ -1,0 +1,193 @@
+//! Stage 3: verification — decode the bytes with a candidate and measure
+//! what comes out.
+//!
+//! Input: a candidate [`Charset`] and a sample of the bytes (the bounded
+//! prefix). Output: a [`Verification`]: how many sequences were malformed and
+//! where the first one is, how many decoded characters are implausible in
+//! real text (C1 controls, private use, unassigned code points), and for the
+//! stateless multibyte encodings whether the round trip (decode, re-encode)
+//! gives the same bytes back.
+//!
+//! A single-byte encoding never fails to decode, so these figures alone
+//! cannot tell that EUC-KR bytes are not ISO-8859-1; the pipeline weighs them
+//! with the detector's scores.
+
+use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
+
+use crate::Charset;
+
+/// What decoding a sample with one candidate gave.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct Verification {
+    /// Characters decoded (malformed sequences not counted).
+    pub chars: u64,
+    /// Of which outside ASCII.
+    pub non_ascii: u64,
+    /// Malformed byte sequences.
+    pub malformed: u64,
+    /// Bytes in malformed sequences.
+    pub malformed_bytes: u64,
+    /// Offset (in the sample) of the first malformed sequence.
+    pub first_malformed: Option<u64>,
+    /// Decoded C1 control characters (U+0080–U+009F): real text has none,
+    /// bytes of another encoding read as ISO-8859-x have many.
+    pub c1_controls: u64,
+    /// Decoded private-use characters.
+    pub private_use: u64,
+    /// Decoded code points that Unicode leaves unassigned (and noncharacters).
+    pub unassigned: u64,
+    /// For stateless multibyte encodings (Shift_JIS, EUC-JP, EUC-KR, GBK,
+    /// gb18030, Big5, …): whether re-encoding the decoded text gives the
+    /// sample's bytes back. `None` where the question is moot (single-byte
+    /// and Unicode encodings map one to one; stateful ones have several
+    /// valid encodings of the same text) or the sample had malformed bytes.
+    pub round_trip: Option<bool>,
+}
+
+impl Verification {
+    /// Whether nothing at all is wrong: no malformed sequence, no
+    /// implausible character, and no round-trip difference.
+    pub fn is_clean(&self) -> bool {
+        self.malformed == 0
+            && self.c1_controls == 0
+            && self.private_use == 0
+            && self.unassigned == 0
+            && self.round_trip != Some(false)
+    }
+
+    /// Characters that real text of this encoding would not contain:
+    /// malformed sequences plus C1 controls and unassigned code points.
+    /// (Private use is left out: some real text has it, see `font`/PUA.)
+    pub fn suspicious(&self) -> u64 {
+        self.malformed + self.c1_controls + self.unassigned
+    }
+}
+
+/// Decodes `sample` with `charset` and measures the result. `complete` says
+/// that the sample is the whole input, so a sequence cut at its end is
+/// malformed; otherwise it is the start of one that continues.
+///
+/// # Example
+/// ```
+/// use charsight::{verify::verify, Charset};
+/// let bytes = "日本語のテキスト".as_bytes();
+/// assert_eq!(verify(Charset::Utf8, bytes, true).malformed, 0);
+/// let as_euc = verify(Charset::EucJp, bytes, true);
+/// assert!(as_euc.malformed > 0);
+/// // Every byte is a character in ISO-8859-5, but UTF-8's bytes make C1 controls there.
+/// assert!(verify(Charset::Iso8859_5, bytes, true).c1_controls > 0);
+/// ```
+pub fn verify(charset: Charset, sample: &[u8], complete: bool) -> Verification {
+    let mut v = Verification::default();
+    let mut text = String::new();
+    let mut decoder = charset.new_decoder();
+    decoder.decode_to_string(sample, &mut text, complete, |_, m| {
+        v.malformed += 1;
+        v.malformed_bytes += m.len() as u64;
+        v.first_malformed.get_or_insert(m.offset);
+    });
+    for c in text.chars() {
+        v.chars += 1;
+        if c.is_ascii() {
+            continue;
+        }
+        v.non_ascii += 1;
+        if ('\u{80}'..='\u{9F}').contains(&c) {
+            v.c1_controls += 1;
+        }
+        match c.general_category() {
+            GeneralCategory::PrivateUse => v.private_use += 1,
+            GeneralCategory::Unassigned => v.unassigned += 1,
+            _ => {}
+        }
+    }
+    if v.malformed == 0 && round_trip_tells(charset) {
+        let (encoded, unmappable) = charset.encode(&text);
+        // Bytes of a sequence cut by the end of an incomplete sample are
+        // still inside the decoder; at most three of them.
+        let pending = sample.len().saturating_sub(encoded.len());
+        let allowed_pending = if complete { 0 } else { 3 };
+        v.round_trip =
+            Some(!unmappable && pending <= allowed_pending && sample.starts_with(&encoded));
+    }
+    v
+}
+
+/// Whether decode-then-encode must give the same bytes back for text in
+/// this encoding, so a difference is evidence against it.
+fn round_trip_tells(charset: Charset) -> bool {
+    !charset.is_single_byte()
+        && !charset.is_unicode()
+        && !charset.is_stateful()
+        && charset != Charset::Replacement
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clean_text_in_its_own_encoding() {
+        for (charset, text) in [
+            (Charset::ShiftJis, "日本語のテキスト、半角ｶﾀｶﾅ"),
+            (Charset::EucKr, "한국어 텍스트"),
+            (Charset::Gbk, "简体中文文本"),
+            (Charset::Big5, "繁體中文文字"),
+            (Charset::Windows1251, "Русский текст"),
+            (Charset::Utf16Le, "UTF-16 text ✓"),
+        ] {
+            let bytes = charset.encode(text).0;
+            let v = verify(charset, &bytes, true);
+            assert!(v.is_clean(), "{charset}: {v:?}");
+            assert_eq!(v.chars, text.chars().count() as u64);
+            let expected_round_trip =
+                (!charset.is_single_byte() && !charset.is_unicode()).then_some(true);
+            assert_eq!(v.round_trip, expected_round_trip, "{charset}");
+        }
+    }
+
+    #[test]
+    fn shift_jis_read_as_euc_jp_is_malformed() {
+        let bytes = Charset::ShiftJis.encode("これは日本語の文章です。").0;
+        let v = verify(Charset::EucJp, &bytes, true);
+        assert!(v.malformed > 0);
+        assert_eq!(v.first_malformed, Some(0));
+        assert_eq!(v.round_trip, None);
+    }
+
+    #[test]
+    fn windows_1250_read_as_iso_8859_2_shows_c1_controls() {
+        let bytes = Charset::Windows1250.encode("Šťastný žluťoučký kůň").0;
+        let v = verify(Charset::Iso8859_2, &bytes, true);
+        assert_eq!(v.malformed, 0);
+        assert!(v.c1_controls >= 2, "{v:?}");
+    }
+
+    #[test]
+    fn incomplete_sample_is_not_malformed_at_its_end() {
+        let bytes = "abc日本".as_bytes();
+        let cut = &bytes[..bytes.len() - 1];
+        assert_eq!(verify(Charset::Utf8, cut, false).malformed, 0);
+        assert_eq!(verify(Charset::Utf8, cut, true).malformed, 1);
+        let sjis = Charset::ShiftJis.encode("日本語").0;
+        let v = verify(Charset::ShiftJis, &sjis[..sjis.len() - 1], false);
+        assert_eq!((v.malformed, v.round_trip), (0, Some(true)));
+    }
+
+    #[test]
+    fn private_use_and_unassigned() {
+        let v = verify(Charset::Utf8, "a\u{E000}\u{FDD0}\u{10FFFF}".as_bytes(), true);
+        assert_eq!((v.private_use, v.unassigned), (1, 2));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn never_panics(bytes: Vec<u8>, index in 0usize..64, complete: bool) {
+            let charset = Charset::ALL[index % Charset::ALL.len()];
+            let v = verify(charset, &bytes, complete);
+            proptest::prop_assert!(v.malformed_bytes <= bytes.len() as u64);
+        }
+    }
+}

@@ -1,0 +1,151 @@
+//! Declarations that lie, declarations that must be kept, and the four
+//! policies on each (issue 4). Documents are built from the natural text in
+//! `../shared/text`.
+
+use charsight::{Charset, Doubt, Engine, Policy, Rule, Source};
+
+/// The first `n` lines of `../shared/text/<lang>.txt` of 40–200 characters
+/// that `charset` can encode.
+fn lines(lang: &str, n: usize, charset: Charset) -> Vec<String> {
+    let path = testkit::shared_dir().join("text").join(format!("{lang}.txt"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .filter(|l| (40..200).contains(&l.chars().count()) && !charset.encode(l).1)
+        .take(n)
+        .map(str::to_owned)
+        .collect()
+}
+
+fn html(head: &str, lines: &[String]) -> String {
+    let body: String = lines.iter().map(|l| format!("<p>{l}</p>\n")).collect();
+    format!("<!DOCTYPE html>\n<html><head>{head}<title>t</title></head>\n<body>\n{body}</body></html>\n")
+}
+
+/// What each policy decides for `bytes` in `context`.
+struct Case {
+    bytes: Vec<u8>,
+    content_type: Option<&'static str>,
+}
+
+impl Case {
+    fn run(&self, policy: Policy) -> charsight::Detection {
+        let mut engine = Engine::new().policy(policy);
+        if let Some(ct) = self.content_type {
+            engine = engine.content_type(ct);
+        }
+        engine.detect(&self.bytes)
+    }
+
+    /// Checks whatwg, verify and detect, and that forcing wins over all
+    /// while the evidence is still reported.
+    fn check(&self, whatwg: Charset, verify: (Charset, Rule), detect: Charset) {
+        let found = self.run(Policy::Whatwg);
+        assert_eq!(found.charset, whatwg, "whatwg: {:?}", found.rule);
+        assert!(
+            matches!(found.rule, Rule::Declared | Rule::Bom | Rule::Detected),
+            "{:?}",
+            found.rule
+        );
+        let found = self.run(Policy::Verify);
+        assert_eq!(
+            (found.charset, found.rule),
+            verify,
+            "verify; candidates: {:#?}",
+            found.candidates
+        );
+        let found = self.run(Policy::Detect);
+        assert_eq!(found.charset, detect, "detect: {:?}", found.rule);
+        let mut engine = Engine::new().force_encoding("windows-1250");
+        if let Some(ct) = self.content_type {
+            engine = engine.content_type(ct);
+        }
+        let forced = engine.detect(&self.bytes);
+        assert_eq!(
+            (forced.charset, forced.rule, forced.source),
+            (Charset::Windows1250, Rule::Forced, Source::Forced)
+        );
+        let declared = forced.evidence.iter().filter(|e| e.source != Source::Forced).count();
+        assert!(declared >= 1, "the evidence is still reported when forcing");
+    }
+}
+
+#[test]
+fn utf8_page_whose_meta_says_iso_8859_1() {
+    let page = html(
+        "<meta http-equiv=\"Content-Type\" content=\"text/html; charset=ISO-8859-1\">",
+        &lines("el", 6, Charset::Utf8),
+    );
+    let case = Case { bytes: page.into_bytes(), content_type: None };
+    let overridden = Rule::Overridden { declared: Charset::Windows1252, reason: Doubt::ValidUtf8 };
+    case.check(Charset::Windows1252, (Charset::Utf8, overridden), Charset::Utf8);
+}
+
+#[test]
+fn shift_jis_page_labelled_euc_jp_by_http() {
+    let page = html("", &lines("ja", 6, Charset::ShiftJis));
+    let case = Case {
+        bytes: Charset::ShiftJis.encode(&page).0.into_owned(),
+        content_type: Some("text/html; charset=EUC-JP"),
+    };
+    let overridden = Rule::Overridden { declared: Charset::EucJp, reason: Doubt::Malformed };
+    case.check(Charset::EucJp, (Charset::ShiftJis, overridden), Charset::ShiftJis);
+}
+
+#[test]
+fn feed_declared_utf8_whose_bytes_are_windows_1252() {
+    let items: String = lines("fr", 5, Charset::Windows1252)
+        .iter()
+        .map(|l| {
+            format!(
+                "<item><title>“{}”</title><description>{l}</description></item>\n",
+                &l[..l.char_indices().nth(20).unwrap().0]
+            )
+        })
+        .collect();
+    let feed = format!("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rss version=\"2.0\"><channel>\n{items}</channel></rss>\n");
+    let case =
+        Case { bytes: Charset::Windows1252.encode(&feed).0.into_owned(), content_type: None };
+    let overridden = Rule::Overridden { declared: Charset::Utf8, reason: Doubt::Malformed };
+    case.check(Charset::Utf8, (Charset::Windows1252, overridden), Charset::Windows1252);
+}
+
+#[test]
+fn euc_kr_page_whose_meta_says_iso_8859_1() {
+    let page = html("<meta charset=\"iso-8859-1\">", &lines("ko", 6, Charset::EucKr));
+    let case = Case { bytes: Charset::EucKr.encode(&page).0.into_owned(), content_type: None };
+    let overridden =
+        Rule::Overridden { declared: Charset::Windows1252, reason: Doubt::Implausible };
+    case.check(Charset::Windows1252, (Charset::EucKr, overridden), Charset::EucKr);
+}
+
+#[test]
+fn utf8_page_with_a_few_stray_windows_1252_bytes_stays_utf8() {
+    let mut page = html("<meta charset=\"utf-8\">", &lines("de", 8, Charset::Utf8)).into_bytes();
+    // A pasted quote with windows-1252 curly quotes and an e-acute.
+    let at = page.len() - 20;
+    page.splice(at..at, b"<p>\x93Caf\xE9 au lait\x94, she said.</p>".iter().copied());
+    let case = Case { bytes: page.clone(), content_type: None };
+    case.check(Charset::Utf8, (Charset::Utf8, Rule::Verified), Charset::Utf8);
+    // Undeclared, it is still UTF-8, never wholesale windows-1252.
+    let undeclared = String::from_utf8_lossy(&page).replace("<meta charset=\"utf-8\">", "");
+    let undeclared = undeclared.replace('\u{FFFD}', "");
+    let mut bytes = undeclared.into_bytes();
+    bytes.splice(40..40, b"\x93quoted\x94 ".iter().copied());
+    for policy in [Policy::Whatwg, Policy::Verify, Policy::Detect] {
+        let found = Engine::new().policy(policy).detect(&bytes);
+        assert_eq!(found.charset, Charset::Utf8, "{policy:?}");
+    }
+}
+
+#[test]
+fn correct_windows_1251_declaration_with_odd_text_is_kept() {
+    // Valid Russian, but odd: keyboard rows, abbreviations, capitals.
+    let mut text = lines("ru", 2, Charset::Windows1251);
+    text.push(
+        "ЙЦУКЕН ФЫВАПР ЯЧСМИТ — ЪЁ, ЭЮЖ: ЩЗХЪ ЁЁЁ №5, ГОСТ Р 7.0.97—2016, ЦНИИ «ЭВМ»".to_owned(),
+    );
+    let page = html("<meta charset=\"windows-1251\">", &text);
+    let case =
+        Case { bytes: Charset::Windows1251.encode(&page).0.into_owned(), content_type: None };
+    case.check(Charset::Windows1251, (Charset::Windows1251, Rule::Verified), Charset::Windows1251);
+}
