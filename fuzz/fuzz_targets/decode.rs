@@ -3,7 +3,7 @@
 //! same text as decoding whole, and nothing may panic.
 #![no_main]
 
-use charsight::decode::{declaration_fixes, Errors, TextDecoder, TextEncoder, Unmappable};
+use charsight::decode::{declaration_fixes, Errors, TextDecoder, TextEncoder, OnUnmappable};
 use charsight::{Charset, Engine, Policy};
 use libfuzzer_sys::fuzz_target;
 
@@ -35,7 +35,7 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(whole, chunked);
     if output != Charset::Replacement {
         let mut bytes = Vec::new();
-        let _ = TextEncoder::new(output, Unmappable::Reference)
+        let _ = TextEncoder::new(output, OnUnmappable::Reference)
             .raw_escapes(errors == Errors::Escape)
             .encode(&whole.0, true, &mut bytes);
     }

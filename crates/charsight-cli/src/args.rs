@@ -33,6 +33,15 @@ pub enum Command {
     /// strict), or are kept recoverable (--errors escape: byte NN becomes the
     /// private-use character U+10FENN).
     Decode(DecodeArgs),
+    /// Rewrite the URLs of each line so their non-ASCII parts read right.
+    ///
+    /// Reads one URL or log line per line and decodes each URL component by
+    /// component (path segments, query keys and values, fragment), each in
+    /// the encoding its bytes fit best (UTF-8, GBK, Big5, Shift_JIS, EUC-JP,
+    /// EUC-KR). Prints the line with its URLs as UTF-8 percent-encoding, or
+    /// readable with --iri. Every line comes out, in order; lines without a
+    /// URL come out unchanged.
+    Url(crate::url::UrlArgs),
 }
 
 #[derive(Args, Debug)]

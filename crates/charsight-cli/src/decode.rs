@@ -14,8 +14,8 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 use charsight::decode::{
-    declaration_fixes, DecodeError, EncodeError, Errors, MalformedLog, Splice, TextDecoder,
-    TextEncoder, Unmappable,
+    declaration_fixes, DecodeError, EncodeError, Errors, MalformedLog, OnUnmappable, Splice,
+    TextDecoder, TextEncoder,
 };
 use charsight::{Charset, Detection, Source};
 
@@ -126,7 +126,7 @@ struct Plan {
     bom_len: u64,
     output: Charset,
     errors: Errors,
-    unmappable: Unmappable,
+    unmappable: OnUnmappable,
     splices: Vec<Splice>,
 }
 
@@ -144,9 +144,9 @@ impl Plan {
         }
         let errors = Errors::from(args.errors);
         let unmappable = if errors == Errors::Strict || args.keep_encoding {
-            Unmappable::Fail
+            OnUnmappable::Fail
         } else {
-            Unmappable::Reference
+            OnUnmappable::Reference
         };
         let splices =
             if args.fix_declaration { declaration_fixes(detection, output) } else { Vec::new() };
@@ -203,48 +203,69 @@ fn transcode(
     mut rest: impl Read,
     mut sink: impl Write,
 ) -> io::Result<Transcoded> {
-    let mut decoder = TextDecoder::new(plan.input, plan.errors)
-        .skip(plan.bom_len)
-        .with_splices(plan.splices.clone());
-    let raw_escapes = plan.errors == Errors::Escape && !plan.output.is_unicode();
-    let mut encoder = TextEncoder::new(plan.output, plan.unmappable).raw_escapes(raw_escapes);
-    let mut text = String::new();
-    let mut bytes = Vec::new();
+    let mut pipe = Pipe::new(plan);
     let mut outcome = Outcome::default();
     if let Some(bom) = plan.output.bom().filter(|_| plan.output != Charset::Utf8) {
         sink.write_all(bom)?;
     }
-    let mut step = |chunk: &[u8], last: bool, outcome: &mut Outcome, sink: &mut dyn Write| {
-        outcome.bytes_in += chunk.len() as u64;
-        let decoded = decoder.decode(chunk, last, &mut text);
-        let encoded = encoder.encode(&text, last, &mut bytes);
-        sink.write_all(&bytes)?;
-        text.clear();
-        bytes.clear();
-        outcome.malformed = decoder.malformed().clone();
-        outcome.escape_collisions = decoder.escape_collisions();
-        match (decoded, encoded) {
-            (Err(e), _) => Ok(Some(DataFailure::Decode(e))),
-            (_, Err(e)) => Ok(Some(DataFailure::Encode(e))),
-            _ => Ok::<_, io::Error>(None),
-        }
-    };
-    let mut fail = step(head, false, &mut outcome, &mut sink)?;
-    let before_rest = outcome.malformed.sequences;
+    outcome.bytes_in += head.len() as u64;
+    let mut fail = pipe.step(head, false, &mut sink)?;
+    let before_rest = pipe.decoder.malformed().sequences;
     outcome.after.decided_on_bytes = head.len() as u64;
     let mut buf = vec![0; CHUNK];
     while fail.is_none() {
         let n = read_some(&mut rest, &mut buf)?;
-        fail = step(&buf[..n], n == 0, &mut outcome, &mut sink)?;
+        outcome.bytes_in += n as u64;
+        fail = pipe.step(&buf[..n], n == 0, &mut sink)?;
         if n == 0 {
             break;
         }
     }
+    sink.flush()?;
+    outcome.malformed = pipe.decoder.malformed().clone();
+    outcome.escape_collisions = pipe.decoder.escape_collisions();
     outcome.after.malformed = outcome.malformed.sequences - before_rest;
     outcome.after.first_offset =
         outcome.malformed.ranges.iter().map(|r| r.offset).find(|&o| o >= head.len() as u64);
-    sink.flush()?;
     Ok((outcome, fail))
+}
+
+/// A decoder and an encoder joined by reused buffers.
+struct Pipe {
+    decoder: TextDecoder,
+    encoder: TextEncoder,
+    text: String,
+    bytes: Vec<u8>,
+}
+
+impl Pipe {
+    fn new(plan: &Plan) -> Pipe {
+        let decoder = TextDecoder::new(plan.input, plan.errors)
+            .skip(plan.bom_len)
+            .with_splices(plan.splices.clone());
+        let raw_escapes = plan.errors == Errors::Escape && !plan.output.is_unicode();
+        let encoder = TextEncoder::new(plan.output, plan.unmappable).raw_escapes(raw_escapes);
+        Pipe { decoder, encoder, text: String::new(), bytes: Vec::new() }
+    }
+
+    /// Passes one chunk through; the data failure that stops the run, if any.
+    fn step(
+        &mut self,
+        chunk: &[u8],
+        last: bool,
+        sink: &mut impl Write,
+    ) -> io::Result<Option<DataFailure>> {
+        let decoded = self.decoder.decode(chunk, last, &mut self.text);
+        let encoded = self.encoder.encode(&self.text, last, &mut self.bytes);
+        sink.write_all(&self.bytes)?;
+        self.text.clear();
+        self.bytes.clear();
+        Ok(match (decoded, encoded) {
+            (Err(e), _) => Some(DataFailure::Decode(e)),
+            (_, Err(e)) => Some(DataFailure::Encode(e)),
+            _ => None,
+        })
+    }
 }
 
 /// Runs `write` into standard output, or into a temporary file beside `path`

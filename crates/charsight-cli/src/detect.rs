@@ -73,6 +73,9 @@ fn write_detection(
             if found.binary {
                 write!(out, " binary")?;
             }
+            if let Some(font) = &found.font {
+                write!(out, " font {} ({:.2})", font.name, font.confidence)?;
+            }
             if !found.evidence.is_empty() {
                 let declared: Vec<String> = found.evidence.iter().map(describe).collect();
                 write!(out, "; declared: {}", declared.join(", "))?;

@@ -18,6 +18,8 @@
 //! | `policy` | string | `verify`, `whatwg` or `detect` |
 //! | `rule` | object | why: `{"rule": "verified"}`, `{"rule": "overridden", "declared": "ISO-8859-1", "reason": "valid_utf8"}`, … |
 //! | `candidates` | array | each candidate, the chosen one first: `encoding`, `sources`, `detector` (its confidence), `verification` (`chars`, `non_ascii`, `malformed`, `malformed_bytes`, `first_malformed`, `c1_controls`, `private_use`, `unassigned`, `round_trip`), `doubt` |
+//! | `font_encoding` | string, optional | the font layer found in the decoded prefix (`Zawgyi`, `Symbol`, `Wingdings`, `Kruti Dev 010`, `Bamini`, ...) |
+//! | `font_confidence` | number, optional | probability, 0 to 1, that the text uses that font layer |
 //!
 //! An input that could not be read gives `{"path": ..., "error": ...}`.
 //!
@@ -69,6 +71,10 @@ pub struct DetectLine<'a> {
     pub policy: Policy,
     pub rule: Rule,
     pub candidates: &'a [Candidate],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub font_encoding: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub font_confidence: Option<f64>,
 }
 
 impl<'a> DetectLine<'a> {
@@ -87,6 +93,8 @@ impl<'a> DetectLine<'a> {
             policy: found.policy,
             rule: found.rule,
             candidates: &found.candidates,
+            font_encoding: found.font.as_ref().map(|f| &*f.name),
+            font_confidence: found.font.as_ref().map(|f| round(f.confidence)),
         }
     }
 }

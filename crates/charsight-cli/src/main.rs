@@ -9,6 +9,7 @@ mod decode;
 mod detect;
 mod input;
 mod json;
+mod url;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -24,6 +25,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Detect(args) => detect::run(&args, &mut out),
         Command::Decode(args) => decode::run(&args, &mut out),
+        Command::Url(args) => url::run(&args, &mut out),
     }
     .and_then(|status| {
         out.flush()?;

@@ -10,5 +10,17 @@
 #![forbid(unsafe_code)]
 #![allow(missing_docs)]
 
+#[path = "generated/carrier_emoji.rs"]
+pub mod carrier_emoji;
 #[path = "generated/charfreq.rs"]
 pub mod charfreq;
+#[path = "generated/charmaps.rs"]
+pub mod charmaps;
+#[path = "generated/detect.rs"]
+pub mod detect;
+#[path = "generated/fonts.rs"]
+pub mod fonts;
+#[path = "generated/zawgyi_model.rs"]
+pub mod zawgyi_model;
+#[path = "generated/zawgyi_rules.rs"]
+pub mod zawgyi_rules;

@@ -4,19 +4,24 @@
 //!
 //! [`Charset`] is a small `Copy` value. Its [`name`](Charset::name) is the
 //! canonical WHATWG name where one exists (`UTF-8`, `Shift_JIS`,
-//! `windows-1252`) and the usual IANA-style name otherwise (`UTF-32LE`).
+//! `windows-1252`) and the usual IANA-style name otherwise (`UTF-32LE`,
+//! `IBM437`, `EUC-TW`). Two names are charsight's choice: `x-mac-ce` for
+//! Mac OS Central European (Mozilla's old name, in the style of WHATWG's
+//! `x-mac-cyrillic`; IANA registers none) and `Johab` (as chardet and
+//! uchardet report it).
 
 use std::borrow::Cow;
 use std::fmt;
 
+use charsight_tables::charmaps;
 use encoding_rs::Encoding;
 
-use crate::codec::Decoder;
+use crate::codec::{Codec, Decoder, Encoder};
 
 macro_rules! charsets {
     (
         whatwg { $($wv:ident => $enc:ident,)* }
-        extra { $($xv:ident => $xname:literal,)* }
+        extra { $($xv:ident => $xname:literal, $codec:expr, $xdoc:literal;)* }
     ) => {
         /// A character encoding.
         ///
@@ -30,7 +35,7 @@ macro_rules! charsets {
                 $wv,
             )*
             $(
-                #[doc = concat!("`", $xname, "`, outside the Encoding Standard.")]
+                #[doc = concat!("`", $xname, "`: ", $xdoc, " Outside the Encoding Standard.")]
                 $xv,
             )*
         }
@@ -60,6 +65,14 @@ macro_rules! charsets {
                 match self {
                     $(Charset::$wv => encoding_rs::$enc.name(),)*
                     $(Charset::$xv => $xname,)*
+                }
+            }
+
+            /// How this charset is decoded and encoded.
+            pub(crate) fn codec(self) -> Codec {
+                match self {
+                    $(Charset::$wv => Codec::Whatwg(encoding_rs::$enc),)*
+                    $(Charset::$xv => $codec,)*
                 }
             }
         }
@@ -110,8 +123,38 @@ charsets! {
         XUserDefined => X_USER_DEFINED,
     }
     extra {
-        Utf32Le => "UTF-32LE",
-        Utf32Be => "UTF-32BE",
+        Utf32Le => "UTF-32LE", Codec::Utf32 { big_endian: false }, "UTF-32, little-endian.";
+        Utf32Be => "UTF-32BE", Codec::Utf32 { big_endian: true }, "UTF-32, big-endian.";
+        Ibm437 => "IBM437", Codec::SingleByte(&charmaps::IBM437), "DOS Latin US.";
+        Ibm737 => "IBM737", Codec::SingleByte(&charmaps::IBM737), "DOS Greek.";
+        Ibm775 => "IBM775", Codec::SingleByte(&charmaps::IBM775), "DOS Baltic Rim.";
+        Ibm850 => "IBM850", Codec::SingleByte(&charmaps::IBM850), "DOS Latin 1 (Western Europe).";
+        Ibm852 => "IBM852", Codec::SingleByte(&charmaps::IBM852), "DOS Latin 2 (Central Europe).";
+        Ibm855 => "IBM855", Codec::SingleByte(&charmaps::IBM855), "DOS Cyrillic.";
+        Ibm857 => "IBM857", Codec::SingleByte(&charmaps::IBM857), "DOS Turkish.";
+        Ibm858 => "IBM858", Codec::SingleByte(&charmaps::IBM858), "DOS Latin 1 with the euro sign.";
+        Ibm860 => "IBM860", Codec::SingleByte(&charmaps::IBM860), "DOS Portuguese.";
+        Ibm861 => "IBM861", Codec::SingleByte(&charmaps::IBM861), "DOS Icelandic.";
+        Ibm862 => "IBM862", Codec::SingleByte(&charmaps::IBM862), "DOS Hebrew.";
+        Ibm863 => "IBM863", Codec::SingleByte(&charmaps::IBM863), "DOS Canadian French.";
+        Ibm864 => "IBM864", Codec::SingleByte(&charmaps::IBM864),
+            "DOS Arabic (byte 0x25 is U+066A ARABIC PERCENT SIGN, as glibc and Microsoft map it).";
+        Ibm865 => "IBM865", Codec::SingleByte(&charmaps::IBM865), "DOS Nordic.";
+        Ibm869 => "IBM869", Codec::SingleByte(&charmaps::IBM869), "DOS Modern Greek.";
+        Cp1125 => "CP1125", Codec::SingleByte(&charmaps::CP1125), "DOS Ukrainian (RUSCII).";
+        XMacCe => "x-mac-ce", Codec::SingleByte(&charmaps::X_MAC_CE),
+            "Mac OS Central European (Mac Latin 2, code page 10029).";
+        Viscii => "VISCII", Codec::SingleByte(&charmaps::VISCII),
+            "Vietnamese (RFC 1456); six C0 control bytes are letters.";
+        Kz1048 => "KZ-1048", Codec::SingleByte(&charmaps::KZ_1048), "Kazakh (STRK1048-2002).";
+        Ptcp154 => "PTCP154", Codec::SingleByte(&charmaps::PTCP154), "Cyrillic-Asian (Kazakh).";
+        Armscii8 => "ARMSCII-8", Codec::SingleByte(&charmaps::ARMSCII_8), "Armenian.";
+        GeorgianPs => "GEORGIAN-PS", Codec::SingleByte(&charmaps::GEORGIAN_PS), "Georgian.";
+        Koi8T => "KOI8-T", Codec::SingleByte(&charmaps::KOI8_T), "Tajik.";
+        Johab => "Johab", Codec::Johab, "Korean, KS X 1001 annex 3 (code page 1361).";
+        EucTw => "EUC-TW", Codec::EucTw, "Traditional Chinese, CNS 11643 planes 1-7 and 15.";
+        Iso2022Kr => "ISO-2022-KR", Codec::Iso2022Kr,
+            "Korean mail (RFC 1557), decoded for real where WHATWG maps it to `replacement`.";
     }
 }
 
@@ -124,20 +167,24 @@ impl Charset {
     /// Whether bytes 0x00–0x7F mean ASCII in this encoding, so that ASCII
     /// markup (`<meta charset=…>`) reads the same in it as in ASCII.
     ///
-    /// False for UTF-16/32, ISO-2022-JP (its escapes reuse ASCII bytes) and
-    /// `replacement`.
+    /// False for UTF-16/32, ISO-2022-JP and ISO-2022-KR (their escapes and
+    /// shifts reuse ASCII bytes) and `replacement`. True, though not for
+    /// every byte, for VISCII (six C0 control bytes are letters) and IBM864
+    /// (0x25 is U+066A ARABIC PERCENT SIGN): markup reads the same in them.
     pub fn is_ascii_compatible(self) -> bool {
-        match self.to_encoding_rs() {
-            Some(e) => e.is_ascii_compatible() && e != encoding_rs::REPLACEMENT,
-            None => !matches!(self, Charset::Utf32Le | Charset::Utf32Be),
+        match self.codec() {
+            Codec::Whatwg(e) => e.is_ascii_compatible() && e != encoding_rs::REPLACEMENT,
+            Codec::Utf32 { .. } | Codec::Iso2022Kr => false,
+            Codec::SingleByte(_) | Codec::Johab | Codec::EucTw => true,
         }
     }
 
     /// Whether every byte stands for one character on its own.
     pub fn is_single_byte(self) -> bool {
-        match self.to_encoding_rs() {
-            Some(e) => e.is_single_byte(),
-            None => false,
+        match self.codec() {
+            Codec::Whatwg(e) => e.is_single_byte(),
+            Codec::SingleByte(_) => true,
+            Codec::Utf32 { .. } | Codec::Johab | Codec::EucTw | Codec::Iso2022Kr => false,
         }
     }
 
@@ -154,9 +201,10 @@ impl Charset {
     }
 
     /// Whether the meaning of a byte depends on escape sequences seen
-    /// before it (ISO-2022-JP), so the same text has several encodings.
+    /// before it (ISO-2022-JP, ISO-2022-KR), so the same text has several
+    /// encodings.
     pub fn is_stateful(self) -> bool {
-        matches!(self, Charset::Iso2022Jp)
+        matches!(self, Charset::Iso2022Jp | Charset::Iso2022Kr)
     }
 
     /// The byte order mark of this encoding, if it has one.
@@ -175,6 +223,11 @@ impl Charset {
     /// callers that found one skip its bytes themselves.
     pub fn new_decoder(self) -> Decoder {
         Decoder::new(self)
+    }
+
+    /// A new streaming encoder for this charset. It writes no BOM.
+    pub fn new_encoder(self) -> Encoder {
+        Encoder::new(self)
     }
 
     /// Decodes `bytes` whole, replacing each malformed sequence with U+FFFD.
@@ -204,7 +257,8 @@ impl Charset {
 
     /// Encodes `text` in this charset. Returns the bytes and whether some
     /// character had no mapping (it is then written as a decimal numeric
-    /// character reference, as the Encoding Standard's encoders do).
+    /// character reference, as the Encoding Standard's encoders do). To
+    /// learn which characters and where, use [`Charset::new_encoder`].
     ///
     /// Unlike `encoding_rs`, UTF-16 encodes to UTF-16 (not to UTF-8), so the
     /// round trip `decode` → `encode` holds for every Unicode encoding.
@@ -215,20 +269,21 @@ impl Charset {
     /// use charsight::Charset;
     /// assert_eq!(&*Charset::Windows1252.encode("é€").0, b"\xe9\x80");
     /// assert_eq!(&*Charset::Utf16Be.encode("A").0, b"\x00A");
+    /// assert_eq!(Charset::Ibm866.encode("Ж€"), (b"\x86&#8364;"[..].into(), true));
     /// ```
     pub fn encode(self, text: &str) -> (Cow<'_, [u8]>, bool) {
-        let bytes: Vec<u8> = match self {
-            Charset::Utf16Le => text.encode_utf16().flat_map(u16::to_le_bytes).collect(),
-            Charset::Utf16Be => text.encode_utf16().flat_map(u16::to_be_bytes).collect(),
-            Charset::Utf32Le => text.chars().flat_map(|c| u32::from(c).to_le_bytes()).collect(),
-            Charset::Utf32Be => text.chars().flat_map(|c| u32::from(c).to_be_bytes()).collect(),
-            _ => {
-                let encoding = self.to_encoding_rs().expect("every extra charset is matched above");
-                let (bytes, _, unmappable) = encoding.encode(text);
-                return (bytes, unmappable);
-            }
-        };
-        (Cow::Owned(bytes), false)
+        let encoding = self.to_encoding_rs();
+        if let Some(encoding) = encoding.filter(|e| e.output_encoding() == *e) {
+            let (bytes, _, unmappable) = encoding.encode(text);
+            return (bytes, unmappable);
+        }
+        let mut bytes = Vec::with_capacity(text.len());
+        let mut unmappable = false;
+        self.new_encoder().encode_from_str(text, &mut bytes, true, |out, u| {
+            unmappable = true;
+            out.extend_from_slice(format!("&#{};", u32::from(u.ch)).as_bytes());
+        });
+        (Cow::Owned(bytes), unmappable)
     }
 }
 
@@ -301,5 +356,25 @@ mod tests {
         assert!(!Charset::Utf32Be.is_ascii_compatible());
         assert!(!Charset::Iso2022Jp.is_ascii_compatible());
         assert!(!Charset::Replacement.is_ascii_compatible());
+        assert!(!Charset::Iso2022Kr.is_ascii_compatible());
+        for c in [Charset::Johab, Charset::EucTw, Charset::Ibm437, Charset::Viscii] {
+            assert!(c.is_ascii_compatible(), "{c}");
+        }
+    }
+
+    #[test]
+    fn extra_charsets() {
+        let extra: Vec<_> = Charset::ALL.iter().filter(|c| !c.is_whatwg()).collect();
+        assert_eq!(extra.len(), 28);
+        assert_eq!(extra.iter().filter(|c| c.is_single_byte()).count(), 23);
+        for c in [Charset::Johab, Charset::EucTw, Charset::Iso2022Kr] {
+            assert!(!c.is_single_byte() && !c.is_unicode(), "{c}");
+        }
+        // Markup in ASCII reads the same in every ASCII-compatible charset.
+        let markup = "<meta charset=\"x\"> &#1; <a href='/?q=1'>";
+        for &c in Charset::ALL.iter().filter(|c| c.is_ascii_compatible()) {
+            assert_eq!(c.decode(markup.as_bytes()), (markup.into(), false), "{c}");
+            assert_eq!(c.encode(markup), (markup.as_bytes().into(), false), "{c}");
+        }
     }
 }

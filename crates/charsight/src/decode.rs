@@ -347,6 +347,11 @@ impl TextDecoder {
         let mut escapes = 0;
         let start = out.len();
         self.decoder.decode_to_string(bytes, out, last, |out, m| {
+            if failure.is_some() {
+                // Strict decoding ends at the first offence: what follows
+                // is neither text nor logged, whatever the chunking.
+                return;
+            }
             log.record(&m);
             let text = |out: &String| text_len + (out.len() - start) as u64;
             if let Some(map) = map.as_deref_mut() {
@@ -410,7 +415,7 @@ fn is_escape(c: char) -> bool {
 /// What to do with a character the output encoding cannot represent.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
-pub enum Unmappable {
+pub enum OnUnmappable {
     /// Write it as a decimal numeric character reference (`&#8364;`), as
     /// the Encoding Standard's encoders do.
     #[default]
@@ -420,7 +425,7 @@ pub enum Unmappable {
 }
 
 /// A character the output encoding cannot represent, met with
-/// [`Unmappable::Fail`].
+/// [`OnUnmappable::Fail`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EncodeError {
     charset: Charset,
@@ -434,7 +439,7 @@ impl EncodeError {
         self.character
     }
 
-    /// How many characters of text came before it.
+    /// Its offset in the text, in UTF-8 bytes.
     pub fn offset(&self) -> u64 {
         self.offset
     }
@@ -444,7 +449,7 @@ impl fmt::Display for EncodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "character {:?} (U+{:04X}) at character {} cannot be written in {}",
+            "character {:?} (U+{:04X}) at text offset {} cannot be written in {}",
             self.character, self.character as u32, self.offset, self.charset
         )
     }
@@ -452,37 +457,41 @@ impl fmt::Display for EncodeError {
 
 impl Error for EncodeError {}
 
-/// A streaming encoder from text to an output encoding.
+/// A streaming encoder from text to an output encoding, on top of
+/// [`Charset::new_encoder`] (so stateful encodings keep their state across
+/// chunks).
 ///
 /// Unicode outputs take every character; legacy ones write what they cannot
-/// represent as character references or fail ([`Unmappable`]).
+/// represent as character references or fail ([`OnUnmappable`]).
 ///
 /// # Example
 /// ```
-/// use charsight::decode::{TextEncoder, Unmappable};
+/// use charsight::decode::{OnUnmappable, TextEncoder};
 /// use charsight::Charset;
-/// let mut encoder = TextEncoder::new(Charset::Windows1252, Unmappable::Reference);
+/// let mut encoder = TextEncoder::new(Charset::Windows1252, OnUnmappable::Reference);
 /// let mut bytes = Vec::new();
 /// encoder.encode("café ☃", true, &mut bytes).unwrap();
 /// assert_eq!(bytes, b"caf\xE9 &#9731;");
 /// ```
 pub struct TextEncoder {
     charset: Charset,
-    encoder: Option<encoding_rs::Encoder>,
-    unmappable: Unmappable,
+    encoder: crate::codec::Encoder,
+    on_unmappable: OnUnmappable,
     raw_escapes: bool,
-    /// Characters encoded so far.
-    chars: u64,
+    /// Bytes of escapes written raw, which the codec's offsets do not count.
+    raw_bytes: u64,
 }
 
 impl TextEncoder {
     /// An encoder to `charset`. `replacement` has no encoder: it writes UTF-8.
-    pub fn new(charset: Charset, unmappable: Unmappable) -> TextEncoder {
-        let encoder = match charset {
-            Charset::Utf8 | Charset::Utf16Le | Charset::Utf16Be | Charset::Replacement => None,
-            _ => charset.to_encoding_rs().map(|e| e.new_encoder()),
-        };
-        TextEncoder { charset, encoder, unmappable, raw_escapes: false, chars: 0 }
+    pub fn new(charset: Charset, on_unmappable: OnUnmappable) -> TextEncoder {
+        TextEncoder {
+            charset,
+            encoder: charset.new_encoder(),
+            on_unmappable,
+            raw_escapes: false,
+            raw_bytes: 0,
+        }
     }
 
     /// Writes characters of the escape range ([`Errors::Escape`]) back as
@@ -495,84 +504,45 @@ impl TextEncoder {
     /// Encodes the next piece of text, appending to `out`; `last` ends it.
     ///
     /// # Errors
-    /// With [`Unmappable::Fail`], the first character the output encoding
+    /// With [`OnUnmappable::Fail`], the first character the output encoding
     /// cannot represent.
     pub fn encode(&mut self, text: &str, last: bool, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         let mut rest = text;
-        while !rest.is_empty() {
+        loop {
             let cut = if self.raw_escapes {
                 rest.find(is_escape).unwrap_or(rest.len())
             } else {
                 rest.len()
             };
             let (run, tail) = rest.split_at(cut);
-            self.encode_run(run, last && tail.is_empty(), out)?;
-            let mut chars = tail.chars();
-            if let Some(c) = chars.next() {
-                out.push((u32::from(c) - ESCAPE_BASE) as u8);
-                self.chars += 1;
-            }
-            rest = chars.as_str();
-        }
-        if last && text.is_empty() {
-            self.encode_run("", true, out)?;
-        }
-        Ok(())
-    }
-
-    fn encode_run(&mut self, text: &str, last: bool, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        let Some(encoder) = &mut self.encoder else {
-            // Unicode outputs and charsight's own encoders.
-            let (bytes, unmappable) = match self.charset {
-                Charset::Replacement => (text.as_bytes().into(), false),
-                charset => charset.encode(text),
-            };
-            if unmappable && self.unmappable == Unmappable::Fail {
-                return self.find_unmappable(text);
-            }
-            out.extend_from_slice(&bytes);
-            self.chars += text.chars().count() as u64;
-            return Ok(());
-        };
-        let mut src = text;
-        let mut buf = [0u8; 4096];
-        loop {
-            let (result, read, written) =
-                encoder.encode_from_utf8_without_replacement(src, &mut buf, last);
-            out.extend_from_slice(&buf[..written]);
-            self.chars += src[..read].chars().count() as u64;
-            src = &src[read..];
-            match result {
-                encoding_rs::EncoderResult::InputEmpty => return Ok(()),
-                encoding_rs::EncoderResult::OutputFull => {}
-                encoding_rs::EncoderResult::Unmappable(c) => match self.unmappable {
-                    Unmappable::Reference => out.extend(format!("&#{};", u32::from(c)).bytes()),
-                    Unmappable::Fail => {
-                        return Err(EncodeError {
-                            charset: self.charset,
-                            character: c,
-                            offset: self.chars - 1,
-                        })
+            let (policy, charset, shift) = (self.on_unmappable, self.charset, self.raw_bytes);
+            let mut failure = None;
+            self.encoder.encode_from_str(
+                run,
+                out,
+                last && tail.is_empty(),
+                |dst, u| match policy {
+                    OnUnmappable::Reference => {
+                        dst.extend(format!("&#{};", u32::from(u.ch)).bytes())
+                    }
+                    OnUnmappable::Fail => {
+                        failure.get_or_insert(EncodeError {
+                            charset,
+                            character: u.ch,
+                            offset: u.offset + shift,
+                        });
                     }
                 },
+            );
+            if let Some(failure) = failure {
+                return Err(failure);
             }
+            let mut chars = tail.chars();
+            let Some(escape) = chars.next() else { return Ok(()) };
+            out.push((u32::from(escape) - ESCAPE_BASE) as u8);
+            self.raw_bytes += escape.len_utf8() as u64;
+            rest = chars.as_str();
         }
-    }
-
-    /// The first character of `text` its charset cannot encode.
-    fn find_unmappable(&mut self, text: &str) -> Result<(), EncodeError> {
-        for c in text.chars() {
-            let mut one = [0u8; 4];
-            if self.charset.encode(c.encode_utf8(&mut one)).1 {
-                return Err(EncodeError {
-                    charset: self.charset,
-                    character: c,
-                    offset: self.chars,
-                });
-            }
-            self.chars += 1;
-        }
-        unreachable!("the charset reported an unmappable character in this text")
     }
 }
 
@@ -592,7 +562,7 @@ impl TextEncoder {
 /// ```
 pub fn restore(text: &str, charset: Charset) -> Vec<u8> {
     let mut out = Vec::new();
-    TextEncoder::new(charset, Unmappable::Reference)
+    TextEncoder::new(charset, OnUnmappable::Reference)
         .raw_escapes(true)
         .encode(text, true, &mut out)
         .expect("references never fail");
@@ -677,6 +647,22 @@ mod tests {
     }
 
     #[test]
+    fn strict_logs_only_the_first_offence_in_every_chunking() {
+        let bytes = b"ok\xFF\xFE tail \xC3";
+        for chunk in 1..=bytes.len() {
+            let mut decoder = TextDecoder::new(Charset::Utf8, Errors::Strict);
+            let mut text = String::new();
+            let mut result = Ok(());
+            for piece in bytes.chunks(chunk) {
+                result = result.and_then(|_| decoder.decode(piece, false, &mut text));
+            }
+            let result = result.and_then(|_| decoder.decode(b"", true, &mut text));
+            assert_eq!(result.unwrap_err().offset(), 2, "chunk {chunk}");
+            assert_eq!((text.as_str(), decoder.malformed().sequences), ("ok", 1), "chunk {chunk}");
+        }
+    }
+
+    #[test]
     fn splices_replace_byte_ranges_in_every_chunking() {
         let page = b"<meta charset=iso-8859-1><p>\xC3\xA9";
         let splice = || vec![Splice { range: 14..24, text: "UTF-8".into() }];
@@ -715,12 +701,14 @@ mod tests {
     #[test]
     fn encoder_fail_and_utf16_output() {
         let mut out = Vec::new();
-        let err = TextEncoder::new(Charset::Iso8859_2, Unmappable::Fail)
+        let err = TextEncoder::new(Charset::Iso8859_2, OnUnmappable::Fail)
             .encode("ab€c", true, &mut out)
             .unwrap_err();
         assert_eq!((err.character(), err.offset()), ('€', 2));
         let mut out = Vec::new();
-        TextEncoder::new(Charset::Utf16Be, Unmappable::Fail).encode("h☃", true, &mut out).unwrap();
+        TextEncoder::new(Charset::Utf16Be, OnUnmappable::Fail)
+            .encode("h☃", true, &mut out)
+            .unwrap();
         assert_eq!(out, b"\x00h\x26\x03");
     }
 

@@ -6,11 +6,20 @@
 //!
 //! Resolution order:
 //! 1. aliases seen in the wild that the WHATWG list lacks or maps somewhere
-//!    charsight can do better (`cp932`, `UHC`, `UTF-32`, …);
+//!    charsight can do better (`cp932`, `UHC`, `UTF-32`, …), and the labels
+//!    of the encodings outside the Encoding Standard (`cp437`, `x-mac-ce`,
+//!    `johab`, `euc-tw`, …);
 //! 2. the WHATWG Encoding Standard's [_get an encoding_] through
 //!    `encoding_rs::Encoding::for_label`;
 //! 3. the same names with separators dropped or changed (`ISO8859-1`,
 //!    `UTF_8`, `win-1251`, `CP-1252`).
+//!
+//! One label departs from the Encoding Standard on purpose: `iso-2022-kr`
+//! (and `csiso2022kr`) names [`Charset::Iso2022Kr`], which charsight decodes
+//! for real, where WHATWG maps it to `replacement` (a single U+FFFD) to
+//! keep browsers from an encoding nobody should send. A reader of old mail
+//! wants the text. The other `replacement` labels (`hz-gb-2312`,
+//! `iso-2022-cn`, `iso-2022-cn-ext`) are unchanged.
 //!
 //! [_get an encoding_]: https://encoding.spec.whatwg.org/#concept-encoding-get
 
@@ -163,6 +172,49 @@ fn alias(squeezed: &[u8]) -> Option<Charset> {
         b"koi8" | b"koi8r" | b"cp20866" => Koi8R,
         b"koi8u" | b"koi8ru" | b"cp21866" => Koi8U,
         b"cp866" | b"ibm866" | b"866" | b"dos866" => Ibm866,
+        // Outside the Encoding Standard: the DOS code pages, …
+        b"cp437" | b"ibm437" | b"437" | b"cspc8codepage437" | b"dos437" => Ibm437,
+        b"cp737" | b"ibm737" | b"737" => Ibm737,
+        b"cp775" | b"ibm775" | b"775" | b"cspc775baltic" => Ibm775,
+        b"cp850" | b"ibm850" | b"850" | b"cspc850multilingual" | b"dos850" => Ibm850,
+        b"cp852" | b"ibm852" | b"852" | b"cspcp852" | b"dos852" => Ibm852,
+        b"cp855" | b"ibm855" | b"855" | b"csibm855" => Ibm855,
+        b"cp857" | b"ibm857" | b"857" | b"csibm857" => Ibm857,
+        b"cp858"
+        | b"ibm858"
+        | b"858"
+        | b"ibm00858"
+        | b"ccsid00858"
+        | b"cp00858"
+        | b"csibm00858"
+        | b"pcmultilingual850+euro" => Ibm858,
+        b"cp860" | b"ibm860" | b"860" | b"csibm860" => Ibm860,
+        b"cp861" | b"ibm861" | b"861" | b"cpis" | b"csibm861" => Ibm861,
+        b"cp862" | b"ibm862" | b"862" | b"cspc862latinhebrew" => Ibm862,
+        b"cp863" | b"ibm863" | b"863" | b"csibm863" => Ibm863,
+        b"cp864" | b"ibm864" | b"864" | b"csibm864" => Ibm864,
+        b"cp865" | b"ibm865" | b"865" | b"csibm865" => Ibm865,
+        b"cp869" | b"ibm869" | b"869" | b"cpgr" | b"csibm869" => Ibm869,
+        b"cp1125" | b"ibm1125" | b"cp866u" | b"ruscii" => Cp1125,
+        // … Mac OS Central European, …
+        b"xmacce"
+        | b"macce"
+        | b"maccentraleurope"
+        | b"xmaccentraleurroman"
+        | b"maccentraleurroman"
+        | b"maclatin2"
+        | b"cp10029" => XMacCe,
+        // … and the rest.
+        b"viscii" | b"csviscii" | b"viscii111" => Viscii,
+        b"kz1048" | b"strk10482002" | b"rk1048" | b"cskz1048" => Kz1048,
+        b"ptcp154" | b"pt154" | b"cp154" | b"csptcp154" | b"cyrillicasian" => Ptcp154,
+        b"armscii8" => Armscii8,
+        b"georgianps" => GeorgianPs,
+        b"koi8t" => Koi8T,
+        b"johab" | b"cp1361" | b"ms1361" | b"xjohab" => Johab,
+        b"euctw" | b"xeuctw" | b"cns11643" | b"cp964" | b"ibm964" => EucTw,
+        // WHATWG: `replacement`; see the module docs.
+        b"iso2022kr" | b"csiso2022kr" | b"cp50225" => Iso2022Kr,
         _ => return None,
     };
     Some(charset)
@@ -247,6 +299,72 @@ mod tests {
             (b"TIS-620", Windows874),
         ] {
             assert_eq!(resolve(label), Ok(charset), "{}", String::from_utf8_lossy(label));
+        }
+    }
+
+    #[test]
+    fn labels_outside_the_encoding_standard() {
+        for (label, charset) in [
+            (&b"cp437"[..], Ibm437),
+            (b"IBM437", Ibm437),
+            (b"437", Ibm437),
+            (b"csPC8CodePage437", Ibm437),
+            (b"cp850", Ibm850),
+            (b"IBM-850", Ibm850),
+            (b"852", Ibm852),
+            (b"csPCp852", Ibm852),
+            (b"cp855", Ibm855),
+            (b"IBM00858", Ibm858),
+            (b"PC-Multilingual-850+euro", Ibm858),
+            (b"CP857", Ibm857),
+            (b"cp860", Ibm860),
+            (b"cp861", Ibm861),
+            (b"cp862", Ibm862),
+            (b"cp863", Ibm863),
+            (b"cp864", Ibm864),
+            (b"cp865", Ibm865),
+            (b"cp869", Ibm869),
+            (b"cp737", Ibm737),
+            (b"cp775", Ibm775),
+            (b"x-mac-ce", XMacCe),
+            (b"MacCentralEurope", XMacCe),
+            (b"mac-centraleurope", XMacCe),
+            (b"x-mac-centraleurroman", XMacCe),
+            (b"cp10029", XMacCe),
+            (b"VISCII", Viscii),
+            (b"csVISCII", Viscii),
+            (b"johab", Johab),
+            (b"cp1361", Johab),
+            (b"MS1361", Johab),
+            (b"EUC-TW", EucTw),
+            (b"cns11643", EucTw),
+            (b"x-euc-tw", EucTw),
+            (b"KZ-1048", Kz1048),
+            (b"PT154", Ptcp154),
+            // The WHATWG labels of IBM866 keep naming it.
+            (b"ibm866", Ibm866),
+            (b"cp866", Ibm866),
+            (b"866", Ibm866),
+            (b"csibm866", Ibm866),
+        ] {
+            assert_eq!(resolve(label), Ok(charset), "{}", String::from_utf8_lossy(label));
+        }
+    }
+
+    #[test]
+    fn iso_2022_kr_is_decoded_not_replaced() {
+        // The Encoding Standard maps these labels to `replacement`.
+        for label in [&b"iso-2022-kr"[..], b"csiso2022kr"] {
+            assert_eq!(Encoding::for_label(label), Some(encoding_rs::REPLACEMENT));
+            assert_eq!(resolve(label), Ok(Iso2022Kr));
+        }
+        assert_eq!(resolve(b"iso-2022-cn"), Ok(Replacement));
+    }
+
+    #[test]
+    fn every_name_resolves_to_its_charset() {
+        for &charset in Charset::ALL {
+            assert_eq!(resolve(charset.name().as_bytes()), Ok(charset), "{charset}");
         }
     }
 

@@ -8,10 +8,19 @@
 //!    │
 //!    ├─ label      labels → Charset (WHATWG + aliases seen in the wild)
 //!    ├─ sniff      declared evidence: BOM, HTTP charset, <meta>, XML declaration
-//!    ├─ detect     what the content says (UTF-8 validity, ASCII, binary, …)
+//!    ├─ detect     what the content says: statistical readings of 63 encodings
+//!    │             (language models), ranked, with a calibrated confidence
 //!    ├─ verify     each candidate decoded: malformed, implausible, round trip
-//!    └─ pipeline   policy → Detection { charset, confidence, rule, evidence, candidates }
+//!    └─ pipeline   policy → Detection { charset, confidence, rule, evidence, candidates, font }
+//!
+//!
+//!  decoded text
+//!    ├─ font       font scopes in HTML, symbol/Indic font tables, Zawgyi → FontPass
+//!    └─ pua        private-use characters and where they came from
 //! ```
+//!
+//! Beside the pipeline: [`url`] decodes URLs and other short byte strings
+//! component by component, scored with the language models of [`lang`].
 //!
 //! Each stage only reports; the [`pipeline`] decides. Every piece of
 //! evidence is kept in the result, with where it was found and why it was
@@ -50,6 +59,8 @@
 //! A confidence is the probability, from 0 to 1, that decoding with the
 //! chosen charset gives the right text. Pure ASCII decodes alike in every
 //! ASCII-compatible encoding, so its confidence is 1 whatever is chosen.
+//! The content detector's confidence is calibrated on held-out text: among
+//! its guesses with confidence about 0.9, about nine in ten are right.
 //!
 //! # Error reporting
 //!
@@ -74,11 +85,15 @@ mod charset;
 pub mod codec;
 pub mod decode;
 pub mod detect;
+pub mod font;
 pub mod label;
 pub mod lang;
 pub mod pipeline;
+pub mod pua;
 pub mod sniff;
+pub mod url;
 pub mod verify;
+pub mod zawgyi;
 
 pub use charset::Charset;
 pub use pipeline::{Candidate, Detection, Doubt, Engine, Policy, Rule, Session};

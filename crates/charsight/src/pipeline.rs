@@ -6,13 +6,16 @@
 //! give the same [`Detection`].
 //!
 //! All precedence lives here. The `whatwg` policy is the browser's:
-//! forced > BOM > HTTP charset > in-document declaration > content > default,
+//! forced > BOM > HTTP charset > in-document declaration > content > default
+//! (the default still wins over content that it decodes alike, or when the
+//! content detector is unsure),
 //! where the in-document declaration of an HTML document is the UTF-16 XML
 //! declaration pattern, then `<meta>` (including a late one), then an XML
 //! declaration at the very start; and of an XML document (by media type, or
 //! by starting with `<?xml`) the XML declaration or the Appendix F pattern.
 
 use crate::detect::{Detector, Guess};
+use crate::font::{self, FontLayer};
 use crate::sniff::{self, http, DocumentKind, Evidence, Note, Source};
 use crate::verify::{verify, Verification};
 use crate::Charset;
@@ -252,7 +255,8 @@ impl Engine {
 
     /// A streaming detection: feed chunks, then finish.
     pub fn session(&self) -> Session<'_> {
-        Session { engine: self, prefix: Vec::new(), detector: Detector::new(), len: 0 }
+        let detector = Detector::with_hints(self.tld.as_deref(), self.language.as_deref());
+        Session { engine: self, prefix: Vec::new(), detector, len: 0 }
     }
 }
 
@@ -295,7 +299,7 @@ impl Session<'_> {
     pub fn finish(mut self) -> Detection {
         self.detector.feed(b"", true);
         let complete = self.len == self.prefix.len() as u64;
-        decide(self.engine, &self.prefix, complete, &self.detector.guess())
+        decide(self.engine, &self.prefix, complete, self.detector.guess())
     }
 }
 
@@ -316,7 +320,8 @@ pub struct Detection {
     pub rule: Rule,
     /// The policy that was applied.
     pub policy: Policy,
-    /// The language of the text, as a BCP 47 tag, when known.
+    /// The language of the text, as a BCP 47 tag, when known: the language
+    /// the content detector's best model for `charset` stands for.
     pub language: Option<&'static str>,
     /// Bytes to skip before decoding (a BOM of the chosen encoding), 0 if none.
     pub bom_len: usize,
@@ -332,6 +337,14 @@ pub struct Detection {
     pub evidence: Vec<Evidence>,
     /// Every candidate, the chosen one first, with its verification figures.
     pub candidates: Vec<Candidate>,
+    /// The font layer of the decoded prefix (Zawgyi, a symbol font, a legacy
+    /// Indic font), when one is found; see [`font::detect_layer`].
+    pub font: Option<FontLayer>,
+    /// What the content says on its own: the detector's guess with every
+    /// candidate it did not rule out, ranked. When a declaration decided,
+    /// this is the other opinion (how plausible the declared charset is
+    /// next to the best reading: [`Guess::candidates`]).
+    pub detected: Guess,
 }
 
 /// Gathers the evidence of `prefix` and the engine's context, in order.
@@ -406,7 +419,7 @@ fn candidates(
         None => list.push(Candidate {
             charset,
             sources: source.into_iter().collect(),
-            detector: guess.confidence_of(charset),
+            detector: guess.candidate(charset).map_or(0.0, |c| c.confidence),
             verification: Verification::default(),
             doubt: None,
         }),
@@ -441,6 +454,10 @@ fn candidates(
 
 /// How many of the detector's runners-up become candidates.
 const MAX_DETECTED_CANDIDATES: usize = 4;
+
+/// A reading at least this many bits less likely than the detector's best
+/// (2^20, a million times) is implausible.
+const IMPLAUSIBLE_BITS: f32 = 20.0;
 
 /// Valid UTF-8 with at least this many multibyte sequences is UTF-8.
 const UTF8_SEQUENCES: u64 = 3;
@@ -480,22 +497,29 @@ fn doubt(candidate: &Candidate, utf8_sequences: u64, guess: &Guess) -> Option<Do
     {
         return Some(Doubt::C1Controls);
     }
+    if guess.ascii {
+        // Seven-bit bytes say nothing against a declared ISO-2022 encoding.
+        return None;
+    }
+    // The detector's models: a reading far less likely than the best one,
+    // while the best is fairly sure. A reading the detector ruled out had
+    // malformed bytes, which `too_malformed` has already weighed (a few
+    // stray bytes in a UTF-8 page do not make it another encoding).
     let best = guess.candidates.first()?;
-    let implausible = best.charset != candidate.charset
-        && best.confidence >= 0.5
-        && guess.confidence_of(candidate.charset) < best.confidence * 0.05;
+    let behind = guess.candidate(candidate.charset)?.bits_behind;
+    let implausible = best.confidence >= 0.5 && behind >= IMPLAUSIBLE_BITS;
     implausible.then_some(Doubt::Implausible)
 }
 
 /// Applies the policy to the evidence and the content's guess.
-fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: &Guess) -> Detection {
+fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: Guess) -> Detection {
     let (evidence, document) = gather(engine, prefix);
     let first =
         |source: Source| evidence.iter().find(|e| e.source == source).and_then(Evidence::usable);
     let bom =
         evidence.iter().find(|e| e.source == Source::Bom).and_then(|e| Some((e.usable()?, e.len)));
     let sample = &prefix[bom.map_or(0, |(_, len)| len)..];
-    let mut candidates = candidates(&evidence, guess, sample, complete);
+    let mut candidates = candidates(&evidence, &guess, sample, complete);
     let find = |candidates: &[Candidate], charset: Charset| {
         candidates
             .iter()
@@ -510,14 +534,20 @@ fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: &Guess) -> Dete
         if mostly_utf8(&candidates) {
             return (Charset::Utf8, Source::Detected, Rule::Detected);
         }
-        guess
-            .candidates
-            .first()
-            .map(|c| (c.charset, Source::Detected, Rule::Detected))
-            .unwrap_or_else(|| {
-                let default = first(Source::Default).unwrap_or(Charset::Windows1252);
-                (default, Source::Default, Rule::Default)
-            })
+        let Some(best) = guess.candidates.first() else {
+            let default = first(Source::Default).unwrap_or(Charset::Windows1252);
+            return (default, Source::Default, Rule::Default);
+        };
+        // The caller's default wins when it reads the bytes as the
+        // detector's choice does, or when the detector is unsure and the
+        // default is not ruled out.
+        let fallback = first(Source::Default)
+            .and_then(|d| guess.candidate(d))
+            .filter(|d| d.confidence >= best.confidence || best.confidence < 0.5);
+        match fallback {
+            Some(d) => (d.charset, Source::Default, Rule::Default),
+            None => (best.charset, Source::Detected, Rule::Detected),
+        }
     };
     let (charset, source, rule) = if let Some(forced) = first(Source::Forced) {
         (forced, Source::Forced, Rule::Forced)
@@ -552,7 +582,10 @@ fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: &Guess) -> Dete
     };
     let chosen = find(&candidates, charset);
     candidates[..=chosen].rotate_right(1);
-    let confidence = confidence(&candidates[0], source, rule, guess);
+    let confidence = confidence(&candidates[0], source, rule, &guess);
+    let bom_len = bom.filter(|(c, _)| *c == charset).map_or(0, |(_, len)| len);
+    let font =
+        if guess.binary { None } else { font_layer(charset, &prefix[bom_len.min(prefix.len())..]) };
     let language = guess.candidates.iter().find(|c| c.charset == charset).and_then(|c| c.language);
     Detection {
         charset,
@@ -561,13 +594,15 @@ fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: &Guess) -> Dete
         rule,
         policy: engine.policy,
         language,
-        bom_len: bom.filter(|(c, _)| *c == charset).map_or(0, |(_, len)| len),
+        bom_len,
         ascii: guess.ascii,
         binary: guess.binary,
         document,
         sample_len: prefix.len(),
         evidence,
+        font,
         candidates,
+        detected: guess,
     }
 }
 
@@ -583,20 +618,18 @@ fn mostly_utf8(candidates: &[Candidate]) -> bool {
 }
 
 /// The best candidate other than `declared` that is not in doubt: the one
-/// the detector rates highest, declarations before the default on ties.
+/// the detector rates highest; on a tie (encodings that decode the bytes
+/// alike share one confidence) the first in the list, which puts
+/// declarations first and then follows the detector's ranking.
 fn alternative(candidates: &[Candidate], declared: Charset) -> Option<usize> {
-    let rank = |c: &Candidate| {
-        let source = c.sources.first().copied().unwrap_or(Source::Detected);
-        (c.detector, std::cmp::Reverse(source))
-    };
-    candidates
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| {
-            c.charset != declared && c.doubt.is_none() && c.verification.malformed == 0
-        })
-        .max_by(|(_, a), (_, b)| rank(a).partial_cmp(&rank(b)).unwrap_or(std::cmp::Ordering::Equal))
-        .map(|(i, _)| i)
+    let mut best: Option<usize> = None;
+    for (i, c) in candidates.iter().enumerate() {
+        let usable = c.charset != declared && c.doubt.is_none() && c.verification.malformed == 0;
+        if usable && best.is_none_or(|b| c.detector > candidates[b].detector) {
+            best = Some(i);
+        }
+    }
+    best
 }
 
 /// The probability that `chosen` decodes the right text.
@@ -620,6 +653,16 @@ fn confidence(chosen: &Candidate, source: Source, rule: Rule, guess: &Guess) -> 
     } else {
         p
     }
+}
+
+/// The font layer of the prefix decoded with the decided charset; the
+/// prefix is decoded only when its bytes could hold one.
+fn font_layer(charset: Charset, prefix: &[u8]) -> Option<FontLayer> {
+    if !font::may_have_layer(charset, prefix) {
+        return None;
+    }
+    let (text, _) = charset.decode(prefix);
+    font::detect_layer(&text, &font::Registry::builtin())
 }
 
 #[cfg(test)]
@@ -659,11 +702,10 @@ mod tests {
     fn fallbacks() {
         let found = Engine::new().detect("hé".as_bytes());
         assert_eq!((found.charset, found.source), (Charset::Utf8, Source::Detected));
+        // One byte: "hé" in most Latin encodings, but not certainly.
         let found = Engine::new().detect(b"h\xE9");
-        assert_eq!((found.charset, found.source), (Charset::Windows1252, Source::Default));
-        assert!(found.confidence < 0.5);
-        let found = Engine::new().default_encoding("iso-8859-2").detect(b"h\xE9");
-        assert_eq!(found.charset, Charset::Iso8859_2);
+        assert_eq!((found.charset, found.source), (Charset::Windows1252, Source::Detected));
+        assert!(found.confidence < 0.999, "{}", found.confidence);
         let found = Engine::new().default_encoding(Charset::ShiftJis).detect(b"ascii");
         assert_eq!(
             (found.charset, found.source, found.ascii),
@@ -674,8 +716,7 @@ mod tests {
     #[test]
     fn bad_labels_are_ignored_evidence() {
         let found = Engine::new().default_encoding("nonsense").force_encoding("").detect(b"h\xE9");
-        assert_eq!(found.charset, Charset::Windows1252);
-        assert_eq!(found.source, Source::Default);
+        assert_eq!(found.source, Source::Detected);
         assert_eq!(found.evidence.len(), 2);
         assert!(found.evidence.iter().all(|e| e.charset.is_none()));
     }
@@ -692,6 +733,16 @@ mod tests {
         assert_eq!((found.charset, found.source), (Charset::Utf32Le, Source::Xml));
         let decl = found.evidence.iter().find(|e| !e.notes.contains(&Note::Autodetected)).unwrap();
         assert_eq!(decl.label, "UTF-32");
+    }
+
+    #[test]
+    fn font_layers_are_reported() {
+        let found = Engine::new().detect("<p>ျမန္မာႏိုင္ငံ ေျပာပါတယ္</p>".as_bytes());
+        assert_eq!(found.font.map(|f| f.name.to_string()).as_deref(), Some("Zawgyi"));
+        let found = Engine::new().detect(b"<font face=Wingdings>J</font>");
+        assert_eq!(found.font.map(|f| f.name.to_string()).as_deref(), Some("Wingdings"));
+        assert_eq!(Engine::new().detect(b"<font face=Arial>J</font>").font, None);
+        assert_eq!(Engine::new().detect("မြန်မာနိုင်ငံ".as_bytes()).font, None);
     }
 
     #[test]

@@ -62,6 +62,84 @@ struct Counts {
     web: BTreeMap<char, f64>,
 }
 
+/// Counts of adjacent pairs of non-ASCII characters for one language.
+#[derive(Default)]
+struct Pairs {
+    text: BTreeMap<(char, char), u64>,
+    web: BTreeMap<(char, char), f64>,
+}
+
+/// How many pairs per language are kept: the likeliest by the blended
+/// probability.
+const PAIRS_KEPT: usize = 12_000;
+
+impl Pairs {
+    /// The intermediate form: a `total` row with the text's pair count, then
+    /// the kept pairs (`first TAB second TAB text count TAB web parts per
+    /// billion`), in code point order.
+    fn tsv(&self, lang: &str) -> String {
+        let text_total: u64 = self.text.values().sum();
+        let keys: std::collections::BTreeSet<(char, char)> =
+            self.text.keys().chain(self.web.keys()).copied().collect();
+        let score = |k: &(char, char)| {
+            let n = self.text.get(k).copied().unwrap_or(0) as f64 / text_total.max(1) as f64;
+            TEXT_WEIGHT * n + (1.0 - TEXT_WEIGHT) * self.web.get(k).copied().unwrap_or(0.0)
+        };
+        let mut ranked: Vec<(char, char)> = keys.into_iter().collect();
+        ranked.sort_by(|a, b| score(b).total_cmp(&score(a)).then(a.cmp(b)));
+        ranked.truncate(PAIRS_KEPT);
+        ranked.sort();
+        let mut tsv = format!(
+            "# charfreq pairs {lang}: adjacent non-ASCII characters, count in the training \
+             lines of shared/text/{lang}.txt, web frequency (wordfreq 3.1.1) in parts per billion.\n\
+             total\t-\t{text_total}\t1000000000\n"
+        );
+        for (a, b) in ranked {
+            let n = self.text.get(&(a, b)).copied().unwrap_or(0);
+            let ppb = (self.web.get(&(a, b)).copied().unwrap_or(0.0) * 1e9).round() as u64;
+            writeln!(tsv, "{:X}\t{:X}\t{n}\t{ppb}", u32::from(a), u32::from(b))
+                .expect("writing to a String");
+        }
+        tsv
+    }
+}
+
+/// Adjacent pairs of non-ASCII characters.
+fn non_ascii_pairs(text: &str) -> impl Iterator<Item = (char, char)> + '_ {
+    text.chars().zip(text.chars().skip(1)).filter(|(a, b)| !a.is_ascii() && !b.is_ascii())
+}
+
+/// Pair probabilities implied by word frequencies, each character mapped
+/// by `map`.
+fn web_pairs(words: &[(String, f64)], map: impl Fn(char) -> char) -> BTreeMap<(char, char), f64> {
+    let mut mass: BTreeMap<(char, char), f64> = BTreeMap::new();
+    for (word, freq) in words {
+        for (a, b) in non_ascii_pairs(word) {
+            *mass.entry((map(a), map(b))).or_insert(0.0) += freq;
+        }
+    }
+    let total: f64 = mass.values().sum();
+    mass.values_mut().for_each(|v| *v /= total);
+    mass
+}
+
+/// For each Simplified character, its likeliest Traditional form: the one
+/// of the forms that simplify to it seen most in the zh-Hant training text.
+fn traditional_forms(
+    simplified: &BTreeMap<char, char>,
+    text: &BTreeMap<char, u64>,
+) -> BTreeMap<char, char> {
+    let count = |c: &char| text.get(c).copied().unwrap_or(0);
+    let mut best: BTreeMap<char, char> = BTreeMap::new();
+    for (&traditional, &simple) in simplified {
+        let current = best.entry(simple).or_insert(simple);
+        if count(&traditional) > count(current) {
+            *current = traditional;
+        }
+    }
+    best
+}
+
 /// The `count` step.
 pub fn count(out: &mut Output, wordfreq: &Path) -> Result<()> {
     let inputs: Inputs = toml::from_str(&std::fs::read_to_string(
@@ -87,23 +165,40 @@ pub fn count(out: &mut Output, wordfreq: &Path) -> Result<()> {
         "wordfreq/data/_chinese_mapping.msgpack.gz",
         web_files,
     )?)?;
-    let zh_web = web_chars(&web("large_zh")?);
+    let zh_words = web("large_zh")?;
+    let zh_web = web_chars(&zh_words);
     for lang in LANGS {
         let bytes = read_pinned(&shared, &format!("text/{lang}.txt"), &inputs.charfreq.text)?;
         let mut counts = Counts::default();
+        let mut pairs = Pairs::default();
         for line in String::from_utf8(bytes)?.lines().filter(|l| !testkit::held_out(l)) {
             for c in line.chars().filter(|c| !c.is_ascii()) {
                 *counts.text.entry(c).or_default() += 1;
             }
+            for pair in non_ascii_pairs(line) {
+                *pairs.text.entry(pair).or_default() += 1;
+            }
         }
-        counts.web = match lang {
-            "ja" => web_chars(&web("large_ja")?),
-            "ko" => web_chars(&web("small_ko")?),
-            "zh-Hans" => zh_web.clone(),
-            _ => spread_to_traditional(&zh_web, &simplified, &counts.text),
+        let words = match lang {
+            "ja" => web("large_ja")?,
+            "ko" => web("small_ko")?,
+            _ => Vec::new(),
         };
-        let path = emit::data_dir().join("charfreq").join(format!("{lang}.tsv"));
-        out.file(&path, write_tsv(lang, &counts).as_bytes())?;
+        (counts.web, pairs.web) = match lang {
+            "zh-Hans" => (zh_web.clone(), web_pairs(&zh_words, |c| c)),
+            "zh-Hant" => {
+                let traditional = traditional_forms(&simplified, &counts.text);
+                let to_traditional = |c| traditional.get(&c).copied().unwrap_or(c);
+                (
+                    spread_to_traditional(&zh_web, &simplified, &counts.text),
+                    web_pairs(&zh_words, to_traditional),
+                )
+            }
+            _ => (web_chars(&words), web_pairs(&words, |c| c)),
+        };
+        let dir = emit::data_dir().join("charfreq");
+        out.file(&dir.join(format!("{lang}.tsv")), write_tsv(lang, &counts).as_bytes())?;
+        out.file(&dir.join(format!("{lang}.pairs.tsv")), pairs.tsv(lang).as_bytes())?;
     }
     Ok(())
 }
@@ -249,16 +344,45 @@ fn blend(tsv: &str) -> Result<Table> {
     Ok(Table { costs, floor })
 }
 
+/// One language's pairs with their blended joint costs.
+fn blend_pairs(tsv: &str) -> Result<Vec<((u32, u32), u8)>> {
+    let mut rows = tsv.lines().filter(|l| !l.starts_with('#')).map(|line| {
+        let fields: Vec<&str> = line.split('\t').collect();
+        match fields[..] {
+            [a, b, n, ppb] => Ok((a, b, n.parse::<u64>()?, ppb.parse::<u64>()?)),
+            _ => bail!("a charfreq pairs row has four fields"),
+        }
+    });
+    let (_, _, text_total, web_total) = match rows.next() {
+        Some(Ok(("total", _, n, ppb))) if n > 0 && ppb > 0 => ("", "", n as f64, ppb as f64),
+        _ => bail!("charfreq pairs start with a total row"),
+    };
+    let mut pairs = Vec::new();
+    for row in rows {
+        let (a, b, n, ppb) = row?;
+        let key = (u32::from_str_radix(a, 16)?, u32::from_str_radix(b, 16)?);
+        let p = TEXT_WEIGHT * n as f64 / text_total + (1.0 - TEXT_WEIGHT) * ppb as f64 / web_total;
+        pairs.push((key, (-p.log2() * STEPS_PER_BIT).round().clamp(0.0, 254.0) as u8));
+    }
+    Ok(pairs)
+}
+
+/// Reads an intermediate file of `data/charfreq/`, adding its bytes to
+/// `inputs` (hashed into the generated file's header).
+fn read_data(name: &str, inputs: &mut Vec<u8>) -> Result<String> {
+    let path = emit::data_dir().join("charfreq").join(name);
+    let tsv = std::fs::read_to_string(&path)
+        .with_context(|| format!("reading {} (run `count charfreq`)", path.display()))?;
+    inputs.extend_from_slice(tsv.as_bytes());
+    Ok(tsv)
+}
+
 /// The `emit` step.
 pub fn emit(out: &mut Output) -> Result<()> {
     let mut inputs = Vec::new();
     let mut tables = Vec::new();
     for lang in LANGS {
-        let path = emit::data_dir().join("charfreq").join(format!("{lang}.tsv"));
-        let tsv = std::fs::read_to_string(&path)
-            .with_context(|| format!("reading {} (run `count charfreq`)", path.display()))?;
-        inputs.extend_from_slice(tsv.as_bytes());
-        tables.push(blend(&tsv)?);
+        tables.push(blend(&read_data(&format!("{lang}.tsv"), &mut inputs)?)?);
     }
     let chars: std::collections::BTreeSet<u32> =
         tables.iter().flat_map(|t| t.costs.keys().copied()).collect();
@@ -291,5 +415,97 @@ pub fn emit(out: &mut Output) -> Result<()> {
         body.push_str("],");
     }
     body.push_str("];\n");
+    // Pairs, grouped by first character: PAIR_START[lang][i]..[i + 1] are
+    // the pairs whose first character is CHARS[i]. Pairs whose first
+    // character is not in CHARS cannot be found that way and are left out.
+    let index: BTreeMap<u32, usize> = chars.iter().enumerate().map(|(i, &c)| (c, i)).collect();
+    let mut pair_names = Vec::new();
+    for lang in LANGS {
+        let tsv = read_data(&format!("{lang}.pairs.tsv"), &mut inputs)?;
+        let mut pairs: Vec<(usize, u32, u8)> = blend_pairs(&tsv)?
+            .into_iter()
+            .filter_map(|((a, b), cost)| Some((*index.get(&a)?, b, cost)))
+            .collect();
+        pairs.sort_unstable();
+        let name = lang.to_uppercase().replace('-', "_");
+        writeln!(body, "/// Where the pairs of {lang} starting with each of [`CHARS`] start.")?;
+        write!(body, "pub static PAIR_START_{name}: [u16; {}] = [", n + 1)?;
+        let mut at = 0;
+        for i in 0..=n {
+            while at < pairs.len() && pairs[at].0 < i {
+                at += 1;
+            }
+            write!(body, "{at},")?;
+        }
+        body.push_str("];\n");
+        writeln!(body, "/// The second characters of the pairs of {lang}, ascending per first.")?;
+        write!(body, "pub static PAIR_SECOND_{name}: [u32; {}] = [", pairs.len())?;
+        for (_, second, _) in &pairs {
+            write!(body, "0x{second:X},")?;
+        }
+        body.push_str("];\n");
+        writeln!(
+            body,
+            "/// Joint costs of the pairs of {lang}, in the order of [`PAIR_SECOND_{name}`]."
+        )?;
+        write!(body, "pub static PAIR_COSTS_{name}: [u8; {}] = [", pairs.len())?;
+        for (_, _, cost) in &pairs {
+            write!(body, "{cost},")?;
+        }
+        body.push_str("];\n");
+        pair_names.push(name);
+    }
+    let list = |prefix: &str| {
+        pair_names.iter().map(|n| format!("&{prefix}{n}")).collect::<Vec<_>>().join(", ")
+    };
+    writeln!(
+        body,
+        "/// Adjacent pairs of non-ASCII characters per language (order of [`LANGS`]), the\n\
+         /// likeliest {PAIRS_KEPT}: for first character `CHARS[i]`, the second characters\n\
+         /// are `PAIR_SECOND[lang][PAIR_START[lang][i]..PAIR_START[lang][i + 1]]`, ascending."
+    )?;
+    let langs = LANGS.len();
+    writeln!(body, "pub static PAIR_START: [&[u16]; {langs}] = [{}];", list("PAIR_START_"))?;
+    writeln!(body, "/// See [`PAIR_START`].")?;
+    writeln!(body, "pub static PAIR_SECOND: [&[u32]; {langs}] = [{}];", list("PAIR_SECOND_"))?;
+    writeln!(
+        body,
+        "/// `-log2 p` of each pair, in eighths of a bit, in the order of [`PAIR_SECOND`]."
+    )?;
+    writeln!(body, "pub static PAIR_COSTS: [&[u8]; {langs}] = [{}];", list("PAIR_COSTS_"))?;
     out.rust("charfreq", "emit", &inputs, &body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blend_keeps_characters_cheaper_than_the_floor() {
+        let tsv = "# comment\n4E00\t1000\t500000000\n4E01\t1\t0\n4E02\t0\t500000000\n";
+        let table = blend(tsv).unwrap();
+        // 一: half of the text and half of the web: p = 0.998 / 2 + 0.5 / 2.
+        assert_eq!(table.costs[&0x4E00], 3);
+        // Seen once in the text only: exactly twice the floor's probability.
+        assert_eq!(table.costs[&0x4E01] + 8, table.floor);
+        assert!(table.costs[&0x4E02] < table.floor);
+    }
+
+    #[test]
+    fn pairs_need_their_total_row() {
+        assert!(blend_pairs("4E00\t4E01\t1\t1\n").is_err());
+        let pairs = blend_pairs("total\t-\t10\t1000000000\n4E00\t4E01\t5\t500000000\n").unwrap();
+        assert_eq!(pairs, [((0x4E00, 0x4E01), 8)]);
+    }
+
+    #[test]
+    fn simplified_mass_spreads_over_traditional_forms_by_text_counts() {
+        let web = BTreeMap::from([('后', 1.0)]);
+        let simplified = BTreeMap::from([('後', '后')]);
+        let text = BTreeMap::from([('後', 3), ('后', 1)]);
+        let spread = spread_to_traditional(&web, &simplified, &text);
+        assert!((spread[&'後'] - 3.5 / 5.0).abs() < 1e-9);
+        assert!((spread[&'后'] - 1.5 / 5.0).abs() < 1e-9);
+        assert_eq!(traditional_forms(&simplified, &text)[&'后'], '後');
+    }
 }

@@ -14,8 +14,14 @@
 //! fails if any checked-in file differs, so the generated code always
 //! matches its intermediate data.
 
+mod carrier_emoji;
 mod charfreq;
+mod charmaps;
+mod detect;
 mod emit;
+mod fonts;
+mod icu_rules;
+mod zawgyi;
 
 use std::path::PathBuf;
 
@@ -35,7 +41,7 @@ enum Command {
     Check,
     /// Re-emit every family from the checked-in intermediate data.
     Emit,
-    /// Recount a family's intermediate data from its raw inputs.
+    /// Rewrite a family's intermediate data from its raw inputs, then emit.
     Count {
         #[command(subcommand)]
         family: Family,
@@ -50,6 +56,22 @@ enum Family {
         #[arg(long, value_name = "DIR")]
         wordfreq: PathBuf,
     },
+    /// Mapping tables of non-WHATWG encodings from glibc's charmaps.
+    Charmaps {
+        /// The Debian `locales` package pinned in inputs.toml (`apt-get download locales`).
+        deb: PathBuf,
+    },
+    /// Character bigrams of every other language from ../shared/text.
+    Detect,
+    /// Symbol and legacy-script font tables from ../shared/fonts.
+    Fonts,
+    /// The Zawgyi rules and detection model from ../shared/fonts/zawgyi and ../shared/text/my.txt.
+    Zawgyi,
+    /// Japanese carrier emoji in Shift_JIS, from e4u's `emoji4unicode.xml`.
+    CarrierEmoji {
+        /// The `emoji4unicode.xml` of the PyPI package e4u (see data/carrier_emoji).
+        xml: PathBuf,
+    },
 }
 
 fn main() -> Result<()> {
@@ -61,8 +83,14 @@ fn main() -> Result<()> {
             let mut out = emit::Output::new(emit::Mode::Write);
             match family {
                 Family::Charfreq { wordfreq } => charfreq::count(&mut out, &wordfreq)?,
+                Family::Charmaps { deb } => charmaps::count(&deb, &mut out)?,
+                Family::Detect => detect::count(&mut out)?,
+                Family::Fonts => fonts::count(&mut out, &testkit::shared_dir())?,
+                Family::Zawgyi => zawgyi::count(&mut out, &testkit::shared_dir())?,
+                Family::CarrierEmoji { xml } => carrier_emoji::count(&mut out, &xml)?,
             }
-            return out.finish();
+            out.finish()?;
+            emit::Mode::Write
         }
     };
     let mut out = emit::Output::new(mode);
@@ -72,5 +100,10 @@ fn main() -> Result<()> {
 
 /// Every family's `emit` step.
 fn emit_all(out: &mut emit::Output) -> Result<()> {
-    charfreq::emit(out)
+    charfreq::emit(out)?;
+    charmaps::emit(out)?;
+    detect::emit(out)?;
+    fonts::emit(out)?;
+    zawgyi::emit(out)?;
+    carrier_emoji::emit(out)
 }

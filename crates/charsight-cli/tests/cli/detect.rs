@@ -207,3 +207,14 @@ fn closed_pipe_exits_quietly() {
     let output = std::process::Command::new("bash").arg("-c").arg(script).output().unwrap();
     assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
 }
+
+#[test]
+fn font_layers_in_jsonl() {
+    let line = detect_one("<p>ျမန္မာႏိုင္ငံ ေျပာပါတယ္</p>\n".as_bytes(), &[]);
+    assert_eq!(line["font_encoding"], "Zawgyi");
+    assert!(line["font_confidence"].as_f64().unwrap() > 0.9);
+    let line = detect_one(b"<html><font face=\"Symbol\">abg</font></html>", &[]);
+    assert_eq!(line["font_encoding"], "Symbol");
+    let line = detect_one(b"<p>plain page</p>", &[]);
+    assert!(line.get("font_encoding").is_none());
+}

@@ -1,15 +1,46 @@
-//! Streaming decoders for every [`Charset`]: `encoding_rs` for the WHATWG
-//! encodings, and charsight's own codecs for the rest (UTF-32, …).
+//! Streaming decoders and encoders for every [`Charset`]: `encoding_rs` for
+//! the WHATWG encodings, and charsight's own codecs for the rest: UTF-32,
+//! the single-byte tables generated from glibc's charmaps (DOS code pages,
+//! `x-mac-ce`, VISCII, …), Johab, EUC-TW and ISO-2022-KR.
 //!
 //! [`Decoder`] reports each malformed byte sequence with its offset in the
-//! whole stream and its bytes, so callers can replace it, escape it, list it
-//! in a report, or stop; nothing is dropped silently.
+//! whole stream and its bytes, and [`Encoder`] each character the encoding
+//! cannot represent with its offset in the text, so callers can replace it,
+//! escape it, list it in a report, or stop; nothing is dropped silently.
+//!
+//! The multi-byte decoders here share one rule for resynchronising: when a
+//! byte cannot continue the sequence begun before it, the bytes before it
+//! are malformed and the byte itself is read again as the start of what
+//! follows (so `A1 41` in EUC-TW is a malformed `A1` and then `A`).
 
+mod euc_tw;
+mod iso_2022_kr;
+mod johab;
+mod ksx1001;
+mod single_byte;
 mod utf32;
 
-use encoding_rs::DecoderResult;
+use charsight_tables::charmaps::SingleByte;
+use encoding_rs::{DecoderResult, EncoderResult, Encoding};
 
 use crate::Charset;
+
+/// How a charset is decoded and encoded.
+#[derive(Clone, Copy)]
+pub(crate) enum Codec {
+    /// By `encoding_rs`.
+    Whatwg(&'static Encoding),
+    /// UTF-32 in either byte order.
+    Utf32 { big_endian: bool },
+    /// By a generated single-byte table.
+    SingleByte(&'static SingleByte),
+    /// Johab (Korean).
+    Johab,
+    /// EUC-TW (CNS 11643, Traditional Chinese).
+    EucTw,
+    /// ISO-2022-KR (RFC 1557).
+    Iso2022Kr,
+}
 
 /// A malformed byte sequence met while decoding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,17 +92,21 @@ pub struct Decoder {
 enum Kind {
     Whatwg(encoding_rs::Decoder),
     Utf32(utf32::Utf32Decoder),
+    SingleByte(single_byte::Decoder),
+    Johab(johab::Decoder),
+    EucTw(euc_tw::Decoder),
+    Iso2022Kr(iso_2022_kr::Decoder),
 }
 
 impl Decoder {
     pub(crate) fn new(charset: Charset) -> Decoder {
-        let kind = match charset.to_encoding_rs() {
-            Some(encoding) => Kind::Whatwg(encoding.new_decoder_without_bom_handling()),
-            None => match charset {
-                Charset::Utf32Le => Kind::Utf32(utf32::Utf32Decoder::new(false)),
-                Charset::Utf32Be => Kind::Utf32(utf32::Utf32Decoder::new(true)),
-                _ => unreachable!("every charset outside encoding_rs has a codec"),
-            },
+        let kind = match charset.codec() {
+            Codec::Whatwg(encoding) => Kind::Whatwg(encoding.new_decoder_without_bom_handling()),
+            Codec::Utf32 { big_endian } => Kind::Utf32(utf32::Utf32Decoder::new(big_endian)),
+            Codec::SingleByte(table) => Kind::SingleByte(single_byte::Decoder::new(table)),
+            Codec::Johab => Kind::Johab(johab::Decoder::default()),
+            Codec::EucTw => Kind::EucTw(euc_tw::Decoder::default()),
+            Codec::Iso2022Kr => Kind::Iso2022Kr(iso_2022_kr::Decoder::default()),
         };
         Decoder { kind, consumed: 0, history: [0; 8] }
     }
@@ -110,7 +145,11 @@ impl Decoder {
                     dst.reserve(want);
                     d.decode_to_string_without_replacement(&src[pos..], dst, last)
                 }
-                Kind::Utf32(d) => d.decode_to_string(&src[pos..], dst, last),
+                Kind::SingleByte(d) => d.decode_to_string(&src[pos..], dst),
+                Kind::Utf32(d) => decode_bytes(d, &src[pos..], dst, last),
+                Kind::Johab(d) => decode_bytes(d, &src[pos..], dst, last),
+                Kind::EucTw(d) => decode_bytes(d, &src[pos..], dst, last),
+                Kind::Iso2022Kr(d) => decode_bytes(d, &src[pos..], dst, last),
             };
             pos += read;
             match result {
@@ -151,30 +190,226 @@ impl Decoder {
     }
 }
 
+/// What one byte did to a [`ByteDecoder`].
+enum Step {
+    /// It completed a character.
+    Char(char),
+    /// It began or continued a sequence, or changed the state, and there
+    /// is nothing to write yet.
+    Pending,
+    /// It ended a malformed sequence of this many bytes, itself included.
+    Malformed(u8),
+    /// It cannot continue the sequence begun before it: those bytes (this
+    /// many) are malformed, and the byte is read again on its own.
+    MalformedBefore(u8),
+}
+
+/// A decoder that reads one byte at a time: UTF-32, Johab, EUC-TW,
+/// ISO-2022-KR.
+trait ByteDecoder {
+    /// Reads one byte. After a malformed sequence the decoder is back in a
+    /// state where the next byte starts afresh.
+    fn step(&mut self, byte: u8) -> Step;
+
+    /// At the end of the stream: forgets an unfinished sequence, if any, and
+    /// says how many bytes it had.
+    fn finish(&mut self) -> u8;
+}
+
+/// Runs `decoder` over `src`. Same contract as
+/// `encoding_rs::Decoder::decode_to_string_without_replacement`, except that
+/// `dst` grows as needed, so the result is never `OutputFull`.
+fn decode_bytes(
+    decoder: &mut impl ByteDecoder,
+    src: &[u8],
+    dst: &mut String,
+    last: bool,
+) -> (DecoderResult, usize) {
+    dst.reserve(src.len());
+    let mut read = 0;
+    while let Some(&byte) = src.get(read) {
+        read += 1;
+        match decoder.step(byte) {
+            Step::Char(c) => dst.push(c),
+            Step::Pending => {}
+            Step::Malformed(len) => return (DecoderResult::Malformed(len, 0), read),
+            Step::MalformedBefore(len) => return (DecoderResult::Malformed(len, 0), read - 1),
+        }
+    }
+    let pending = if last { decoder.finish() } else { 0 };
+    match pending {
+        0 => (DecoderResult::InputEmpty, read),
+        _ => (DecoderResult::Malformed(pending, 0), read),
+    }
+}
+
+/// Encodes `src` one character at a time with `encode_char`, which appends
+/// the character's bytes and says whether it has any; stops after the first
+/// that has none. Same contract as
+/// `encoding_rs::Encoder::encode_from_utf8_to_vec_without_replacement`, except
+/// that `dst` grows as needed, so the result is never `OutputFull`.
+fn encode_chars(
+    src: &str,
+    dst: &mut Vec<u8>,
+    mut encode_char: impl FnMut(char, &mut Vec<u8>) -> bool,
+) -> (EncoderResult, usize) {
+    dst.reserve(src.len());
+    for (i, c) in src.char_indices() {
+        if !encode_char(c, dst) {
+            return (EncoderResult::Unmappable(c), i + c.len_utf8());
+        }
+    }
+    (EncoderResult::InputEmpty, src.len())
+}
+
+/// A character that the target encoding cannot represent, met while
+/// encoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unmappable {
+    /// Offset of the character from the start of the text stream, in UTF-8
+    /// bytes.
+    pub offset: u64,
+    /// The character.
+    pub ch: char,
+}
+
+/// A streaming encoder for one [`Charset`], made by [`Charset::new_encoder`].
+///
+/// Unlike `encoding_rs`, it encodes UTF-16 to UTF-16 (not UTF-8), so that
+/// decoding and encoding again gives the same bytes for every Unicode
+/// encoding. `replacement` has no encoder of its own: it encodes to UTF-8.
+///
+/// # Example
+/// ```
+/// use charsight::Charset;
+/// let mut encoder = Charset::Ibm437.new_encoder();
+/// let mut bytes = Vec::new();
+/// let mut missing = Vec::new();
+/// encoder.encode_from_str("Ä ", &mut bytes, false, |_, u| missing.push(u.ch));
+/// encoder.encode_from_str("€!", &mut bytes, true, |out, u| {
+///     missing.push(u.ch);
+///     out.push(b'?');
+/// });
+/// assert_eq!(bytes, b"\x8e ?!");
+/// assert_eq!(missing, ['€']);
+/// ```
+pub struct Encoder {
+    kind: EncoderKind,
+    /// UTF-8 bytes of text consumed before the current call.
+    consumed: u64,
+}
+
+enum EncoderKind {
+    Whatwg(encoding_rs::Encoder),
+    Utf16 { big_endian: bool },
+    Utf32 { big_endian: bool },
+    SingleByte(single_byte::Encoder),
+    Johab,
+    EucTw,
+    Iso2022Kr(iso_2022_kr::Encoder),
+}
+
+impl Encoder {
+    pub(crate) fn new(charset: Charset) -> Encoder {
+        let kind = match charset.codec() {
+            Codec::Whatwg(encoding) if encoding == encoding_rs::UTF_16LE => {
+                EncoderKind::Utf16 { big_endian: false }
+            }
+            Codec::Whatwg(encoding) if encoding == encoding_rs::UTF_16BE => {
+                EncoderKind::Utf16 { big_endian: true }
+            }
+            Codec::Whatwg(encoding) => EncoderKind::Whatwg(encoding.new_encoder()),
+            Codec::Utf32 { big_endian } => EncoderKind::Utf32 { big_endian },
+            Codec::SingleByte(table) => EncoderKind::SingleByte(single_byte::Encoder::new(table)),
+            Codec::Johab => EncoderKind::Johab,
+            Codec::EucTw => EncoderKind::EucTw,
+            Codec::Iso2022Kr => EncoderKind::Iso2022Kr(iso_2022_kr::Encoder::default()),
+        };
+        Encoder { kind, consumed: 0 }
+    }
+
+    /// Encodes `src` (the next piece of the text), appending the bytes to
+    /// `dst`. For each character the encoding cannot represent,
+    /// `on_unmappable` is called with `dst` (to write a replacement, a
+    /// numeric character reference, or nothing) and the character. `last`
+    /// says that `src` ends the text, so a stateful encoding (ISO-2022-JP,
+    /// ISO-2022-KR) returns to ASCII.
+    ///
+    /// Stateful encoders are in their ASCII state when `on_unmappable` is
+    /// called, so an ASCII replacement is read back as ASCII.
+    pub fn encode_from_str(
+        &mut self,
+        src: &str,
+        dst: &mut Vec<u8>,
+        last: bool,
+        mut on_unmappable: impl FnMut(&mut Vec<u8>, Unmappable),
+    ) {
+        let mut pos = 0;
+        loop {
+            let rest = &src[pos..];
+            let (result, read) = match &mut self.kind {
+                EncoderKind::Whatwg(e) => {
+                    let want = e
+                        .max_buffer_length_from_utf8_without_replacement(rest.len())
+                        .unwrap_or(rest.len());
+                    dst.reserve(want);
+                    e.encode_from_utf8_to_vec_without_replacement(rest, dst, last)
+                }
+                EncoderKind::Utf16 { big_endian } => encode_chars(rest, dst, |c, dst| {
+                    for unit in c.encode_utf16(&mut [0; 2]) {
+                        let bytes =
+                            if *big_endian { unit.to_be_bytes() } else { unit.to_le_bytes() };
+                        dst.extend_from_slice(&bytes);
+                    }
+                    true
+                }),
+                EncoderKind::Utf32 { big_endian } => encode_chars(rest, dst, |c, dst| {
+                    let unit = u32::from(c);
+                    let bytes = if *big_endian { unit.to_be_bytes() } else { unit.to_le_bytes() };
+                    dst.extend_from_slice(&bytes);
+                    true
+                }),
+                EncoderKind::SingleByte(e) => {
+                    encode_chars(rest, dst, |c, dst| e.encode_char(c, dst))
+                }
+                EncoderKind::Johab => encode_chars(rest, dst, johab::encode_char),
+                EncoderKind::EucTw => encode_chars(rest, dst, euc_tw::encode_char),
+                EncoderKind::Iso2022Kr(e) => {
+                    let result = encode_chars(rest, dst, |c, dst| e.encode_char(c, dst));
+                    if last && result.0 == EncoderResult::InputEmpty {
+                        e.finish(dst);
+                    }
+                    result
+                }
+            };
+            pos += read;
+            match result {
+                EncoderResult::InputEmpty => break,
+                // Only encoding_rs's encoders fill `dst`, reserved for the
+                // worst case; more room ensures progress all the same.
+                EncoderResult::OutputFull => dst.reserve(64),
+                EncoderResult::Unmappable(_) => {
+                    // The character just read; encoding_rs reports U+FFFD
+                    // for some characters of ISO-2022-JP.
+                    let Some(ch) = src[..pos].chars().next_back() else { break };
+                    let offset = self.consumed + (pos - ch.len_utf8()) as u64;
+                    on_unmappable(dst, Unmappable { offset, ch });
+                }
+            }
+        }
+        self.consumed += src.len() as u64;
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod testing;
+
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use proptest::prelude::*;
 
-    fn decode_in_chunks(
-        charset: Charset,
-        bytes: &[u8],
-        chunk: usize,
-    ) -> (String, Vec<(u64, Vec<u8>)>) {
-        let mut decoder = charset.new_decoder();
-        let mut text = String::new();
-        let mut bad = Vec::new();
-        let mut chunks = bytes.chunks(chunk.max(1)).peekable();
-        if bytes.is_empty() {
-            decoder.decode_to_string(b"", &mut text, true, |_, _| {});
-        }
-        while let Some(c) = chunks.next() {
-            decoder.decode_to_string(c, &mut text, chunks.peek().is_none(), |out, m| {
-                out.push('\u{FFFD}');
-                bad.push((m.offset, m.bytes().to_vec()));
-            });
-        }
-        (text, bad)
-    }
+    use super::testing::{self, decode_in_chunks};
+    use super::*;
 
     #[test]
     fn malformed_offsets_are_stream_offsets_for_every_chunking() {
@@ -204,5 +439,96 @@ mod tests {
         let (text, bad) = decode_in_chunks(Charset::ShiftJis, b"a\x93", 1);
         assert_eq!(text, "a\u{FFFD}");
         assert_eq!(bad, vec![(1, vec![0x93])]);
+    }
+
+    #[test]
+    fn unmappable_offsets_are_stream_offsets() {
+        for charset in [Charset::Iso2022Jp, Charset::Iso2022Kr, Charset::Ibm850, Charset::EucTw] {
+            let mut encoder = charset.new_encoder();
+            let mut bytes = Vec::new();
+            let mut found = Vec::new();
+            // U+0378 is unassigned: no encoding has it.
+            for piece in ["a\u{378}", "😀", "", "\u{1}b\u{E}"] {
+                encoder.encode_from_str(piece, &mut bytes, false, |_, u| found.push(u));
+            }
+            encoder.encode_from_str("", &mut bytes, true, |_, u| found.push(u));
+            let offsets: Vec<(u64, char)> = found.iter().map(|u| (u.offset, u.ch)).collect();
+            let mut expected = vec![(1, '\u{378}'), (3, '😀')];
+            if !charset.is_ascii_compatible() {
+                // SO would be read as a shift.
+                expected.push((9, '\u{E}'));
+            }
+            assert_eq!(offsets, expected, "{charset}");
+        }
+    }
+
+    /// Bytes that make the multi-byte codecs do something: leads, SS2,
+    /// shifts, escapes, ASCII.
+    fn interesting_bytes() -> impl Strategy<Value = Vec<u8>> {
+        let byte = prop_oneof![
+            any::<u8>(),
+            0xA1..=0xFEu8,
+            0x84..=0xD3u8,
+            0x21..=0x7Eu8,
+            prop::sample::select(vec![0x8E, 0x0E, 0x0F, 0x1B, b'$', b')', b'C', b'\n', 0xD9, 0xE0]),
+        ];
+        prop::collection::vec(byte, 0..48)
+    }
+
+    fn extra_charsets() -> impl Iterator<Item = Charset> {
+        Charset::ALL.iter().copied().filter(|c| !c.is_whatwg())
+    }
+
+    proptest! {
+        #[test]
+        fn chunked_decoding_equals_whole(
+            bytes in interesting_bytes(),
+            splits in prop::collection::vec(any::<usize>(), 0..6),
+        ) {
+            let mut splits: Vec<usize> = splits.iter().map(|s| s % (bytes.len() + 1)).collect();
+            splits.sort_unstable();
+            for charset in extra_charsets() {
+                let whole = testing::decode_split(charset, &bytes, &[]);
+                prop_assert_eq!(&testing::decode_split(charset, &bytes, &splits), &whole);
+                // Every malformed byte is reported once, in order.
+                let mut next = 0;
+                for (offset, bad) in &whole.1 {
+                    prop_assert!(*offset >= next && !bad.is_empty());
+                    prop_assert_eq!(&bytes[*offset as usize..][..bad.len()], &bad[..]);
+                    next = *offset + bad.len() as u64;
+                }
+            }
+        }
+
+        #[test]
+        fn clean_decodes_encode_back(bytes in interesting_bytes()) {
+            for charset in extra_charsets() {
+                let (text, malformed) = charset.decode(&bytes);
+                if !malformed {
+                    let (encoded, unmappable) = charset.encode(&text);
+                    prop_assert!(!unmappable, "{}", charset);
+                    prop_assert_eq!(charset.decode(&encoded), (text.clone(), false), "{}", charset);
+                }
+            }
+        }
+
+        #[test]
+        fn encoding_in_pieces_equals_whole(text: String, split: usize) {
+            let split = text.char_indices().map(|(i, _)| i).nth(split % 8).unwrap_or(0);
+            for charset in extra_charsets() {
+                let whole = charset.encode(&text);
+                let mut encoder = charset.new_encoder();
+                let mut bytes = Vec::new();
+                let mut unmappable = false;
+                for (piece, last) in [(&text[..split], false), (&text[split..], true)] {
+                    encoder.encode_from_str(piece, &mut bytes, last, |out, u| {
+                        unmappable = true;
+                        assert_eq!(text[u.offset as usize..].chars().next(), Some(u.ch));
+                        out.extend_from_slice(format!("&#{};", u32::from(u.ch)).as_bytes());
+                    });
+                }
+                prop_assert_eq!((&bytes[..], unmappable), (&whole.0[..], whole.1), "{}", charset);
+            }
+        }
     }
 }

@@ -3,7 +3,7 @@
 //! U+10FFFF or in the surrogate range is malformed, as is a partial unit at
 //! the end of the stream.
 
-use encoding_rs::DecoderResult;
+use super::{ByteDecoder, Step};
 
 pub(super) struct Utf32Decoder {
     big_endian: bool,
@@ -15,40 +15,26 @@ impl Utf32Decoder {
     pub(super) fn new(big_endian: bool) -> Utf32Decoder {
         Utf32Decoder { big_endian, pending: [0; 4], pending_len: 0 }
     }
+}
 
-    /// Same contract as `encoding_rs::Decoder::decode_to_string_without_replacement`,
-    /// except that `dst` grows as needed, so the result is never `OutputFull`.
-    pub(super) fn decode_to_string(
-        &mut self,
-        src: &[u8],
-        dst: &mut String,
-        last: bool,
-    ) -> (DecoderResult, usize) {
-        let mut read = 0;
-        dst.reserve(src.len());
-        while read < src.len() {
-            self.pending[self.pending_len] = src[read];
-            self.pending_len += 1;
-            read += 1;
-            if self.pending_len == 4 {
-                self.pending_len = 0;
-                let unit = if self.big_endian {
-                    u32::from_be_bytes(self.pending)
-                } else {
-                    u32::from_le_bytes(self.pending)
-                };
-                match char::from_u32(unit) {
-                    Some(c) => dst.push(c),
-                    None => return (DecoderResult::Malformed(4, 0), read),
-                }
-            }
+impl ByteDecoder for Utf32Decoder {
+    fn step(&mut self, byte: u8) -> Step {
+        self.pending[self.pending_len] = byte;
+        self.pending_len += 1;
+        if self.pending_len < 4 {
+            return Step::Pending;
         }
-        if last && self.pending_len > 0 {
-            let bad = self.pending_len as u8;
-            self.pending_len = 0;
-            return (DecoderResult::Malformed(bad, 0), read);
-        }
-        (DecoderResult::InputEmpty, read)
+        self.pending_len = 0;
+        let unit = if self.big_endian {
+            u32::from_be_bytes(self.pending)
+        } else {
+            u32::from_le_bytes(self.pending)
+        };
+        char::from_u32(unit).map_or(Step::Malformed(4), Step::Char)
+    }
+
+    fn finish(&mut self) -> u8 {
+        std::mem::take(&mut self.pending_len) as u8
     }
 }
 

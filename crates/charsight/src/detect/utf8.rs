@@ -1,11 +1,12 @@
 //! Streaming UTF-8 validation with `simdutf8`, across chunk boundaries.
 
-/// Whether the bytes fed so far are valid UTF-8, and whether any was
-/// non-ASCII. Stops examining bytes once they are invalid.
+/// Whether the bytes fed so far are valid UTF-8. Stops examining bytes once
+/// they are invalid. A sequence cut by the end of the bytes is not held
+/// against them: a truncated file is still UTF-8.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Validator {
     invalid: bool,
-    non_ascii: bool,
+    truncated: bool,
     /// The start of a sequence cut by the end of the previous chunk.
     carry: [u8; 4],
     carry_len: usize,
@@ -24,7 +25,11 @@ impl Validator {
             chunk = &chunk[need..];
             match std::str::from_utf8(&self.carry[..self.carry_len]) {
                 Ok(_) => self.carry_len = 0,
-                Err(e) if e.error_len().is_none() && !last => return, // still incomplete
+                Err(e) if e.error_len().is_none() => {
+                    // Still incomplete.
+                    self.truncated = last;
+                    return;
+                }
                 Err(_) => {
                     self.invalid = true;
                     return;
@@ -33,15 +38,13 @@ impl Validator {
         }
         match simdutf8::compat::from_utf8(chunk) {
             Ok(_) => {}
-            Err(e) if e.error_len().is_none() && !last => {
+            Err(e) if e.error_len().is_none() => {
                 let tail = &chunk[e.valid_up_to()..];
                 self.carry[..tail.len()].copy_from_slice(tail);
                 self.carry_len = tail.len();
+                self.truncated = last;
             }
             Err(_) => self.invalid = true,
-        }
-        if !self.non_ascii && !chunk.is_ascii() {
-            self.non_ascii = true;
         }
     }
 
@@ -49,8 +52,9 @@ impl Validator {
         !self.invalid
     }
 
-    pub(super) fn saw_non_ascii(&self) -> bool {
-        self.non_ascii
+    /// Whether the bytes ended inside a sequence (with `last` given).
+    pub(super) fn is_truncated(&self) -> bool {
+        self.truncated
     }
 }
 
@@ -85,30 +89,34 @@ mod tests {
         if bytes.is_empty() {
             v.feed(b"", true);
         }
-        (v.is_valid(), v.saw_non_ascii())
+        (v.is_valid(), v.truncated)
     }
 
     #[test]
     fn cut_sequences() {
         let text = "a€😀b".as_bytes();
         for size in 1..text.len() {
-            assert_eq!(chunked(text, &[size]), (true, true), "size {size}");
+            assert_eq!(chunked(text, &[size]), (true, false), "size {size}");
         }
-        assert_eq!(chunked(b"ab\xE2\x82", &[3]), (false, true));
-        assert_eq!(chunked(b"ab\xE2\x82", &[1]), (false, true));
+        // Cut by the end: valid, truncated.
+        assert_eq!(chunked(b"ab\xE2\x82", &[3]), (true, true));
+        assert_eq!(chunked(b"ab\xE2\x82", &[1]), (true, true));
+        assert_eq!(chunked(b"ab\xE2\x82c", &[1]), (false, false));
         assert_eq!(chunked(b"abc", &[1]), (true, false));
     }
 
     proptest! {
         #[test]
         fn any_chunking_agrees_with_std(bytes: Vec<u8>, sizes in proptest::collection::vec(1usize..9, 1..5)) {
-            let (valid, _) = chunked(&bytes, &sizes);
-            prop_assert_eq!(valid, std::str::from_utf8(&bytes).is_ok());
+            let (valid, truncated) = chunked(&bytes, &sizes);
+            let std = std::str::from_utf8(&bytes);
+            prop_assert_eq!(valid && !truncated, std.is_ok());
+            prop_assert_eq!(valid, std.map_or_else(|e| e.error_len().is_none(), |_| true));
         }
 
         #[test]
         fn valid_text_in_any_chunking(text: String, sizes in proptest::collection::vec(1usize..9, 1..5)) {
-            prop_assert_eq!(chunked(text.as_bytes(), &sizes), (true, !text.is_ascii()));
+            prop_assert_eq!(chunked(text.as_bytes(), &sizes), (true, false));
         }
     }
 }

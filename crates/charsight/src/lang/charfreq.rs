@@ -13,7 +13,9 @@
 //! unigram model, so readings of the same bytes in different encodings can be
 //! compared by their total cost.
 
-use charsight_tables::charfreq::{CHARS, COSTS, FLOORS, LANGS, STEPS_PER_BIT};
+use charsight_tables::charfreq::{
+    CHARS, COSTS, FLOORS, LANGS, PAIR_COSTS, PAIR_SECOND, PAIR_START, STEPS_PER_BIT,
+};
 
 /// The character frequencies of one language.
 ///
@@ -65,7 +67,11 @@ impl CharFreq {
     /// The cost of `c`, or `None` when the language's text did not show it
     /// often enough to have one (and for ASCII).
     pub fn get(self, c: char) -> Option<u8> {
-        let index = CHARS.binary_search(&u32::from(c)).ok()?;
+        self.cost_at(index(c)?)
+    }
+
+    /// The cost of the character at `index` (from [`index`]).
+    pub(crate) fn cost_at(self, index: usize) -> Option<u8> {
         Some(COSTS[self.column][index]).filter(|&cost| cost != u8::MAX)
     }
 
@@ -74,12 +80,65 @@ impl CharFreq {
         self.get(c).unwrap_or(self.floor())
     }
 
+    /// The joint cost of `first` directly followed by `second` (both
+    /// non-ASCII), or `None` when the pair is not among the language's
+    /// commonest (about 12,000 per language). The cost of `second` given
+    /// `first` is this minus the cost of `first`.
+    ///
+    /// # Example
+    /// ```
+    /// use charsight::lang::CharFreq;
+    /// let zh = CharFreq::for_language("zh-Hans").unwrap();
+    /// let pair = zh.pair('中', '国').unwrap();
+    /// // Given 中, 国 costs far less than on its own.
+    /// assert!(pair - zh.cost('中') < zh.cost('国'));
+    /// assert_eq!(zh.pair('国', 'の'), None);
+    /// ```
+    pub fn pair(self, first: char, second: char) -> Option<u8> {
+        self.pair_at(index(first)?, second)
+    }
+
+    /// The joint cost of the character at `first` (an [`index`]) followed by
+    /// `second`.
+    pub(crate) fn pair_at(self, first: usize, second: char) -> Option<u8> {
+        let starts = PAIR_START[self.column];
+        let range = usize::from(starts[first])..usize::from(starts[first + 1]);
+        let at = PAIR_SECOND[self.column][range.clone()].binary_search(&u32::from(second)).ok()?;
+        Some(PAIR_COSTS[self.column][range.start + at])
+    }
+
     /// The cost of a character the table does not have: half the probability
     /// of a character seen once in the training text. Every cost in the
     /// table is below it.
     pub fn floor(self) -> u8 {
         FLOORS[self.column]
     }
+}
+
+/// Where `c` is in the table (the same place for every language), for the
+/// `*_at` lookups that skip searching again.
+pub(crate) fn index(c: char) -> Option<usize> {
+    let code = u32::from(c);
+    match bmp_index().get(code as usize) {
+        Some(&slot) => usize::from(slot).checked_sub(1),
+        None => CHARS.binary_search(&code).ok(),
+    }
+}
+
+/// For each code point of the Basic Multilingual Plane, one more than its
+/// place in [`CHARS`], or 0: built on first use from the generated table,
+/// so a lookup is one read instead of a binary search.
+fn bmp_index() -> &'static [u16] {
+    static INDEX: std::sync::OnceLock<Box<[u16]>> = std::sync::OnceLock::new();
+    INDEX.get_or_init(|| {
+        let mut index = vec![0u16; 0x10000].into_boxed_slice();
+        for (i, &code) in CHARS.iter().enumerate() {
+            if let Some(slot) = index.get_mut(code as usize) {
+                *slot = u16::try_from(i + 1).expect("fewer than 65535 characters");
+            }
+        }
+        index
+    })
 }
 
 /// The cost of `c` in language `lang` (see [`CharFreq::for_language`] for
@@ -149,6 +208,34 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn pairs_are_sorted_and_common_words_are_in_them() {
+        for freq in CharFreq::ALL {
+            let (starts, seconds) = (PAIR_START[freq.column], PAIR_SECOND[freq.column]);
+            assert_eq!(starts.len(), CHARS.len() + 1);
+            assert!(starts.windows(2).all(|w| w[0] <= w[1]));
+            assert_eq!(usize::from(starts[CHARS.len()]), seconds.len());
+            for w in starts.windows(2) {
+                let run = &seconds[usize::from(w[0])..usize::from(w[1])];
+                assert!(run.windows(2).all(|p| p[0] < p[1]));
+            }
+            assert_eq!(seconds.len(), PAIR_COSTS[freq.column].len());
+        }
+        for (lang, a, b) in [("ja", 'で', 'す'), ("ko", '한', '국'), ("zh-Hant", '中', '國')]
+        {
+            assert!(CharFreq::for_language(lang).unwrap().pair(a, b).is_some(), "{lang} {a}{b}");
+        }
+    }
+
+    #[test]
+    fn the_fast_index_agrees_with_the_table() {
+        for (i, &code) in CHARS.iter().enumerate() {
+            assert_eq!(index(char::from_u32(code).unwrap()), Some(i));
+        }
+        assert_eq!(index('a'), None);
+        assert_eq!(index('\u{10FFFF}'), None);
     }
 
     #[test]

@@ -7,4 +7,5 @@
 
 mod charfreq;
 
+pub(crate) use charfreq::index;
 pub use charfreq::{charfreq, CharFreq};

@@ -70,8 +70,8 @@ pub fn prescan(bytes: &[u8]) -> Vec<Evidence> {
             // Advance the position pointer so that it points at the first
             // 0x3E byte which is preceded by two 0x2D bytes (the two 0x2D
             // bytes can be those in '<!--').
-            match memmem::find(&rest[2..], b"-->") {
-                Some(i) => position += 2 + i + 2,
+            match comment_end(rest) {
+                Some(i) => position += i,
                 None => break,
             }
         } else if is_meta_start(rest) {
@@ -93,16 +93,9 @@ pub fn prescan(bytes: &[u8]) -> Vec<Evidence> {
             // A tag: advance to the next whitespace or '>', then get
             // attributes until there are none.
             let Some(i) = rest.iter().position(|&b| is_space(b) || b == b'>') else { break };
-            position += i;
-            loop {
-                match get_an_attribute(bytes, position) {
-                    Attribute::Found(attr) => position = attr.end,
-                    Attribute::None(at) => {
-                        position = at;
-                        break;
-                    }
-                    Attribute::OutOfBytes => return found,
-                }
+            match skip_attributes(bytes, position + i) {
+                Some(end) => position = end,
+                None => break,
             }
         } else if rest.starts_with(b"<!") || rest.starts_with(b"</") || rest.starts_with(b"<?") {
             // Advance to the first '>' after the '<'.
@@ -127,8 +120,8 @@ pub fn late_scan(bytes: &[u8]) -> Vec<Evidence> {
         position += i;
         let rest = &bytes[position..];
         if rest.starts_with(b"<!--") {
-            match memmem::find(&rest[2..], b"-->") {
-                Some(i) => position += 2 + i + 3,
+            match comment_end(rest) {
+                Some(i) => position += i + 1,
                 None => break,
             }
         } else if is_meta_start(rest) {
@@ -147,16 +140,9 @@ pub fn late_scan(bytes: &[u8]) -> Vec<Evidence> {
                 .position(|&b| is_space(b) || b == b'/' || b == b'>')
                 .unwrap_or(rest.len() - 1);
             let name = &rest[1..1 + name_len];
-            position += 1 + name_len;
-            loop {
-                match get_an_attribute(bytes, position) {
-                    Attribute::Found(attr) => position = attr.end,
-                    Attribute::None(at) => {
-                        position = at + 1;
-                        break;
-                    }
-                    Attribute::OutOfBytes => return found,
-                }
+            match skip_attributes(bytes, position + 1 + name_len) {
+                Some(end) => position = end + 1,
+                None => break,
             }
             if name.eq_ignore_ascii_case(b"plaintext") {
                 break;
@@ -177,6 +163,24 @@ pub fn late_scan(bytes: &[u8]) -> Vec<Evidence> {
         }
     }
     found
+}
+
+/// The offset, in `rest` (which starts with `<!--`), of the `>` that ends
+/// the comment: the first one preceded by `--`, which may be those of `<!--`.
+fn comment_end(rest: &[u8]) -> Option<usize> {
+    memmem::find(&rest[2..], b"-->").map(|i| 2 + i + 2)
+}
+
+/// Gets attributes from `position` until there are none; the offset of the
+/// `>` that ends the tag, or `None` if the bytes run out first.
+fn skip_attributes(bytes: &[u8], mut position: usize) -> Option<usize> {
+    loop {
+        match get_an_attribute(bytes, position) {
+            Attribute::Found(attr) => position = attr.end,
+            Attribute::None(at) => return Some(at),
+            Attribute::OutOfBytes => return None,
+        }
+    }
 }
 
 /// Elements whose content the tokenizer reads as text, not tags.

@@ -1,0 +1,443 @@
+//! `charsight url`: rewrites the URLs in each line of a log (or a list of
+//! URLs) so their non-ASCII parts read right, whatever encoding they were
+//! escaped in.
+//!
+//! Every input line gives exactly one output line, in order; lines without
+//! a URL, or whose URL needs nothing, come out byte for byte. Lines are read
+//! in blocks of [`BLOCK`] bytes; pure-ASCII lines without escapes of
+//! non-ASCII bytes take a fast path that copies them. With `--jobs N`, N
+//! threads work on blocks while the output keeps the input's order; memory
+//! stays bounded by a few blocks per thread.
+//!
+//! JSON Lines schema (version 1), one object per input line:
+//!
+//! | field | type | meaning |
+//! | --- | --- | --- |
+//! | `input` | string | the line (without its line break); bytes that are not UTF-8 replaced |
+//! | `input_base64` | string, optional | the line's raw bytes, only when they are not UTF-8 |
+//! | `url` | string | the line with its URLs rewritten as UTF-8 percent-encoding |
+//! | `iri` | string | the line with its URLs in readable form |
+//! | `components` | array | per component that had non-ASCII bytes: `part` (`host`, `path[N]`, `query[N].key`, `query[N].value`, `fragment`), `encoding`, `confidence` |
+//! | `changed` | bool | whether `url` differs from the input |
+
+use std::fs::File;
+use std::io::{self, Read, Write};
+use std::ops::Range;
+use std::path::PathBuf;
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::sync::{Arc, Mutex};
+
+use anyhow::{Context, Result};
+use base64::Engine as _;
+use charsight::url::{is_url, needs_decoding, DecodedUrl, UrlDecoder};
+use clap::Args;
+use serde::Serialize;
+
+use crate::args::Format;
+use crate::json::round;
+use crate::Status;
+
+/// Bytes read at a time; each block is processed whole.
+const BLOCK: usize = 256 * 1024;
+
+/// Options of `charsight url`.
+#[derive(Args, Debug)]
+pub struct UrlArgs {
+    /// The file to read, one URL or log line per line; '-' or nothing is
+    /// standard input.
+    #[arg(value_name = "PATH")]
+    pub path: Option<PathBuf>,
+
+    /// Print URLs in readable form (IRI) instead of UTF-8 percent-encoding.
+    #[arg(long)]
+    pub iri: bool,
+
+    /// Output format.
+    ///
+    /// 'text' prints each line with its URLs rewritten. 'jsonl' prints one
+    /// JSON object per line: input, url, iri, components (part, encoding,
+    /// confidence) and changed; input_base64 too when the line is not UTF-8.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+
+    /// The URL is whitespace-separated field N (1-based) of each line.
+    ///
+    /// Without --field or --regex, every whitespace-separated token that
+    /// looks like a URL (a scheme such as 'http:', or a leading '/') is one.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), conflicts_with = "regex")]
+    pub field: Option<u32>,
+
+    /// The URL is the first capture group of the first match of RE.
+    #[arg(long, value_name = "RE", value_parser = parse_regex)]
+    pub regex: Option<regex::bytes::Regex>,
+
+    /// Top-level domain of the site (cn, tw, jp, kr, ...), a prior that
+    /// overrides the URLs' own hosts.
+    #[arg(long, value_name = "TLD")]
+    pub tld: Option<String>,
+
+    /// Threads to use; the output keeps the input's order.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: u16,
+}
+
+fn parse_regex(re: &str) -> Result<regex::bytes::Regex, String> {
+    let compiled = regex::bytes::Regex::new(re).map_err(|e| e.to_string())?;
+    if compiled.captures_len() < 2 {
+        return Err("the regex needs a capture group around the URL".to_owned());
+    }
+    Ok(compiled)
+}
+
+/// Which part of a line is the URL.
+enum Selector {
+    /// Every token that looks like a URL.
+    Tokens,
+    /// Whitespace-separated field N (0-based here).
+    Field(usize),
+    /// The first capture group of the first match.
+    Regex(regex::bytes::Regex),
+}
+
+/// Everything a worker needs to rewrite lines.
+struct Rewriter {
+    decoder: UrlDecoder,
+    selector: Selector,
+    iri: bool,
+    jsonl: bool,
+}
+
+/// Runs `charsight url`.
+pub fn run(args: &UrlArgs, out: &mut impl Write) -> Result<Status> {
+    let mut decoder = UrlDecoder::new();
+    if let Some(tld) = &args.tld {
+        decoder = decoder.tld(tld);
+    }
+    let selector = match (&args.field, &args.regex) {
+        (Some(n), _) => Selector::Field(*n as usize - 1),
+        (None, Some(re)) => Selector::Regex(re.clone()),
+        (None, None) => Selector::Tokens,
+    };
+    let rewriter =
+        Rewriter { decoder, selector, iri: args.iri, jsonl: args.format == Format::Jsonl };
+    let input: Box<dyn Read + Send> = match &args.path {
+        Some(path) if path.as_os_str() != "-" => {
+            Box::new(File::open(path).with_context(|| format!("opening {}", path.display()))?)
+        }
+        _ => Box::new(io::stdin()),
+    };
+    if args.jobs == 1 {
+        let mut buf = Vec::with_capacity(BLOCK * 2);
+        for_each_block(input, |block| {
+            buf.clear();
+            rewriter.block(&block, &mut buf);
+            out.write_all(&buf)
+        })
+        .context("reading the input")?;
+    } else {
+        parallel(&rewriter, input, usize::from(args.jobs), out)?;
+    }
+    Ok(Status::Success)
+}
+
+/// The longest line rewritten; the rest of a longer line passes through as
+/// it is, so memory stays bounded whatever the input.
+const MAX_LINE: usize = 1024 * 1024;
+
+/// A piece of the input: whole lines (the last one may lack its line
+/// break), or, when `raw`, part of a line longer than [`MAX_LINE`] to pass
+/// through untouched.
+struct Block {
+    bytes: Vec<u8>,
+    raw: bool,
+}
+
+/// Reads `input` in blocks and hands each to `f`.
+fn for_each_block(
+    mut input: impl Read,
+    mut f: impl FnMut(Block) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut carry = Vec::new();
+    // Inside a line longer than MAX_LINE: pass through up to its end.
+    let mut skipping = false;
+    loop {
+        let mut bytes = std::mem::take(&mut carry);
+        let start = bytes.len();
+        bytes.resize(start + BLOCK, 0);
+        let n = loop {
+            match input.read(&mut bytes[start..]) {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                other => break other?,
+            }
+        };
+        bytes.truncate(start + n);
+        if n == 0 {
+            return if bytes.is_empty() { Ok(()) } else { f(Block { bytes, raw: skipping }) };
+        }
+        if skipping {
+            let Some(end) = memchr::memchr(b'\n', &bytes) else {
+                f(Block { bytes, raw: true })?;
+                continue;
+            };
+            carry = bytes.split_off(end + 1);
+            skipping = false;
+            f(Block { bytes, raw: true })?;
+        } else if let Some(end) = memchr::memrchr(b'\n', &bytes) {
+            carry = bytes.split_off(end + 1);
+            f(Block { bytes, raw: false })?;
+        } else if bytes.len() > MAX_LINE {
+            skipping = true;
+            f(Block { bytes, raw: true })?;
+        } else {
+            carry = bytes;
+        }
+    }
+}
+
+/// `jobs` threads rewrite blocks; the calling thread writes them in order.
+/// Each block travels with the channel its result comes back on, and those
+/// channels queue in input order, so at most a few blocks per thread are in
+/// flight.
+fn parallel(
+    rewriter: &Rewriter,
+    input: Box<dyn Read + Send>,
+    jobs: usize,
+    out: &mut impl Write,
+) -> Result<()> {
+    type Work = (Block, SyncSender<Vec<u8>>);
+    let (work_tx, work_rx) = sync_channel::<Work>(jobs);
+    let work_rx = Arc::new(Mutex::new(work_rx));
+    let (order_tx, order_rx) = sync_channel::<Receiver<Vec<u8>>>(jobs * 2);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            let work_rx = Arc::clone(&work_rx);
+            scope.spawn(move || loop {
+                let next = work_rx.lock().map(|rx| rx.recv());
+                let Ok(Ok((block, done))) = next else { return };
+                let mut buf = Vec::with_capacity(block.bytes.len() + block.bytes.len() / 4);
+                rewriter.block(&block, &mut buf);
+                if done.send(buf).is_err() {
+                    return;
+                }
+            });
+        }
+        let reader = scope.spawn(move || {
+            for_each_block(input, |block| {
+                let (done_tx, done_rx) = sync_channel(1);
+                let closed = || io::Error::new(io::ErrorKind::BrokenPipe, "output closed");
+                order_tx.send(done_rx).map_err(|_| closed())?;
+                work_tx.send((block, done_tx)).map_err(|_| closed())
+            })
+        });
+        let mut written = Ok(());
+        for done in order_rx {
+            let Ok(buf) = done.recv() else { break };
+            written = out.write_all(&buf);
+            if written.is_err() {
+                break;
+            }
+        }
+        // Dropping the receiver (on an early stop) ends the reader.
+        let read = reader.join().expect("the reader thread does not panic");
+        written?;
+        match read {
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+            other => other.context("reading the input"),
+        }
+    })
+}
+
+impl Rewriter {
+    /// Rewrites a block of whole lines into `out`, one output line per line.
+    fn block(&self, block: &Block, out: &mut Vec<u8>) {
+        if block.raw {
+            out.extend_from_slice(&block.bytes);
+            return;
+        }
+        let block = &block.bytes[..];
+        let mut start = 0;
+        while start < block.len() {
+            let end = memchr::memchr(b'\n', &block[start..]).map_or(block.len(), |i| start + i + 1);
+            let with_break = &block[start..end];
+            let line = with_break.strip_suffix(b"\n").unwrap_or(with_break);
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            let line_break = &with_break[line.len()..];
+            if !self.jsonl && !needs_decoding(line) {
+                out.extend_from_slice(with_break);
+            } else {
+                self.line(line, out);
+                out.extend_from_slice(line_break);
+            }
+            start = end;
+        }
+    }
+
+    /// Rewrites one line (without its line break).
+    fn line(&self, line: &[u8], out: &mut Vec<u8>) {
+        let spans = self.urls(line);
+        let decoded: Vec<(Range<usize>, DecodedUrl)> = spans
+            .into_iter()
+            .filter(|span| needs_decoding(&line[span.clone()]))
+            .map(|span| {
+                let found = self.decoder.decode(&line[span.clone()]);
+                (span, found)
+            })
+            .collect();
+        let form = |iri: bool| {
+            let mut text = Vec::with_capacity(line.len() * 2);
+            let mut at = 0;
+            for (span, found) in &decoded {
+                text.extend_from_slice(&line[at..span.start]);
+                text.extend_from_slice(if iri {
+                    found.iri.as_bytes()
+                } else {
+                    found.url.as_bytes()
+                });
+                at = span.end;
+            }
+            text.extend_from_slice(&line[at..]);
+            text
+        };
+        if !self.jsonl {
+            out.extend_from_slice(&form(self.iri));
+            return;
+        }
+        let url = form(false);
+        let record = JsonLine {
+            input: String::from_utf8_lossy(line),
+            input_base64: std::str::from_utf8(line)
+                .is_err()
+                .then(|| base64::engine::general_purpose::STANDARD.encode(line)),
+            changed: url != line,
+            url: String::from_utf8_lossy(&url).into_owned(),
+            iri: String::from_utf8_lossy(&form(true)).into_owned(),
+            components: decoded
+                .iter()
+                .flat_map(|(_, found)| &found.components)
+                .map(|c| JsonComponent {
+                    part: c.part.to_string(),
+                    encoding: c.charset.name(),
+                    confidence: round(c.confidence),
+                })
+                .collect(),
+        };
+        serde_json::to_writer(&mut *out, &record).expect("writing JSON to a Vec");
+    }
+
+    /// The spans of the line that are URLs.
+    fn urls(&self, line: &[u8]) -> Vec<Range<usize>> {
+        match &self.selector {
+            Selector::Tokens => tokens(line)
+                .filter(|t| needs_decoding(&line[t.clone()]) && is_url(&line[t.clone()]))
+                .collect(),
+            Selector::Field(n) => tokens(line).nth(*n).into_iter().collect(),
+            Selector::Regex(re) => {
+                re.captures(line).and_then(|c| c.get(1)).map(|m| m.range()).into_iter().collect()
+            }
+        }
+    }
+}
+
+/// The spans of the whitespace-separated tokens of a line.
+fn tokens(line: &[u8]) -> impl Iterator<Item = Range<usize>> + '_ {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        let start = at + line[at..].iter().position(|b| !b.is_ascii_whitespace())?;
+        let end = line[start..]
+            .iter()
+            .position(u8::is_ascii_whitespace)
+            .map_or(line.len(), |i| start + i);
+        at = end;
+        Some(start..end)
+    })
+}
+
+#[derive(Serialize)]
+struct JsonLine<'a> {
+    input: std::borrow::Cow<'a, str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    input_base64: Option<String>,
+    url: String,
+    iri: String,
+    components: Vec<JsonComponent>,
+    changed: bool,
+}
+
+#[derive(Serialize)]
+struct JsonComponent {
+    part: String,
+    encoding: &'static str,
+    confidence: f64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rewriter(selector: Selector, iri: bool, jsonl: bool) -> Rewriter {
+        Rewriter { decoder: UrlDecoder::new(), selector, iri, jsonl }
+    }
+
+    fn run_block(r: &Rewriter, input: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        r.block(&Block { bytes: input.to_vec(), raw: false }, &mut out);
+        out
+    }
+
+    #[test]
+    fn tokens_split_on_ascii_whitespace() {
+        let line = b"  a\tbb  c ";
+        let spans: Vec<_> = tokens(line).map(|r| &line[r]).collect();
+        assert_eq!(spans, [&b"a"[..], b"bb", b"c"]);
+        assert_eq!(tokens(b"   ").count(), 0);
+    }
+
+    #[test]
+    fn line_breaks_and_a_missing_last_break_are_kept() {
+        let r = rewriter(Selector::Tokens, true, false);
+        let out = run_block(&r, b"/a?q=%D6%D0%CE%C4\r\nplain\n/x?q=%C4%E3%BA%C3");
+        assert_eq!(String::from_utf8(out).unwrap(), "/a?q=中文\r\nplain\n/x?q=你好");
+    }
+
+    #[test]
+    fn blocks_split_at_line_breaks_whatever_the_reads() {
+        struct Trickle<'a>(&'a [u8]);
+        impl Read for Trickle<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                let n = self.0.len().min(3).min(buf.len());
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        let input = b"one\ntwo\n\nthree";
+        let mut blocks = Vec::new();
+        for_each_block(Trickle(input), |b| {
+            assert!(!b.raw);
+            blocks.push(b.bytes);
+            Ok(())
+        })
+        .unwrap();
+        assert!(blocks[..blocks.len() - 1].iter().all(|b| b.ends_with(b"\n")));
+        assert_eq!(blocks.concat(), input);
+    }
+
+    #[test]
+    fn an_endless_line_passes_through_in_bounded_blocks() {
+        let mut input = vec![b'x'; MAX_LINE * 3];
+        input.extend_from_slice(b"\n/a?q=%D6%D0\n");
+        let mut raw = 0;
+        let mut out = Vec::new();
+        let r = rewriter(Selector::Tokens, true, false);
+        for_each_block(&input[..], |b| {
+            assert!(b.bytes.len() <= MAX_LINE + 2 * BLOCK);
+            raw += usize::from(b.raw);
+            r.block(&b, &mut out);
+            Ok(())
+        })
+        .unwrap();
+        assert!(raw >= 2);
+        assert!(out.ends_with("\n/a?q=中\n".as_bytes()));
+        assert_eq!(out.len(), input.len() - 6 + "中".len());
+    }
+}

@@ -1,0 +1,103 @@
+//! Test helpers for the codecs: chunked decoding, malformed-sequence
+//! checks, and the glibc oracles.
+
+use std::collections::BTreeMap;
+
+use charsight_tables::charmaps::Oracle;
+
+use crate::Charset;
+
+/// Text and malformed sequences (offset, bytes) of a decode.
+pub(crate) type Decoded = (String, Vec<(u64, Vec<u8>)>);
+
+/// Decodes `bytes` in chunks ending at each of `splits` (ascending offsets),
+/// replacing each malformed sequence with U+FFFD.
+pub(crate) fn decode_split(charset: Charset, bytes: &[u8], splits: &[usize]) -> Decoded {
+    let mut decoder = charset.new_decoder();
+    let mut text = String::new();
+    let mut bad = Vec::new();
+    let mut start = 0;
+    let ends = splits.iter().copied().filter(|&s| s < bytes.len()).chain([bytes.len()]);
+    for end in ends {
+        let last = end == bytes.len();
+        decoder.decode_to_string(&bytes[start..end.max(start)], &mut text, last, |out, m| {
+            out.push('\u{FFFD}');
+            bad.push((m.offset, m.bytes().to_vec()));
+        });
+        start = end.max(start);
+    }
+    (text, bad)
+}
+
+/// Decodes `bytes` in chunks of `chunk` bytes.
+pub(crate) fn decode_in_chunks(charset: Charset, bytes: &[u8], chunk: usize) -> Decoded {
+    let splits: Vec<usize> = (1..bytes.len()).filter(|i| i % chunk.max(1) == 0).collect();
+    decode_split(charset, bytes, &splits)
+}
+
+/// Checks that one split anywhere, a split after every byte, and empty
+/// chunks all decode as the whole does.
+pub(crate) fn assert_every_split_agrees(charset: Charset, bytes: &[u8]) {
+    let whole = decode_split(charset, bytes, &[]);
+    assert_eq!(decode_in_chunks(charset, bytes, 1), whole, "{charset}: byte by byte");
+    for split in 0..=bytes.len() {
+        let got = decode_split(charset, bytes, &[split, split]);
+        assert_eq!(got, whole, "{charset}: split at {split}");
+    }
+}
+
+/// Checks that each text encodes to its bytes and the bytes decode to it,
+/// cleanly.
+pub(crate) fn assert_known(charset: Charset, cases: &[(&str, &[u8])]) {
+    for &(text, bytes) in cases {
+        assert_eq!(charset.decode(bytes), (text.into(), false), "{charset}: {text}");
+        assert_eq!(charset.encode(text), (bytes.into(), false), "{charset}: {text}");
+    }
+}
+
+/// Checks the text and the malformed sequences of decoding `bytes`.
+pub(crate) fn assert_malformed(charset: Charset, bytes: &[u8], text: &str, bad: &[(u64, &[u8])]) {
+    let expected = bad.iter().map(|&(offset, bytes)| (offset, bytes.to_vec())).collect();
+    assert_eq!(decode_split(charset, bytes, &[]), (text.to_owned(), expected), "{charset}");
+    assert_every_split_agrees(charset, bytes);
+}
+
+/// The one character `bytes` decode to alone, without error, if so.
+pub(crate) fn decode_one(charset: Charset, bytes: &[u8]) -> Option<char> {
+    let (text, malformed) = charset.decode(bytes);
+    let mut chars = text.chars();
+    match (malformed, chars.next(), chars.next()) {
+        (false, Some(c), None) => Some(c),
+        _ => None,
+    }
+}
+
+/// Checks that `mappings` (bytes and character) are exactly glibc's
+/// mapping summarised by `oracle` (see `charsight_tables::charmaps::Oracle`).
+pub(crate) fn assert_oracle(
+    name: &str,
+    mappings: impl IntoIterator<Item = (Vec<u8>, char)>,
+    oracle: &Oracle,
+) {
+    let sorted: BTreeMap<Vec<u8>, char> = mappings.into_iter().collect();
+    let mut hash = 0xcbf2_9ce4_8422_2325_u64;
+    for (bytes, c) in &sorted {
+        let len = [bytes.len() as u8];
+        for &b in len.iter().chain(bytes).chain(&u32::from(*c).to_le_bytes()) {
+            hash = (hash ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    assert_eq!(sorted.len(), oracle.mappings, "{name}: number of mappings");
+    assert_eq!(hash, oracle.fnv1a64, "{name}: the mappings differ from glibc's");
+}
+
+/// The mappings of `charset` among `sequences`: each decoded alone.
+pub(crate) fn mappings<B: AsRef<[u8]>>(
+    charset: Charset,
+    sequences: impl IntoIterator<Item = B>,
+) -> impl Iterator<Item = (Vec<u8>, char)> {
+    sequences.into_iter().filter_map(move |bytes| {
+        let bytes = bytes.as_ref();
+        decode_one(charset, bytes).map(|c| (bytes.to_vec(), c))
+    })
+}

@@ -1,0 +1,236 @@
+//! The seven-bit ISO 2022 encodings: ISO-2022-JP switches to JIS X 0208
+//! (and half-width katakana) with escape sequences; ISO-2022-KR designates
+//! KS X 1001 once (`ESC $ ) C`) and shifts to it with SO and back with SI.
+//! A reading exists once a switch to a double-byte set is seen; its
+//! characters are scored with the EUC table of the same character set
+//! (EUC-JP, EUC-KR: the same code points with the high bit set). Any byte
+//! above 0x7F, an unknown escape or a broken pair disqualifies it.
+
+use super::score::ASCII_COST;
+use super::tables::{multi_byte, FIRST_LEAD, FIRST_TRAIL, ILLEGAL, MULTI_BYTE, TRAILS};
+use crate::Charset;
+
+const ESC: u8 = 0x1B;
+const SO: u8 = 0x0E;
+const SI: u8 = 0x0F;
+
+/// The cost of an escape sequence, in steps: one bit.
+const ESCAPE_COST: u64 = 8;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    Ascii,
+    /// The double-byte set: JIS X 0208, KS X 1001.
+    Double,
+    Katakana,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    /// In a mode, between characters.
+    Text,
+    /// After ESC and this many more bytes of an escape sequence.
+    Escape(u8, [u8; 3]),
+    /// After the first byte of a double-byte pair.
+    Lead(u8),
+}
+
+/// Which of the seven-bit encodings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Variant {
+    Jp,
+    Kr,
+}
+
+/// The reading of the bytes in one seven-bit encoding.
+#[derive(Clone, Debug)]
+pub(super) struct Iso2022Scorer {
+    variant: Variant,
+    /// The EUC table's index in `MULTI_BYTE`.
+    euc: Option<usize>,
+    mode: Mode,
+    state: State,
+    cost: u64,
+    refund: u64,
+    /// An escape to a double-byte set was seen: the reading differs from ASCII.
+    pub switched: bool,
+    pub disqualified: bool,
+}
+
+impl Iso2022Scorer {
+    /// The reading of `charset` (ISO-2022-JP or ISO-2022-KR), `None` for
+    /// another charset.
+    pub fn new(charset: Charset) -> Option<Iso2022Scorer> {
+        let (variant, euc) = match charset {
+            Charset::Iso2022Jp => (Variant::Jp, Charset::EucJp),
+            Charset::Iso2022Kr => (Variant::Kr, Charset::EucKr),
+            _ => return None,
+        };
+        Some(Iso2022Scorer {
+            variant,
+            euc: multi_byte(euc),
+            mode: Mode::Ascii,
+            state: State::Text,
+            cost: 0,
+            refund: 0,
+            switched: false,
+            disqualified: false,
+        })
+    }
+
+    /// The language of the double-byte set.
+    pub fn language(&self) -> &'static str {
+        match self.variant {
+            Variant::Jp => "ja",
+            Variant::Kr => "ko",
+        }
+    }
+
+    /// Reads the next bytes of the stream (all of them).
+    pub fn feed(&mut self, mut bytes: &[u8]) {
+        while !bytes.is_empty() && !self.disqualified {
+            if self.mode == Mode::Ascii && self.state == State::Text {
+                // Plain ASCII until the next escape or shift.
+                match memchr::memchr2(ESC, SO, bytes) {
+                    Some(at) => {
+                        if !bytes[..at].is_ascii() {
+                            self.disqualified = true;
+                        }
+                        bytes = &bytes[at..];
+                    }
+                    None => {
+                        self.disqualified |= !bytes.is_ascii();
+                        return;
+                    }
+                }
+            }
+            self.byte(bytes[0]);
+            bytes = &bytes[1..];
+        }
+    }
+
+    fn byte(&mut self, b: u8) {
+        if b >= 0x80 {
+            return self.disqualify();
+        }
+        self.state = match (self.state, b) {
+            (State::Text, ESC) => State::Escape(0, [0; 3]),
+            (State::Escape(n, mut seen), _) => {
+                seen[usize::from(n)] = b;
+                match self.escape(&seen[..=usize::from(n)]) {
+                    Some(true) => State::Text,
+                    Some(false) => State::Escape(n + 1, seen),
+                    None => return self.disqualify(),
+                }
+            }
+            (State::Text, SO | SI) if self.variant == Variant::Kr => {
+                self.mode = if b == SO { Mode::Double } else { Mode::Ascii };
+                self.switched |= b == SO;
+                State::Text
+            }
+            (State::Text, _) => match self.mode {
+                Mode::Ascii => State::Text,
+                Mode::Double if (0x21..=0x7E).contains(&b) => State::Lead(b),
+                Mode::Double if self.variant == Variant::Kr && matches!(b, b'\n' | b'\r') => {
+                    self.mode = Mode::Ascii;
+                    State::Text
+                }
+                Mode::Double if self.variant == Variant::Kr && b < 0x20 => State::Text,
+                Mode::Katakana if (0x21..=0x5F).contains(&b) => {
+                    self.char(0x8E, b | 0x80, 1);
+                    State::Text
+                }
+                _ => return self.disqualify(),
+            },
+            (State::Lead(lead), 0x21..=0x7E) => {
+                self.char(lead | 0x80, b | 0x80, 2);
+                State::Text
+            }
+            (State::Lead(_), _) => return self.disqualify(),
+        };
+    }
+
+    /// An escape sequence so far (the bytes after ESC): complete (`true`),
+    /// a prefix of one (`false`), or none.
+    fn escape(&mut self, seq: &[u8]) -> Option<bool> {
+        let mode = match (self.variant, seq) {
+            (Variant::Jp, [b'$' | b'('] | [b'$', b')']) | (Variant::Kr, [b'$'] | [b'$', b')']) => {
+                return Some(false)
+            }
+            (Variant::Jp, [b'(', b'B' | b'J']) => Mode::Ascii,
+            (Variant::Jp, [b'(', b'I']) => Mode::Katakana,
+            (Variant::Jp, [b'$', b'@' | b'B']) => Mode::Double,
+            // A designation: SO still shifts.
+            (Variant::Kr, [b'$', b')', b'C']) => self.mode,
+            _ => return None,
+        };
+        self.switched |= mode != Mode::Ascii;
+        self.mode = mode;
+        self.cost += ESCAPE_COST;
+        self.refund += seq.len() as u64 * u64::from(ASCII_COST);
+        Some(true)
+    }
+
+    fn disqualify(&mut self) {
+        self.disqualified = true;
+    }
+
+    /// Scores the character the EUC table writes as `lead trail`, read
+    /// from `ascii` seven-bit bytes.
+    fn char(&mut self, lead: u8, trail: u8, ascii: u64) {
+        let Some(euc) = self.euc.map(|i| &MULTI_BYTE[i]) else { return self.disqualify() };
+        let at = usize::from(lead - FIRST_LEAD) * TRAILS + usize::from(trail - FIRST_TRAIL);
+        match euc.doubles[at] {
+            ILLEGAL => self.disqualify(),
+            cost => {
+                self.cost += u64::from(cost);
+                self.refund += ascii * u64::from(ASCII_COST);
+            }
+        }
+    }
+
+    /// The cost so far, with the plain-ASCII charge of the bytes that were
+    /// escapes or characters given back (it can be below zero: then 0).
+    pub fn cost(&self) -> u32 {
+        self.cost.saturating_sub(self.refund).min(u64::from(u32::MAX / 4)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(bytes: &[u8]) -> Iso2022Scorer {
+        let mut s = Iso2022Scorer::new(Charset::Iso2022Jp).unwrap();
+        s.feed(bytes);
+        s
+    }
+
+    #[test]
+    fn escapes_and_pairs() {
+        let (bytes, _) = Charset::Iso2022Jp.encode("これは日本語です。ｶﾀｶﾅ");
+        let s = read(&bytes);
+        assert!(s.switched && !s.disqualified, "{s:?}");
+        for split in 1..bytes.len() {
+            let mut t = Iso2022Scorer::new(Charset::Iso2022Jp).unwrap();
+            t.feed(&bytes[..split]);
+            t.feed(&bytes[split..]);
+            assert_eq!((t.cost(), t.switched, t.disqualified), (s.cost(), true, false));
+        }
+        assert!(!read(b"plain text").switched);
+        assert!(!read(b"\x1b$B").disqualified);
+        assert!(read(b"\x1b$Z").disqualified);
+        assert!(read("é".as_bytes()).disqualified);
+    }
+
+    #[test]
+    fn korean_shifts() {
+        let (bytes, _) = Charset::Iso2022Kr.encode("한국어 문장입니다.\n다음 줄");
+        let mut s = Iso2022Scorer::new(Charset::Iso2022Kr).unwrap();
+        s.feed(&bytes);
+        assert!(s.switched && !s.disqualified, "{s:?}");
+        let mut jp = Iso2022Scorer::new(Charset::Iso2022Jp).unwrap();
+        jp.feed(&bytes);
+        assert!(jp.disqualified);
+    }
+}

@@ -1,0 +1,539 @@
+//! Language models: class bigrams over an alphabet of each language's
+//! non-ASCII characters.
+//!
+//! A character's class, in a model: its lowercase form's place in the
+//! model's alphabet, else a category shared by all models (ASCII letter,
+//! other ASCII, non-ASCII symbol, other letter, odd: controls and private
+//! use). Case is scored apart, by case transitions between letters.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
+use anyhow::{bail, Context, Result};
+
+use super::STEPS_PER_BIT;
+
+pub const ASCII_OTHER: u8 = 0;
+/// ASCII letters are classes 1 (a) to 26 (z).
+pub const ASCII_LETTER: u8 = 1;
+pub const LAST_ASCII: u8 = 26;
+pub const SYMBOL: u8 = 27;
+pub const OTHER_LETTER: u8 = 28;
+pub const ODD: u8 = 29;
+pub const FAR_LETTER: u8 = 30;
+pub const FIRST_LETTER: u8 = 31;
+/// Flag on a class: the character is uppercase.
+pub const UPPER: u8 = 0x80;
+/// A byte that does not decode (or decodes to a C1 control).
+pub const ILLEGAL: u8 = 0xFF;
+
+/// The alphabet covers this share of a language's non-ASCII characters...
+const COVERAGE: f64 = 0.998;
+/// ...with characters seen at least this often...
+const MIN_COUNT: u64 = 3;
+/// ...and at most this many characters (so classes fit in seven bits).
+const MAX_ALPHABET: usize = 96;
+/// Weight of the unigram in the smoothed bigram probability.
+const BACKOFF: f64 = 4.0;
+/// No event costs more than this (in steps): a few odd characters in real
+/// text must not outweigh everything else.
+const MAX_COST: f64 = 200.0;
+/// A category class stands for many characters: entering it also pays for
+/// which one ([`emissions`]), or foreign text would cost little once inside
+/// its category. A letter of a script with thousands costs this much.
+const FAR_LETTER_BITS: f64 = 14.0;
+/// Emissions stay within these bounds (bits).
+const EMISSION_BITS: std::ops::RangeInclusive<f64> = 2.0..=20.0;
+
+/// Where the scripts with thousands of letters start (CJK radicals, kana,
+/// ideographs, Hangul syllables, Yi): their letters are [`FAR_LETTER`].
+pub const FAR_SCRIPTS: char = '\u{2E80}';
+
+/// The case state before a letter: 0 after a non-letter, 1 after a
+/// lowercase letter, 2 after an uppercase letter that follows no uppercase
+/// one (a capital), 3 after two uppercase letters (a word in capitals).
+pub fn case_state(before_prev: char, prev: char) -> usize {
+    if !prev.is_alphabetic() {
+        0
+    } else if !prev.is_uppercase() {
+        1
+    } else if before_prev.is_alphabetic() && before_prev.is_uppercase() {
+        3
+    } else {
+        2
+    }
+}
+
+/// Counts the folded character bigrams of some lines, as TSV, and the case
+/// of letters after each case state (`[state][lower, upper]`).
+pub fn count_bigrams<'a>(
+    id: &str,
+    lines: impl Iterator<Item = &'a String>,
+) -> Result<(String, [u64; 8])> {
+    // ASCII letters keep their identity next to a non-ASCII character;
+    // between two ASCII characters only the classes' totals matter.
+    let fold = |c: char, other: char| match c {
+        'a'..='z' if other.is_ascii() => 'a',
+        'A'..='Z' if other.is_ascii() => 'A',
+        c if c.is_ascii_alphabetic() => c,
+        c if c.is_ascii() => ' ',
+        c => c,
+    };
+    let mut counts: BTreeMap<(char, char), u64> = BTreeMap::new();
+    let mut cases = [0u64; 8];
+    for line in lines {
+        let typographic = typographic(line);
+        let forms =
+            if typographic == *line { vec![line.clone()] } else { vec![line.clone(), typographic] };
+        for form in forms {
+            let (mut before, mut prev) = (' ', ' ');
+            for c in form.chars().chain([' ']) {
+                // The previous character keeps its identity (rows are
+                // per letter); the next one is folded when both are ASCII.
+                let kept = if prev.is_ascii() && !prev.is_ascii_alphabetic() { ' ' } else { prev };
+                *counts.entry((kept, fold(c, prev))).or_default() += 1;
+                if c.is_alphabetic() {
+                    cases[case_state(before, prev) * 2 + usize::from(c.is_uppercase())] += 1;
+                }
+                (before, prev) = (prev, c);
+            }
+        }
+    }
+    if counts.is_empty() {
+        bail!("no training text for {id}");
+    }
+    let mut tsv = format!(
+        "# detect {id}: character bigram counts of the training lines of shared/text \
+         (other ASCII as a space, an ASCII letter after an ASCII character as a/A; hex code points).\n"
+    );
+    for ((a, b), n) in counts {
+        writeln!(tsv, "{:X}\t{:X}\t{n}", u32::from(a), u32::from(b))?;
+    }
+    Ok((tsv, cases))
+}
+
+/// Transitions between ASCII letters (L), other ASCII (O) and anything else
+/// (C) in some lines (a line starts and ends with a space): counts of LL,
+/// LO, LC, OL, OO, OC, CL, CO, CC.
+pub fn count_transitions<'a>(lines: impl Iterator<Item = &'a String>) -> [u64; 9] {
+    let kind = |c: char| match c {
+        c if c.is_ascii_alphabetic() => 0,
+        c if c.is_ascii() => 1,
+        _ => 2,
+    };
+    let mut counts = [0; 9];
+    for line in lines {
+        let mut prev = kind(' ');
+        for c in line.chars().chain([' ']) {
+            counts[prev * 3 + kind(c)] += 1;
+            prev = kind(c);
+        }
+    }
+    counts
+}
+
+/// The cost of plain ASCII going on, from how often it does out of `all`.
+pub fn stay_cost(stays: f64, all: f64) -> u16 {
+    (-((stays + 0.5) / (all + 1.0)).log2() * STAY_STEPS_PER_BIT).round().min(65535.0) as u16
+}
+
+/// The same line with typographic punctuation, as much real text is
+/// written: apostrophes and quotes curly, spaced hyphens as en dashes, three
+/// dots as an ellipsis. Training on both forms teaches the models where
+/// these characters go even when the training text has the ASCII forms.
+pub fn typographic(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut open_double = true;
+    let mut prev = ' ';
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        let next = chars.peek().copied().unwrap_or(' ');
+        match c {
+            '\'' if prev.is_alphanumeric() => out.push('\u{2019}'),
+            '\'' => out.push('\u{2018}'),
+            '"' => {
+                out.push(if open_double { '\u{201C}' } else { '\u{201D}' });
+                open_double = !open_double;
+            }
+            '-' if prev == ' ' && next == ' ' => out.push('\u{2013}'),
+            c => out.push(c),
+        }
+        prev = c;
+    }
+    out.replace("...", "\u{2026}")
+}
+
+/// The category of a lowercase character outside every alphabet. The
+/// detector's runtime fallback applies the same rule to characters missing
+/// from its symbol table.
+pub fn category(c: char) -> u8 {
+    if c.is_ascii_alphabetic() {
+        ASCII_LETTER + (c.to_ascii_lowercase() as u8 - b'a')
+    } else if c.is_ascii() {
+        if c.is_ascii_control() && !matches!(c, '\t' | '\n' | '\x0C' | '\r') {
+            ODD
+        } else {
+            ASCII_OTHER
+        }
+    } else if c.is_control() || ('\u{E000}'..='\u{F8FF}').contains(&c) || c == '\u{FFFD}' {
+        ODD
+    } else if c.is_alphabetic() {
+        if c >= FAR_SCRIPTS {
+            FAR_LETTER
+        } else {
+            OTHER_LETTER
+        }
+    } else {
+        SYMBOL
+    }
+}
+
+/// The lowercase form a class is looked up by, and whether `c` is uppercase.
+pub fn fold(c: char) -> (char, bool) {
+    (c.to_lowercase().next().unwrap_or(c), c.is_uppercase())
+}
+
+/// A language model.
+pub struct Model {
+    /// `vi@1258` for a variant form; the language tag otherwise.
+    pub id: String,
+    /// The BCP 47 tag.
+    pub language: String,
+    /// The alphabet, in class order (class `FIRST_LETTER + i`).
+    pub alphabet: Vec<char>,
+    /// Non-ASCII letters (with case) and their counts, for coverage.
+    pub letter_counts: BTreeMap<char, u64>,
+    /// Non-ASCII characters (lowercase) and their counts.
+    pub char_counts: BTreeMap<char, u64>,
+    /// `classes × classes` costs of `cur` after `prev`.
+    pub bigrams: Vec<u8>,
+    /// Case costs: `[state before][lower, upper]` (see `case_state`).
+    pub case: [u8; 8],
+    /// Cost of plain ASCII following plain ASCII, in [`STAY_STEPS_PER_BIT`].
+    pub stay: u16,
+}
+
+/// The stay cost is small (a fraction of a bit), so it has a finer unit.
+pub const STAY_STEPS_PER_BIT: f64 = 1024.0;
+
+impl Model {
+    pub fn classes(&self) -> usize {
+        usize::from(FIRST_LETTER) + self.alphabet.len()
+    }
+
+    /// Bit `k` set: class `k` is a letter (its case is scored).
+    pub fn letters(&self) -> u128 {
+        let alphabet = self.alphabet.iter().enumerate().filter(|(_, c)| c.is_alphabetic());
+        let ascii = (ASCII_LETTER..=LAST_ASCII).fold(0u128, |bits, k| bits | 1 << k);
+        alphabet.fold(ascii | 1 << OTHER_LETTER | 1 << FAR_LETTER, |bits, (i, _)| {
+            bits | 1 << (usize::from(FIRST_LETTER) + i)
+        })
+    }
+
+    /// The class of a character (with the `UPPER` flag).
+    pub fn class(&self, c: char) -> u8 {
+        let (lower, upper) = fold(c);
+        let class = match self.alphabet.binary_search(&lower) {
+            Ok(i) => FIRST_LETTER + i as u8,
+            Err(_) => category(lower),
+        };
+        if upper {
+            class | UPPER
+        } else {
+            class
+        }
+    }
+
+    pub fn build(id: &str, tsv: &str, cases: [u64; 8]) -> Result<Model> {
+        let mut pairs = Vec::new();
+        for line in tsv.lines().filter(|l| !l.starts_with('#')) {
+            let mut f = line.split('\t');
+            let mut next = || f.next().context("a bigram row has three fields");
+            let code = |s: &str| -> Result<char> {
+                char::from_u32(u32::from_str_radix(s, 16)?).context("not a character")
+            };
+            let a = code(next()?)?;
+            let b = code(next()?)?;
+            let n: u64 = next()?.parse()?;
+            pairs.push((a, b, n));
+        }
+        let language = id.split('@').next().unwrap_or(id).to_owned();
+
+        let mut unigrams: BTreeMap<char, u64> = BTreeMap::new();
+        let mut letters: BTreeMap<char, u64> = BTreeMap::new();
+        for &(_, b, n) in &pairs {
+            if !b.is_ascii() {
+                // İ folds to ASCII i: an ASCII class, never in an alphabet.
+                let lower = fold(b).0;
+                if !lower.is_ascii() {
+                    *unigrams.entry(lower).or_default() += n;
+                }
+                if b.is_alphabetic() {
+                    *letters.entry(b).or_default() += n;
+                }
+            }
+        }
+        let total: u64 = unigrams.values().sum();
+        let char_counts = unigrams.clone();
+        let mut by_count: Vec<(char, u64)> = unigrams.into_iter().collect();
+        by_count.sort_by(|x, y| y.1.cmp(&x.1).then(x.0.cmp(&y.0)));
+        let mut alphabet = Vec::new();
+        let mut covered = 0;
+        for (c, n) in by_count {
+            if (covered as f64) >= COVERAGE * total as f64
+                || n < MIN_COUNT
+                || alphabet.len() == MAX_ALPHABET
+                || category(c) == ODD
+            {
+                break;
+            }
+            alphabet.push(c);
+            covered += n;
+        }
+        alphabet.sort_unstable();
+        let mut model = Model {
+            id: id.to_owned(),
+            language,
+            alphabet,
+            letter_counts: letters,
+            char_counts,
+            bigrams: Vec::new(),
+            case: [0; 8],
+            stay: 0,
+        };
+
+        let k = model.classes();
+        let mut n = vec![0f64; k * k];
+        for &(a, b, count) in &pairs {
+            let (pa, pb) = (model.class(a), model.class(b));
+            n[usize::from(pa & !UPPER) * k + usize::from(pb & !UPPER)] += count as f64;
+        }
+        let mut unigram = vec![0f64; k];
+        for p in 0..k {
+            for c in 0..k {
+                unigram[c] += n[p * k + c];
+            }
+        }
+        let all: f64 = unigram.iter().sum();
+        let unigram: Vec<f64> =
+            unigram.iter().map(|u| (u + 0.5) / (all + 0.5 * k as f64)).collect();
+        let cost = |p: f64| (-p.log2() * STEPS_PER_BIT).round().clamp(0.0, MAX_COST) as u8;
+        model.bigrams = vec![0; k * k];
+        for p in 0..k {
+            let row: f64 = n[p * k..(p + 1) * k].iter().sum();
+            for c in 0..k {
+                let prob = (n[p * k + c] + BACKOFF * unigram[c]) / (row + BACKOFF);
+                model.bigrams[p * k + c] = cost(prob);
+            }
+        }
+        // How often plain ASCII goes on as plain ASCII: in a language with
+        // few non-ASCII letters, long ASCII runs are likely; in one with
+        // many, each ASCII character that is not followed by one is
+        // evidence against it. Readings skip ASCII runs and charge this per
+        // plain byte instead of scoring each pair.
+        let ascii = usize::from(ASCII_OTHER)..=usize::from(LAST_ASCII);
+        let from_ascii: f64 =
+            ascii.clone().map(|p| n[p * k..(p + 1) * k].iter().sum::<f64>()).sum();
+        let stays: f64 = ascii
+            .clone()
+            .flat_map(|p| ascii.clone().map(move |c| (p, c)))
+            .map(|(p, c)| n[p * k + c])
+            .sum();
+        model.stay =
+            (-(stays / from_ascii).log2() * STAY_STEPS_PER_BIT).round().min(65535.0) as u16;
+        for state in 0..4 {
+            let row = (cases[state * 2] + cases[state * 2 + 1]) as f64;
+            for cur in 0..2 {
+                model.case[state * 2 + cur] =
+                    cost((cases[state * 2 + cur] as f64 + 1.0) / (row + 2.0));
+            }
+        }
+        Ok(model)
+    }
+
+    /// The share of this language's non-ASCII letters that `repertoire` has.
+    pub fn coverage(&self, repertoire: &BTreeSet<char>) -> f64 {
+        let total: u64 = self.letter_counts.values().sum();
+        let covered: u64 =
+            self.letter_counts.iter().filter(|(c, _)| repertoire.contains(c)).map(|(_, n)| n).sum();
+        if total == 0 {
+            1.0
+        } else {
+            covered as f64 / total as f64
+        }
+    }
+}
+
+pub fn emit_models(body: &mut String, models: &[Model]) -> Result<()> {
+    for (name, value, doc) in [
+        (
+            "ASCII_OTHER",
+            ASCII_OTHER,
+            "Class: ASCII other than letters (space, digits, punctuation).",
+        ),
+        ("ASCII_LETTER", ASCII_LETTER, "Class: the ASCII letter a (b is 2, …, z is 26)."),
+        ("LAST_ASCII", LAST_ASCII, "The last ASCII class (z): classes up to it are ASCII."),
+        (
+            "SYMBOL",
+            SYMBOL,
+            "Class: a non-ASCII character that is not a letter, outside the alphabet.",
+        ),
+        ("OTHER_LETTER", OTHER_LETTER, "Class: a non-ASCII letter outside the alphabet."),
+        ("ODD", ODD, "Class: a control (other than whitespace), private use, U+FFFD."),
+        (
+            "FAR_LETTER",
+            FAR_LETTER,
+            "Class: a letter of a script with thousands (from U+2E80: kana, CJK, Hangul).",
+        ),
+        ("FIRST_LETTER", FIRST_LETTER, "Class of a model's first alphabet character."),
+        ("UPPER", UPPER, "Flag on a class: uppercase."),
+        ("ILLEGAL", ILLEGAL, "A byte that does not decode, or decodes to a C1 control."),
+    ] {
+        writeln!(body, "/// {doc}\npub const {name}: u8 = {value};")?;
+    }
+    writeln!(
+        body,
+        "/// Cost steps per bit.\npub const STEPS_PER_BIT: u8 = {};",
+        STEPS_PER_BIT as u8
+    )?;
+    writeln!(
+        body,
+        "/// Steps per bit of [`Model::stay`].\npub const STAY_STEPS_PER_BIT: u16 = {};",
+        STAY_STEPS_PER_BIT as u16
+    )?;
+    writeln!(
+        body,
+        "/// Letters from here on are [`FAR_LETTER`] when outside an alphabet.\n\
+         pub const FAR_SCRIPTS: char = '\\u{{{:X}}}';",
+        u32::from(FAR_SCRIPTS)
+    )?;
+    writeln!(
+        body,
+        "/// A language model: class-bigram costs over its alphabet.\n\
+         pub struct Model {{\n\
+         /// `vi@1258` for a variant form of a language's text, else the language tag.\npub id: &'static str,\n\
+         /// BCP 47 language tag.\npub language: &'static str,\n\
+         /// Number of classes (`FIRST_LETTER` + alphabet size).\npub classes: usize,\n\
+         /// `classes × classes` costs of a class after another (row: previous).\npub bigrams: &'static [u8],\n\
+         /// Costs of a letter's case: `[state before][lower, upper]`, the state \
+         after a non-letter, a lowercase letter, a capital, two capitals.\npub case: [u8; 8],\n\
+         /// Cost of a plain ASCII character after another, in [`STAY_STEPS_PER_BIT`].\npub stay: u16,\n\
+         /// Bit `k` set: class `k` is a letter.\npub letters: u128,\n}}"
+    )?;
+    writeln!(body, "/// Every model, sorted by id.")?;
+    write!(body, "pub static MODELS: [Model; {}] = [", models.len())?;
+    for m in models {
+        write!(
+            body,
+            "Model {{ id: {:?}, language: {:?}, classes: {}, bigrams: &{:?}, case: {:?}, stay: {}, letters: {:#x} }},",
+            m.id,
+            m.language,
+            m.classes(),
+            m.bigrams,
+            m.case,
+            m.stay,
+            m.letters()
+        )?;
+    }
+    body.push_str("];\n");
+    Ok(())
+}
+
+/// What a character costs when it stands in a category class (another
+/// letter, a symbol), in steps: `-log2` of its share of its category over
+/// the text of every language, so a letter common elsewhere (é) costs less
+/// than a rare one, and € less than ¤. Also the cost of a character of each
+/// category that no text showed (`unseen`, by category).
+pub struct Emissions {
+    pub of: BTreeMap<char, u8>,
+    pub unseen_letter: u8,
+    pub unseen_symbol: u8,
+    pub far_letter: u8,
+}
+
+pub fn emissions(models: &[Model], symbols: &BTreeSet<char>) -> Emissions {
+    let mut pooled: BTreeMap<char, u64> = BTreeMap::new();
+    for m in models {
+        for (&c, &n) in &m.char_counts {
+            *pooled.entry(c).or_default() += n;
+        }
+    }
+    let steps = |bits: f64| {
+        (bits.clamp(*EMISSION_BITS.start(), *EMISSION_BITS.end()) * STEPS_PER_BIT).round() as u8
+    };
+    let mut totals: BTreeMap<u8, (f64, f64)> = BTreeMap::new();
+    for &c in pooled.keys().chain(symbols.iter()) {
+        let n = pooled.get(&c).copied().unwrap_or(0) as f64;
+        let entry = totals.entry(category(c)).or_default();
+        entry.0 += n;
+        entry.1 += 1.0;
+    }
+    let probability = |cat: u8, n: f64| {
+        let (total, kinds) = totals.get(&cat).copied().unwrap_or((0.0, 0.0));
+        (n + 0.5) / (total + 0.5 * (kinds + 1.0))
+    };
+    let mut of = BTreeMap::new();
+    for &c in symbols {
+        let cat = category(c);
+        let bits = match cat {
+            OTHER_LETTER | SYMBOL => {
+                -probability(cat, pooled.get(&c).copied().unwrap_or(0) as f64).log2()
+            }
+            FAR_LETTER => FAR_LETTER_BITS,
+            _ => 0.0,
+        };
+        of.insert(c, if bits == 0.0 { 0 } else { steps(bits) });
+    }
+    Emissions {
+        of,
+        unseen_letter: steps(-probability(OTHER_LETTER, 0.0).log2()),
+        unseen_symbol: steps(-probability(SYMBOL, 0.0).log2()),
+        far_letter: steps(FAR_LETTER_BITS),
+    }
+}
+
+/// The symbol table: every character of an alphabet or of a single-byte
+/// encoding's high half (lowercase), sorted, with each model's class of it.
+pub fn emit_symbols(
+    body: &mut String,
+    symbols: &BTreeSet<char>,
+    models: &[Model],
+    emissions: &Emissions,
+) -> Result<()> {
+    writeln!(
+        body,
+        "/// What a character in a category class (another letter, a symbol) costs\n\
+         /// on top of its class, in steps, by index into [`SYMBOLS`]; 0 for others."
+    )?;
+    let of: Vec<u8> = symbols.iter().map(|c| emissions.of[c]).collect();
+    writeln!(body, "pub static SYMBOL_EMISSIONS: [u8; {}] = {of:?};", symbols.len())?;
+    for (name, value, doc) in [
+        (
+            "UNSEEN_LETTER_EMISSION",
+            emissions.unseen_letter,
+            "The emission of a letter missing from [`SYMBOLS`].",
+        ),
+        (
+            "UNSEEN_SYMBOL_EMISSION",
+            emissions.unseen_symbol,
+            "The emission of a symbol missing from [`SYMBOLS`].",
+        ),
+        ("FAR_LETTER_EMISSION", emissions.far_letter, "The emission of a [`FAR_LETTER`]."),
+    ] {
+        writeln!(body, "/// {doc}\npub const {name}: u8 = {value};")?;
+    }
+    writeln!(body, "/// Lowercase characters with a class in [`SYMBOL_CLASSES`], ascending.")?;
+    write!(body, "pub static SYMBOLS: [char; {}] = [", symbols.len())?;
+    for c in symbols {
+        write!(body, "'\\u{{{:X}}}',", u32::from(*c))?;
+    }
+    body.push_str("];\n");
+    writeln!(body, "/// Per symbol (index into [`SYMBOLS`]): its class in each of [`MODELS`].")?;
+    write!(body, "pub static SYMBOL_CLASSES: [[u8; {}]; {}] = [", models.len(), symbols.len())?;
+    for &c in symbols {
+        let classes: Vec<u8> = models.iter().map(|m| m.class(c) & !UPPER).collect();
+        write!(body, "{classes:?},")?;
+    }
+    body.push_str("];\n");
+    Ok(())
+}

@@ -1,0 +1,42 @@
+//! Project tasks that are not part of the build: evaluations against
+//! baselines on held-out data. Each command lives in its own module.
+
+mod calibrate;
+mod compare;
+mod samples;
+mod url_eval;
+mod url_log;
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+
+/// charsight's project tasks.
+#[derive(Parser)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Accuracy and speed of content detection against chardetng, on labelled files.
+    Compare(compare::Args),
+    /// Write synthetic labelled samples: held-out text encoded in each legacy encoding.
+    Samples(samples::Args),
+    /// Fit the confidence's temperature and report its reliability.
+    Calibrate(calibrate::Args),
+    /// Accuracy of `charsight::url` on keywords in URLs, against two baselines.
+    UrlEval(url_eval::Args),
+    /// Write a synthetic access log (90% ASCII URLs) for throughput tests.
+    UrlLog(url_log::Args),
+}
+
+fn main() -> Result<()> {
+    match Cli::parse().command {
+        Command::Compare(args) => compare::run(&args),
+        Command::Samples(args) => samples::run(&args),
+        Command::Calibrate(args) => calibrate::run(&args),
+        Command::UrlEval(args) => url_eval::run(&args),
+        Command::UrlLog(args) => url_log::run(&args),
+    }
+}
