@@ -82,13 +82,18 @@ pub struct MalformedLog {
 
 impl MalformedLog {
     fn record(&mut self, m: &Malformed) {
+        self.record_range(m.offset, m.len() as u64);
+    }
+
+    /// Records one malformed sequence of `len` bytes at `offset`.
+    pub(crate) fn record_range(&mut self, offset: u64, len: u64) {
         self.sequences += 1;
-        self.bytes += m.len() as u64;
+        self.bytes += len;
         let full = self.ranges.len() >= MAX_LOGGED_RANGES;
         match self.ranges.last_mut() {
-            Some(last) if last.offset + last.len == m.offset => last.len += m.len() as u64,
+            Some(last) if last.offset + last.len == offset => last.len += len,
             _ if full => self.truncated = true,
-            _ => self.ranges.push(ByteRange { offset: m.offset, len: m.len() as u64 }),
+            _ => self.ranges.push(ByteRange { offset, len }),
         }
     }
 }
@@ -102,6 +107,10 @@ pub struct DecodeError {
 }
 
 impl DecodeError {
+    pub(crate) fn new(charset: Charset, offset: u64, bytes: &[u8]) -> DecodeError {
+        DecodeError { charset, offset, bytes: bytes.to_vec() }
+    }
+
     /// Offset of the first malformed byte in the input.
     pub fn offset(&self) -> u64 {
         self.offset
@@ -404,11 +413,11 @@ impl TextDecoder {
     }
 }
 
-fn escape(byte: u8) -> char {
+pub(crate) fn escape(byte: u8) -> char {
     char::from_u32(ESCAPE_BASE + u32::from(byte)).expect("plane 16 private use is a valid scalar")
 }
 
-fn is_escape(c: char) -> bool {
+pub(crate) fn is_escape(c: char) -> bool {
     (ESCAPE_BASE..ESCAPE_BASE + 0x100).contains(&u32::from(c))
 }
 
@@ -790,7 +799,7 @@ mod tests {
             (Charset::Utf32Be, "a日b"),
             (Charset::ShiftJis, "日本語 ok ｶﾀｶﾅ"),
             (Charset::Gb18030, "中文 €"),
-            (Charset::Iso2022Jp, "日本 ok"),
+            (Charset::EucJp, "日本 ok"),
         ] {
             let bytes = charset.encode(text).0.into_owned();
             for chunk in [1, 2, 3, bytes.len()] {

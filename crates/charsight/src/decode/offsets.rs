@@ -184,6 +184,36 @@ impl OffsetMap {
         start..end.max(start)
     }
 
+    /// The text offset of input offset `input`, when a character starts
+    /// there (or a piece does). `text` is the decoded text from text offset
+    /// `base` on, covering the piece that holds `input`.
+    pub fn text_at(&self, text: &str, base: u64, input: u64) -> Option<u64> {
+        let i = self.pieces.partition_point(|p| p.input <= input).checked_sub(1)?;
+        // Of pieces starting at the same input offset, the first.
+        let i = self.pieces[..=i].iter().rposition(|p| p.input < input).map_or(0, |j| j + 1).min(i);
+        let piece = self.pieces[i];
+        if piece.input == input {
+            return Some(piece.text);
+        }
+        if piece.kind != PieceKind::Decoded {
+            return None;
+        }
+        let end = self.pieces.get(i + 1).map_or(text.len() as u64 + base, |p| p.text);
+        let from = usize::try_from(piece.text.checked_sub(base)?).ok()?;
+        let to = usize::try_from(end.checked_sub(base)?).ok()?.min(text.len());
+        let mut at = piece.input;
+        for (k, c) in text.get(from..to)?.char_indices() {
+            if at == input {
+                return Some(piece.text + k as u64);
+            }
+            at += self.width.input_len(c.encode_utf8(&mut [0; 4]))?;
+            if at > input {
+                return None;
+            }
+        }
+        (at == input).then_some(end)
+    }
+
     /// Splits off the pieces of text before `at` (exclusive) and returns
     /// them, with a last piece of no text at `at` that marks where they end;
     /// this map keeps the rest, starting at `at`. `text` is the decoded text
@@ -240,6 +270,19 @@ mod tests {
         assert_eq!(m.input_at(text, 0, 5), Some(4));
         assert_eq!(m.input_range(text, 0, 1..4), 1..3);
         assert_eq!(m.input_range(text, 0, 0..5), 0..4);
+    }
+
+    #[test]
+    fn input_offsets_back_to_text() {
+        let m = map(
+            Width::Byte,
+            &[(0, 0, PieceKind::Decoded), (6, 4, PieceKind::Spliced), (11, 9, PieceKind::Decoded)],
+        );
+        let text = "aéé\nUTF-8bc";
+        assert_eq!(m.text_at(text, 0, 2), Some(3));
+        assert_eq!(m.text_at(text, 0, 4), Some(6));
+        assert_eq!(m.text_at(text, 0, 10), Some(12));
+        assert_eq!(m.text_at(text, 0, 5), None, "inside the splice");
     }
 
     #[test]
