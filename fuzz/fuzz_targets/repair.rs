@@ -4,7 +4,7 @@
 #![no_main]
 
 use charsight::decode::{Errors, TextDecoder};
-use charsight::repair::{Finding, RepairPolicy, Repairer};
+use charsight::repair::{undo, Finding, RepairPolicy, Repairer};
 use charsight::Charset;
 use libfuzzer_sys::fuzz_target;
 
@@ -29,13 +29,7 @@ fuzz_target!(|data: &[u8]| {
     let (text, findings) = repair(bytes, charset, bytes.len());
     let mut plain = String::new();
     TextDecoder::new(charset, Errors::Replace).decode(bytes, true, &mut plain).unwrap();
-    let mut undone = text.clone();
-    let mut applied: Vec<&Finding> = findings.iter().filter(|f| f.applied).collect();
-    applied.sort_by_key(|f| f.at);
-    for f in applied.into_iter().rev() {
-        let at = f.at as usize;
-        undone.replace_range(at..at + f.after.len(), &f.before);
-    }
+    let undone = undo(&text, &findings);
     assert_eq!(undone, plain, "nothing lost");
     assert_eq!(repair(bytes, charset, usize::from(b) % 64 + 1), (text.clone(), findings), "chunking");
     assert_eq!(repair(text.as_bytes(), Charset::Utf8, text.len()).0, text, "idempotent");

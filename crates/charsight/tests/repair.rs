@@ -3,7 +3,7 @@
 //! lost, and the chunking of the input does not matter.
 
 use charsight::decode::{Errors, TextDecoder};
-use charsight::repair::{Finding, Kind, RepairPolicy, Repairer};
+use charsight::repair::{undo, Finding, Kind, RepairPolicy, Repairer};
 use charsight::{Charset, Engine};
 use proptest::prelude::*;
 
@@ -33,18 +33,6 @@ fn plain(bytes: &[u8], charset: Charset) -> String {
     let mut text = String::new();
     TextDecoder::new(charset, Errors::Replace).decode(bytes, true, &mut text).unwrap();
     text
-}
-
-/// The output with every applied finding undone: must be the plain decode.
-fn undo(text: &str, findings: &[Finding]) -> String {
-    let mut out = text.to_owned();
-    let mut applied: Vec<&Finding> = findings.iter().filter(|f| f.applied).collect();
-    applied.sort_by_key(|f| f.at);
-    for f in applied.into_iter().rev() {
-        let at = f.at as usize;
-        out.replace_range(at..at + f.after.len(), &f.before);
-    }
-    out
 }
 
 #[test]

@@ -2,12 +2,10 @@
 
 use std::fs;
 use std::io::Write;
-use std::path::Path;
 
 use predicates::prelude::*;
-use serde_json::Value;
 
-use crate::util::charsight;
+use crate::util::{charsight, report, run_bounded, write};
 
 /// A UTF-8 document with stray windows-1252 quotes, a mojibake line and a
 /// run of references to GBK bytes.
@@ -17,16 +15,6 @@ Le caf\xC3\x83\xC2\xA9 est tr\xC3\x83\xC2\xA8s chaud.\n\
 
 const REPAIRED: &str =
     "Il a dit “bonjour” à tout le monde.\nLe café est très chaud.\n<p>你好 世界</p>\n";
-
-fn write(dir: &Path, name: &str, bytes: &[u8]) -> String {
-    let path = dir.join(name);
-    fs::write(&path, bytes).unwrap();
-    path.to_str().unwrap().to_owned()
-}
-
-fn report(path: &Path) -> Value {
-    serde_json::from_slice(&fs::read(path).unwrap()).unwrap()
-}
 
 #[test]
 fn repair_writes_the_repaired_text_and_lists_every_change() {
@@ -199,14 +187,6 @@ fn repair_memory_stays_bounded_on_a_large_input() {
     }
     file.write_all(DAMAGED).unwrap();
     drop(file);
-    let bin = assert_cmd::cargo::cargo_bin("charsight");
-    let script = format!(
-        "ulimit -v 120000 && exec '{}' repair '{}' | tail -c 200",
-        bin.display(),
-        path.display()
-    );
-    let output = std::process::Command::new("bash").arg("-c").arg(script).output().unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    let tail = String::from_utf8(output.stdout).unwrap();
+    let tail = run_bounded("repair", &path, 200);
     assert!(tail.ends_with(REPAIRED), "{tail}");
 }

@@ -23,7 +23,7 @@ use super::block::{Block, Segment};
 use super::mojibake::{self, Proposal, Via};
 use super::score::{self, Share, Verdicts, Window};
 use super::utf8::Units;
-use super::{Edit, Kind};
+use super::{Edit, Kind, LEGACY};
 use crate::decode::PieceKind;
 use crate::Charset;
 
@@ -34,27 +34,6 @@ pub(crate) const MARGIN: f32 = 2.0;
 
 /// Runs of stray bytes scored against every candidate in a block.
 pub(crate) const MAX_SCORED: usize = 256;
-
-/// The encodings stray bytes may be in.
-const STRAYS: [Charset; 17] = [
-    Charset::Windows1252,
-    Charset::Windows1250,
-    Charset::Windows1251,
-    Charset::Windows1253,
-    Charset::Windows1254,
-    Charset::Windows1255,
-    Charset::Windows1256,
-    Charset::Windows1257,
-    Charset::Windows1258,
-    Charset::Windows874,
-    Charset::Koi8R,
-    Charset::Koi8U,
-    Charset::ShiftJis,
-    Charset::EucJp,
-    Charset::Gbk,
-    Charset::Big5,
-    Charset::EucKr,
-];
 
 /// The `mixed` repairs of a block, as edits of its text.
 pub(crate) fn repair(block: &Block) -> Vec<Edit> {
@@ -287,7 +266,7 @@ fn strays(block: &Block, taken: &[Edit]) -> Vec<Edit> {
     let mut totals: Vec<(Charset, f32)> = Vec::new();
     for (text, input, sequences) in runs {
         let candidates: Vec<Charset> = if strays.len() < MAX_SCORED {
-            STRAYS.iter().copied().filter(|&c| c != block.charset).collect()
+            LEGACY.iter().copied().filter(|&c| c != block.charset).collect()
         } else {
             leader(&totals).into_iter().collect()
         };

@@ -70,6 +70,29 @@ pub const MAX_BLOCK: usize = 64 * 1024;
 /// At most this many findings are listed; counts stay exact.
 pub const MAX_FINDINGS: usize = 10_000;
 
+/// The legacy encodings other text turns up in: stray bytes in a
+/// document, or the bytes that numeric references stand for. windows-1252
+/// first, as the commonest (ties go to the earlier).
+pub(crate) const LEGACY: [Charset; 17] = [
+    Charset::Windows1252,
+    Charset::Windows1250,
+    Charset::Windows1251,
+    Charset::Windows1253,
+    Charset::Windows1254,
+    Charset::Windows1255,
+    Charset::Windows1256,
+    Charset::Windows1257,
+    Charset::Windows1258,
+    Charset::Windows874,
+    Charset::Koi8R,
+    Charset::Koi8U,
+    Charset::ShiftJis,
+    Charset::EucJp,
+    Charset::Gbk,
+    Charset::Big5,
+    Charset::EucKr,
+];
+
 /// The `at` of a finding whose place in the output is not known (yet).
 pub const UNPLACED: u64 = u64::MAX;
 
@@ -556,6 +579,34 @@ impl Repairer {
 /// The largest character boundary of `text` at or before `at`.
 fn boundary(text: &str, at: usize) -> usize {
     (0..=at.min(text.len())).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0)
+}
+
+/// The text a plain decode gives, from repaired `text` and its `findings`:
+/// each applied finding's `after` put back to its `before`. Nothing a
+/// repair changes is lost: this gives the plain decode (with the same
+/// [`Errors`] mode) exactly.
+///
+/// # Example
+/// ```
+/// use charsight::repair::{repair, undo, RepairPolicy};
+/// use charsight::Engine;
+/// let bytes = b"caf\xE9 cr\xE8me \xC3\xA0 la carte";
+/// let found = Engine::new().force_encoding("utf-8").detect(bytes);
+/// let repaired = repair(bytes, &found, RepairPolicy::all());
+/// assert_eq!(repaired.text, "café crème à la carte");
+/// assert_eq!(undo(&repaired.text, &repaired.findings.list), "caf\u{FFFD} cr\u{FFFD}me à la carte");
+/// ```
+pub fn undo(text: &str, findings: &[Finding]) -> String {
+    let mut out = text.to_owned();
+    let mut applied: Vec<&Finding> = findings.iter().filter(|f| f.applied).collect();
+    applied.sort_by_key(|f| f.at);
+    for f in applied.into_iter().rev() {
+        let at = usize::try_from(f.at).unwrap_or(usize::MAX);
+        if let Some(end) = at.checked_add(f.after.len()).filter(|&end| out.get(at..end).is_some()) {
+            out.replace_range(at..end, &f.before);
+        }
+    }
+    out
 }
 
 /// Decodes and repairs the whole of `bytes`: the text, the findings and the

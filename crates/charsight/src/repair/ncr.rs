@@ -15,7 +15,7 @@
 use std::ops::Range;
 
 use super::score::{self, Window};
-use super::{Edit, Kind};
+use super::{Edit, Kind, LEGACY};
 use crate::Charset;
 
 /// The gain (bits) a repair needs.
@@ -24,23 +24,11 @@ pub(crate) const MARGIN: f32 = 12.0;
 /// Longest stretch of plain ASCII inside a run.
 const MAX_GAP: usize = 16;
 
-/// The encodings the bytes may be in.
-const CANDIDATES: [Charset; 14] = [
-    Charset::Gbk,
-    Charset::Big5,
-    Charset::EucKr,
-    Charset::ShiftJis,
-    Charset::EucJp,
-    Charset::Windows1250,
-    Charset::Windows1251,
-    Charset::Windows1253,
-    Charset::Windows1254,
-    Charset::Windows1255,
-    Charset::Windows1256,
-    Charset::Windows1257,
-    Charset::Windows874,
-    Charset::Koi8R,
-];
+/// The encodings the bytes may be in: every legacy one but windows-1252,
+/// whose reading is what the references show.
+fn candidates() -> impl Iterator<Item = Charset> {
+    LEGACY.into_iter().filter(|&c| c != Charset::Windows1252)
+}
 
 /// A reference at the start of `s` (`&#196;`, `&#xC4;`): its length and the
 /// byte it stands for.
@@ -139,8 +127,7 @@ fn repair_line(line: &str) -> Vec<Edit> {
     // readings of all the runs cost least (a run it cannot read costs as
     // shown), when that is at least the margin less than the references
     // as they show.
-    let mut totals: Vec<(Option<Charset>, f32)> =
-        CANDIDATES.iter().map(|&c| (Some(c), 0.0)).collect();
+    let mut totals: Vec<(Option<Charset>, f32)> = candidates().map(|c| (Some(c), 0.0)).collect();
     totals.push((None, 0.0));
     for run in &runs {
         let window = Window::new(&shown.text, shown.range(&run.stretch), None);
@@ -222,7 +209,7 @@ impl Run {
         let next = line[range.end..].chars().next().filter(char::is_ascii_graphic);
         let tail = next.map(String::from).unwrap_or_default();
         let mut readings = Vec::new();
-        for charset in CANDIDATES {
+        for charset in candidates() {
             match decode(charset, &bytes) {
                 Some(text) => readings.push((text + &tail, charset, false)),
                 None if !charset.is_single_byte() => {
@@ -311,18 +298,13 @@ mod tests {
 
     /// `text` encoded in `charset`, each byte above 0x7F written as a
     /// reference (bytes 0x80–0x9F by their windows-1252 character).
-    pub(crate) fn references(text: &str, charset: Charset) -> String {
+    fn references(text: &str, charset: Charset) -> String {
+        let shown = |b: u8| Charset::Windows1252.decode(&[b]).0.chars().next().map_or(0, u32::from);
         let bytes = charset.encode(text).0;
-        let mut out = String::new();
-        for &b in bytes.iter() {
-            if b < 0x80 {
-                out.push(char::from(b));
-            } else {
-                let c = Charset::Windows1252.decode(&[b]).0.chars().next().unwrap_or('?');
-                out.push_str(&format!("&#{};", u32::from(c)));
-            }
-        }
-        out
+        bytes
+            .iter()
+            .map(|&b| if b < 0x80 { char::from(b).to_string() } else { format!("&#{};", shown(b)) })
+            .collect()
     }
 
     #[test]
