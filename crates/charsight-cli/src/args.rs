@@ -49,9 +49,9 @@ pub enum Command {
     /// the text before and after, and a confidence: bytes of another
     /// encoding mixed in (stray windows-1252 in UTF-8, UTF-8 inside a legacy
     /// document), mojibake (UTF-8 read as windows-1252, ISO-8859-1,
-    /// windows-1251, MacRoman, Shift_JIS or GBK, once or more), and numeric
+    /// windows-1251, MacRoman, Shift_JIS or GBK, once or more), numeric
     /// character references holding the bytes of a string in another
-    /// encoding. Repairs are made only where the repaired text is far more
+    /// encoding, and text in font-dependent encodings. Repairs are made only where the repaired text is far more
     /// plausible; nothing changes that is not listed.
     Repair(DecodeArgs),
     /// Explain what is wrong with one input, in words.
@@ -124,15 +124,17 @@ pub struct DecodeArgs {
     pub keep_encoding: bool,
 
     /// Repairs to make: none, all, or a comma-separated list of mixed,
-    /// mojibake, ncr, declaration [default: none; for `repair`, all].
+    /// mojibake, ncr, fonts, declaration [default: none; for `repair`, all].
     ///
     /// 'mixed': bytes malformed in the input's encoding decoded by the
     /// encoding that fits them, and UTF-8 inside a legacy document.
     /// 'mojibake': text decoded wrongly and re-encoded, once or more.
     /// 'ncr': runs of numeric character references to the bytes of another
-    /// encoding. 'declaration': report an in-document declaration the bytes
-    /// contradict, with both ways to fix it. Every change is listed in the
-    /// report's 'repairs'.
+    /// encoding. 'fonts': text written for a font that draws other
+    /// characters (Symbol, Wingdings, Kruti Dev, Tamil fonts, Zawgyi) mapped
+    /// to Unicode. 'declaration': report an in-document declaration the
+    /// bytes contradict, with both ways to fix it. Every change is listed in
+    /// the report's 'repairs'.
     #[arg(long, value_name = "KINDS", value_parser = parse_repairs)]
     pub repair: Option<RepairPolicy>,
 

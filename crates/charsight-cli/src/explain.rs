@@ -5,7 +5,9 @@
 //!
 //! The input is read once: the decision is made on a prefix, then the whole
 //! input goes through a repairer (every kind of repair) whose text is
-//! dropped as it comes, so memory stays bounded. Colour goes out on a
+//! dropped as it comes, so memory stays bounded. Font scopes (HTML elements
+//! that put text in Symbol, Wingdings, …) are listed with the conversions
+//! the `fonts` repair makes. Colour goes out on a
 //! terminal only (and never with `NO_COLOR`), through `anstream`.
 
 use std::fmt::Write as _;
@@ -15,7 +17,8 @@ use anstream::ColorChoice;
 use anstyle::{AnsiColor, Style};
 use anyhow::{Context, Result};
 use charsight::decode::Errors;
-use charsight::repair::{Finding, Leftover, RepairPolicy, Repairer};
+use charsight::font::Declared;
+use charsight::repair::{Finding, FontScope, Leftover, RepairPolicy, Repairer};
 use charsight::{Candidate, Charset, Detection, Policy, Rule};
 
 use crate::args::ExplainArgs;
@@ -66,6 +69,7 @@ pub fn run(args: &ExplainArgs, out: &mut impl Write) -> Result<Status> {
     bytes(w, &detection)?;
     decision(w, &detection, &policies)?;
     problems(w, &detection, repairer.findings().list.as_slice(), repairer.leftovers(), args.limit)?;
+    fonts(w, repairer.font_scopes(), args.limit)?;
     repairs(w, &repairer, args.limit)?;
     let malformed = repairer.malformed().sequences;
     let found = repairer.findings().total();
@@ -271,6 +275,35 @@ fn problems(
     }
     if malformed > 0 {
         writeln!(w, "  {malformed} malformed run(s) that the repairs below decode")?;
+    }
+    Ok(())
+}
+
+fn fonts(w: &mut String, scopes: &[FontScope], limit: usize) -> Result<()> {
+    if scopes.is_empty() {
+        return Ok(());
+    }
+    writeln!(
+        w,
+        "\n{HEAD}Font scopes{HEAD:#} {DIM}(text in them is in the font's own encoding){DIM:#}"
+    )?;
+    for s in scopes.iter().take(limit) {
+        let how = match &s.declared {
+            Declared::FontFace => "<font face>".to_owned(),
+            Declared::InlineStyle => "style attribute".to_owned(),
+            Declared::StyleRule(selector) => format!("<style> rule {selector}"),
+            _ => "declared".to_owned(),
+        };
+        writeln!(
+            w,
+            "  bytes {}..{}: {} ({how})",
+            group(s.range.start),
+            group(s.range.end),
+            s.font
+        )?;
+    }
+    if scopes.len() > limit {
+        writeln!(w, "  … and {} more", scopes.len() - limit)?;
     }
     Ok(())
 }

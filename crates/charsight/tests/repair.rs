@@ -97,6 +97,21 @@ fn numeric_references_to_legacy_bytes() {
 }
 
 #[test]
+fn font_encoded_text() {
+    let page = "<p>x = <font face=\"Symbol\">a+b</font>, y = \u{F061}</p>\n";
+    let mut repairer = Repairer::new(Charset::Utf8, RepairPolicy::all(), Errors::Replace);
+    let mut text = String::new();
+    repairer.repair(page.as_bytes(), true, &mut text).unwrap();
+    assert_eq!(text, "<p>x = <font face=\"Symbol\">α+β</font>, y = α</p>\n");
+    let findings = &repairer.findings().list;
+    assert_eq!(findings.len(), 2);
+    assert!(findings.iter().all(|f| f.kind == Kind::Fonts));
+    assert_eq!(findings[0].range, 27..30);
+    assert_eq!(&*repairer.font_scopes()[0].font, "Symbol");
+    assert_eq!(undo(&text, findings), page);
+}
+
+#[test]
 fn a_contradicted_declaration_is_a_finding_with_both_routes() {
     let feed = b"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<t>Cr\xE8me br\xFBl\xE9e, d\xE9j\xE0 vu, na\xEFve.</t>\n";
     let found = Engine::new().detect(feed);

@@ -312,7 +312,7 @@ fn escape_into(out: &mut String, text: &str) {
 /// Whether `text` could hold a font layer at all: it mentions `font`, or
 /// has Burmese or symbol-font private-use characters. A cheap test to skip
 /// the pass on ordinary text.
-fn text_may_have_layer(text: &str) -> bool {
+pub(crate) fn text_may_have_layer(text: &str) -> bool {
     text.as_bytes().windows(4).any(|w| w.eq_ignore_ascii_case(b"font"))
         || text.chars().any(|c| zawgyi::is_myanmar(c) || ('\u{F020}'..='\u{F0FF}').contains(&c))
 }

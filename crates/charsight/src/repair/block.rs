@@ -1,6 +1,6 @@
-//! One block of text through the repairs: byte-level repairs on the decoded
-//! text and its input bytes, then text-level repairs line by line until
-//! nothing more changes, then the text written out with a finding for every
+//! One block of text through the repairs: fonts and byte-level repairs on
+//! the decoded text and its input bytes, then text-level repairs line by
+//! line until nothing more changes, then the text written out with a finding for every
 //! edit and what stays malformed written as the caller's [`Errors`] mode
 //! says.
 //!
@@ -14,10 +14,11 @@
 use std::ops::Range;
 
 use super::{
-    mixed, mojibake, ncr, Edit, Finding, Findings, Kind, Leftover, RepairPolicy, EXCERPT_CHARS,
-    MAX_LEFTOVERS, UNPLACED,
+    fonts, mixed, mojibake, ncr, Edit, Finding, Findings, FontScope, Kind, Leftover, RepairPolicy,
+    EXCERPT_CHARS, MAX_LEFTOVERS, UNPLACED,
 };
 use crate::decode::{DecodeError, Errors, MalformedLog, OffsetMap, PieceKind};
+use crate::font::Registry;
 use crate::Charset;
 
 /// Rounds of text-level repairs at most (a repair can make another one's
@@ -89,6 +90,7 @@ pub(crate) struct Sink<'a> {
     pub findings: &'a mut Findings,
     pub log: &'a mut MalformedLog,
     pub leftovers: &'a mut Vec<Leftover>,
+    pub scopes: &'a mut Vec<FontScope>,
 }
 
 /// Repairs `block` as `policy` allows and writes it to `sink`.
@@ -97,8 +99,28 @@ pub(crate) fn repair(
     policy: RepairPolicy,
     errors: Errors,
     sink: Sink,
+    registry: Option<&Registry>,
 ) -> Result<(), DecodeError> {
-    let mut edits = if policy.allows(Kind::Mixed) { mixed::repair(block) } else { Vec::new() };
+    // Fonts and mixed-in bytes, on the decoded text as it is.
+    let mut edits = Vec::new();
+    if let Some(registry) = registry.filter(|_| policy.allows(Kind::Fonts)) {
+        let (fonts, scopes) = fonts::repair_text(block.text, registry);
+        edits = fonts;
+        for (range, scope) in scopes {
+            if sink.scopes.len() < MAX_LEFTOVERS {
+                let range = block.input_range(&range);
+                sink.scopes.push(FontScope { range, font: scope.font, declared: scope.declared });
+            }
+        }
+    }
+    if policy.allows(Kind::Mixed) {
+        let overlaps = |m: &Edit| {
+            edits.iter().any(|f| f.range.start < m.range.end && m.range.start < f.range.end)
+        };
+        let mixed: Vec<Edit> = mixed::repair(block).into_iter().filter(|m| !overlaps(m)).collect();
+        edits.extend(mixed);
+        edits.sort_by_key(|e| e.range.start);
+    }
     let text_repairs: Vec<fn(&str) -> Vec<Edit>> = [
         (Kind::Ncr, ncr::repair_text as fn(&str) -> Vec<Edit>),
         (Kind::Mojibake, mojibake::repair_text),
@@ -200,7 +222,7 @@ fn merge(edits: &mut Vec<Edit>, new: Vec<Edit>, text: &str) -> bool {
 /// malformed written by `errors` and logged. Declarations reported before
 /// decoding get their place in the output here.
 fn write(block: &Block, edits: &[Edit], errors: Errors, sink: Sink) -> Result<(), DecodeError> {
-    let Sink { out, written, lines, findings, log, leftovers } = sink;
+    let Sink { out, written, lines, findings, log, leftovers, .. } = sink;
     let mut main = Main { log, leftovers, lines };
     let start = out.len();
     let input_end = block.map.pieces().last().map_or(block.input_base, |p| p.input);

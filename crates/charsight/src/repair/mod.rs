@@ -16,6 +16,9 @@
 //!   encoding.
 //! - [`Kind::Mojibake`] undoes wrong decodes and re-encodes of UTF-8 text,
 //!   once or more.
+//! - [`Kind::Fonts`] maps text written for a font that draws other
+//!   characters (Symbol, Wingdings, Kruti Dev, Zawgyi, …) to real Unicode,
+//!   by [`crate::font::convert`].
 //! - [`Kind::Declaration`] reports an in-document declaration that the bytes
 //!   contradict, with both ways out (rewrite it, or write the text in the
 //!   encoding it declares); it changes the text only when the caller splices
@@ -44,6 +47,7 @@
 
 mod block;
 mod declaration;
+mod fonts;
 mod mixed;
 mod mojibake;
 mod ncr;
@@ -54,11 +58,14 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::Range;
 use std::str::FromStr;
+use std::sync::Arc;
 
 use crate::decode::{DecodeError, Errors, MalformedLog, Splice, TextDecoder};
+use crate::font::Registry;
 use crate::{Charset, Detection};
 
 pub use declaration::declaration_finding;
+pub use fonts::FontScope;
 
 /// Text gathered before a block is repaired (the block then ends at the last
 /// line break).
@@ -109,13 +116,17 @@ pub enum Kind {
     /// Numeric character references that hold the bytes of a string in
     /// another encoding.
     Ncr,
+    /// Text written for a font that draws other characters than its code
+    /// points say ([`crate::font`]).
+    Fonts,
     /// An in-document declaration that the bytes contradict.
     Declaration,
 }
 
 impl Kind {
     /// Every kind, in the order they run.
-    pub const ALL: [Kind; 4] = [Kind::Declaration, Kind::Mixed, Kind::Ncr, Kind::Mojibake];
+    pub const ALL: [Kind; 5] =
+        [Kind::Declaration, Kind::Fonts, Kind::Mixed, Kind::Ncr, Kind::Mojibake];
 
     /// The kind's name, as the command line spells it.
     pub fn name(self) -> &'static str {
@@ -123,6 +134,7 @@ impl Kind {
             Kind::Mixed => "mixed",
             Kind::Mojibake => "mojibake",
             Kind::Ncr => "ncr",
+            Kind::Fonts => "fonts",
             Kind::Declaration => "declaration",
         }
     }
@@ -361,6 +373,9 @@ pub struct Repairer {
     findings: Findings,
     log: MalformedLog,
     leftovers: Vec<Leftover>,
+    /// Font tables, when the `fonts` repair is allowed.
+    registry: Option<Arc<Registry>>,
+    scopes: Vec<FontScope>,
     failed: bool,
 }
 
@@ -389,6 +404,8 @@ impl Repairer {
             findings: Findings::default(),
             log: MalformedLog::default(),
             leftovers: Vec::new(),
+            registry: policy.allows(Kind::Fonts).then(|| Arc::new(Registry::builtin())),
+            scopes: Vec::new(),
             failed: false,
         }
     }
@@ -409,6 +426,15 @@ impl Repairer {
             }
         }
         repairer
+    }
+
+    /// Font tables for the `fonts` repair other than the built-in ones
+    /// ([`Registry::builtin`]).
+    pub fn with_fonts(mut self, registry: Arc<Registry>) -> Repairer {
+        if self.policy.allows(Kind::Fonts) {
+            self.registry = Some(registry);
+        }
+        self
     }
 
     /// Skips the first `n` bytes of the input (a byte order mark).
@@ -528,7 +554,9 @@ impl Repairer {
                 findings: &mut self.findings,
                 log: &mut self.log,
                 leftovers: &mut self.leftovers,
+                scopes: &mut self.scopes,
             },
+            self.registry.as_deref(),
         );
         self.written += (out.len() - start) as u64;
         self.lines += self.pending[..cut].matches('\n').count() as u64;
@@ -558,6 +586,12 @@ impl Repairer {
     /// empty: no repair, no diagnosis).
     pub fn leftovers(&self) -> &[Leftover] {
         &self.leftovers
+    }
+
+    /// The known fonts' scopes found so far (the first [`MAX_LEFTOVERS`]),
+    /// with the `fonts` repair.
+    pub fn font_scopes(&self) -> &[FontScope] {
+        &self.scopes
     }
 
     /// How many bytes of text have been written so far.
