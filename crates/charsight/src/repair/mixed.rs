@@ -25,12 +25,19 @@ use super::score::{self, Share, Verdicts, Window};
 use super::utf8::Units;
 use super::{Edit, Kind, LEGACY};
 use crate::decode::PieceKind;
+use crate::detect::{language_costs, LanguageCosts};
 use crate::Charset;
 
 /// The gain (bits) a reading of stray bytes needs over U+FFFD. Stray bytes
 /// are damage whatever is done, so a small margin: the most plausible
 /// reading, unless U+FFFD is nearly as plausible.
 pub(crate) const MARGIN: f32 = 2.0;
+
+/// How much less plausible than U+FFFD (bits) the block's leading
+/// encoding may make a run before the run is left: the models know little
+/// of rare punctuation (a closing quote in Hindi), and U+FFFD is no reading
+/// at all. Set on the tuning half of the held-out text.
+pub(crate) const LEADER_SLACK: f32 = 8.0;
 
 /// Runs of stray bytes scored against every candidate in a block.
 pub(crate) const MAX_SCORED: usize = 256;
@@ -179,31 +186,37 @@ fn fragments(block: &Block) -> Vec<Edit> {
             .iter()
             .map(|(range, fixed)| {
                 let local = range.start - start..range.end - start;
-                let (after, _, depth) =
-                    mojibake::best_depth(line, local.clone(), fixed.clone(), via, language);
-                Proposal { range: local, after, depth }
+                let mut p = Proposal::new(local, fixed.clone(), via);
+                p.choose(line, language);
+                p
             })
             .collect();
         let margin = Share::of(line, covered(&(start..end))).margin(block_share, mojibake::MARGIN);
         k += in_line;
-        // Runs that, all decoded, leave the line no more plausible than it
-        // is are chance (the bytes of Thai text in windows-874 form UTF-8
-        // sequences everywhere).
-        if score::bits(&mojibake::apply(line, &proposals).0) >= score::bits(line) {
+        // Runs that, all decoded, leave the line no more plausible in its
+        // language than it is are chance (the bytes of Thai text in
+        // windows-874 form UTF-8 sequences everywhere).
+        let all = language_costs(&mojibake::apply(line, &proposals).0);
+        let as_is = language_costs(line);
+        let cost = |costs: &LanguageCosts| match language {
+            Some(l) => costs.get(l).unwrap_or(f32::INFINITY),
+            None => costs.best().map_or(0.0, |b| b.1),
+        };
+        if cost(&all) >= cost(&as_is) {
             continue;
         }
-        let gains = mojibake::gains_in_place(line, &proposals);
-        for (p, gain) in proposals.into_iter().zip(gains) {
+        for (p, gain) in mojibake::judge_in_place(line, proposals) {
             if gain < margin {
                 continue;
             }
-            let rule = match p.depth {
-                1 => format!("UTF-8 bytes in {}", block.charset),
-                n => format!("UTF-8 bytes in {}, garbled {} times", block.charset, n - 1),
+            let rule = match p.chosen {
+                0 => format!("UTF-8 bytes in {}", block.charset),
+                n => format!("UTF-8 bytes in {}, garbled {n} times", block.charset),
             };
             let confidence = score::confidence(gain, margin);
             let range = start + p.range.start..start + p.range.end;
-            edits.push(Edit { range, after: p.after, kind: Kind::Mixed, rule, confidence });
+            let after = p.after().to_owned();
+            edits.push(Edit { range, after, kind: Kind::Mixed, rule, confidence });
         }
     }
     edits
@@ -288,12 +301,12 @@ fn strays(block: &Block, taken: &[Edit]) -> Vec<Edit> {
     let leader = leader(&totals);
     let mut edits = Vec::new();
     for stray in strays {
-        // The leading encoding's reading unless it is less plausible than
-        // U+FFFD; else the run's own best if it clears the margin.
+        // The leading encoding's reading unless it is far less plausible
+        // than U+FFFD; else the run's own best if it clears the margin.
         let own = stray.readings.iter().position(|r| Some(r.0) == leader);
         let choice = own
             .map(|i| (i, stray.verdicts.gains[i]))
-            .filter(|&(_, gain)| gain >= 0.0)
+            .filter(|&(_, gain)| gain >= -LEADER_SLACK)
             .or_else(|| stray.verdicts.best().filter(|&(_, gain)| gain >= MARGIN));
         let Some((i, gain)) = choice else { continue };
         let (charset, mut after, took_next) = stray.readings[i].clone();

@@ -213,10 +213,39 @@ type Runs = Vec<(Range<usize>, String)>;
 pub(crate) struct Proposal {
     /// The stretch of the line.
     pub range: Range<usize>,
-    /// Its repaired text.
-    pub after: String,
-    /// How many layers the repair undoes.
-    pub depth: usize,
+    /// Its text with one layer undone, two, …
+    pub layers: Vec<String>,
+    /// The layer chosen (0 for one layer undone).
+    pub chosen: usize,
+}
+
+impl Proposal {
+    /// A proposal for `range` whose first layer undone is `fixed`, with the
+    /// further layers `via` peels off it.
+    pub(crate) fn new(range: Range<usize>, fixed: String, via: Option<Via>) -> Proposal {
+        let mut layers = vec![fixed];
+        while layers.len() < MAX_DEPTH {
+            let last = &layers[layers.len() - 1];
+            match via.and_then(|via| peel(via, last)) {
+                Some(next) => layers.push(next),
+                None => break,
+            }
+        }
+        Proposal { range, layers, chosen: 0 }
+    }
+
+    /// The repaired text.
+    pub(crate) fn after(&self) -> &str {
+        &self.layers[self.chosen]
+    }
+
+    /// Chooses the most plausible layer for `line` (whose language is
+    /// `language`).
+    pub(crate) fn choose(&mut self, line: &str, language: Option<&'static str>) {
+        let window = Window::new(line, self.range.clone(), language);
+        self.chosen =
+            window.choose(&line[self.range.clone()], &self.layers, false).map_or(0, |c| c.0);
+    }
 }
 
 /// Each encoding's proposals for one line (its stretches whose bytes are
@@ -253,7 +282,11 @@ fn proposals(line: &str) -> Vec<(Via, Vec<Proposal>)> {
     let once = |found: &[(Range<usize>, String)]| {
         let layer: Vec<Proposal> = found
             .iter()
-            .map(|(range, fixed)| Proposal { range: range.clone(), after: fixed.clone(), depth: 1 })
+            .map(|(range, fixed)| Proposal {
+                range: range.clone(),
+                layers: vec![fixed.clone()],
+                chosen: 0,
+            })
             .collect();
         score::bits(&apply(line, &layer).0)
     };
@@ -267,9 +300,9 @@ fn proposals(line: &str) -> Vec<(Via, Vec<Proposal>)> {
             let proposals = found
                 .into_iter()
                 .map(|(range, fixed)| {
-                    let (after, _, depth) =
-                        best_depth(line, range.clone(), fixed, Some(via), language);
-                    Proposal { range, after, depth }
+                    let mut p = Proposal::new(range, fixed, Some(via));
+                    p.choose(line, language);
+                    p
                 })
                 .collect();
             (via, proposals)
@@ -331,8 +364,7 @@ fn repair_line(line: &str, by_via: Vec<(Via, Vec<Proposal>)>, block: &[(Via, Sha
         let share = Share::of(line, covered(line, &proposals));
         let in_block = block.iter().find(|(v, _)| *v == via).map_or(share, |&(_, s)| s);
         let margin = share.margin(in_block, MARGIN);
-        let gains = gains_in_place(line, &proposals);
-        for (p, gain) in proposals.into_iter().zip(gains) {
+        for (p, gain) in judge_in_place(line, proposals) {
             if edits.iter().any(|e| e.range.start < p.range.end && p.range.start < e.range.end) {
                 continue;
             }
@@ -340,38 +372,38 @@ fn repair_line(line: &str, by_via: Vec<(Via, Vec<Proposal>)>, block: &[(Via, Sha
                 continue;
             }
             let name = via.name(&line[p.range.clone()]);
-            let rule = match p.depth {
-                1 => format!("UTF-8 read as {name}"),
-                n => format!("UTF-8 read as {name}, {n} times"),
+            let rule = match p.chosen {
+                0 => format!("UTF-8 read as {name}"),
+                n => format!("UTF-8 read as {name}, {} times", n + 1),
             };
             let confidence = score::confidence(gain, margin);
-            edits.push(Edit {
-                range: p.range,
-                after: p.after,
-                kind: Kind::Mojibake,
-                rule,
-                confidence,
-            });
+            let after = p.after().to_owned();
+            edits.push(Edit { range: p.range, after, kind: Kind::Mojibake, rule, confidence });
         }
     }
     edits.sort_by_key(|e| e.range.start);
     edits
 }
 
-/// The gain of each of `proposals` (sorted, not overlapping) for `line`,
-/// each judged with all the others made around it (text garbled
-/// throughout reads as its language only once repaired).
-pub(crate) fn gains_in_place(line: &str, proposals: &[Proposal]) -> Vec<f32> {
-    let (all, at) = apply(line, proposals);
+/// `proposals` (sorted, not overlapping) for `line`, each judged with all
+/// the others made around it (text garbled throughout reads as its
+/// language only once repaired): its layer chosen again there, and its
+/// gain.
+pub(crate) fn judge_in_place(line: &str, proposals: Vec<Proposal>) -> Vec<(Proposal, f32)> {
+    let (all, at) = apply(line, &proposals);
     let language = score::line_language(&all);
     proposals
-        .iter()
+        .into_iter()
         .zip(at)
-        .map(|(p, start)| {
-            let window = Window::new(&all, start..start + p.after.len(), language);
-            window
-                .choose(&line[p.range.clone()], &[&p.after], false)
-                .map_or(f32::NEG_INFINITY, |g| g.1)
+        .map(|(mut p, start)| {
+            let window = Window::new(&all, start..start + p.after().len(), language);
+            match window.choose(&line[p.range.clone()], &p.layers, false) {
+                Some((i, gain)) => {
+                    p.chosen = i;
+                    (p, gain)
+                }
+                None => (p, f32::NEG_INFINITY),
+            }
         })
         .collect()
 }
@@ -385,37 +417,11 @@ pub(crate) fn apply(line: &str, proposals: &[Proposal]) -> (String, Vec<usize>) 
     for p in proposals {
         out.push_str(&line[last..p.range.start]);
         starts.push(out.len());
-        out.push_str(&p.after);
+        out.push_str(p.after());
         last = p.range.end;
     }
     out.push_str(&line[last..]);
     (out, starts)
-}
-
-/// The most plausible of `fixed` (the first layer undone over `range` of
-/// `line`, whose language is `language`) and the further layers `via`
-/// peels off it: the text, its gain in bits over the line as it is, and its
-/// depth.
-pub(crate) fn best_depth(
-    line: &str,
-    range: Range<usize>,
-    fixed: String,
-    via: Option<Via>,
-    language: Option<&'static str>,
-) -> (String, f32, usize) {
-    let window = Window::new(line, range.clone(), language);
-    let mut layers = vec![fixed];
-    while layers.len() < MAX_DEPTH {
-        let last = &layers[layers.len() - 1];
-        match via.and_then(|via| peel(via, last)) {
-            Some(next) => layers.push(next),
-            None => break,
-        }
-    }
-    match window.choose(&line[range], &layers, false) {
-        Some((i, gain)) => (layers.swap_remove(i), gain, i + 1),
-        None => (layers.swap_remove(0), 0.0, 1),
-    }
 }
 
 #[cfg(test)]
