@@ -69,6 +69,22 @@ fn utf8_fragments_in_legacy_documents() {
 }
 
 #[test]
+fn fragments_reaching_into_the_next_run() {
+    // UTF-8 bytes inside Shift_JIS where a run's resynchronization reaches
+    // into the following run (found by the evaluation).
+    let line = "NcFTPについて私に連絡する必要が生じた場合には、 version コマンドに慣れて欲しい。";
+    for cut in [8, 12, 17, 25, 31] {
+        let at = line.char_indices().nth(cut).map_or(line.len(), |(i, _)| i);
+        let end = line.char_indices().nth(cut + 5).map_or(line.len(), |(i, _)| i);
+        let mut bytes = Charset::ShiftJis.encode(&line[..at]).0.into_owned();
+        bytes.extend_from_slice(&line.as_bytes()[at..end]);
+        bytes.extend_from_slice(&Charset::ShiftJis.encode(&line[end..]).0);
+        let (text, findings) = repair_all(&bytes, Charset::ShiftJis);
+        assert_eq!(undo(&text, &findings), plain(&bytes, Charset::ShiftJis));
+    }
+}
+
+#[test]
 fn mojibake_once_and_twice() {
     let text =
         "Příliš žluťoučký kůň úpěl ďábelské ódy.\nЧто-то пошло не так.\n日本語のテキストです。\n";

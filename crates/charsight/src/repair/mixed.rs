@@ -167,6 +167,14 @@ fn fragments(block: &Block) -> Vec<Edit> {
         block.segments().filter(|s| s.kind == PieceKind::Malformed).map(|s| s.text).collect();
     let splits = |at: usize| malformed.iter().any(|m| m.start < at && at < m.end);
     runs.retain(|(range, _)| !splits(range.start) && !splits(range.end));
+    // A run that took the characters after it up to a resynchronization
+    // may reach into the next run: the first keeps them.
+    let mut end = 0;
+    runs.retain(|(range, _)| {
+        let keep = range.start >= end;
+        end = end.max(range.end);
+        keep
+    });
     let covered = |range: &Range<usize>| -> usize {
         runs.iter()
             .filter(|(r, _)| r.start >= range.start && r.end <= range.end)

@@ -1,23 +1,34 @@
-//! The scoring model every text-level decision is made by: how plausible a
-//! stretch of text is as natural language, from the detector's language
-//! models ([`crate::detect::plausibility`]).
+//! The scoring model every repair decision is made by: how plausible a
+//! stretch of text is as natural language, under the detector's language
+//! models ([`crate::detect::language_costs`], the per-language form of
+//! [`crate::detect::plausibility`]; one model for detection and repair).
 //!
 //! A repair proposes to replace a stretch of a line with another reading
 //! of the same bytes. The readings are scored in a window of the line (the
 //! stretch plus up to [`CONTEXT`] characters each side, so that the pairs it
-//! forms with its neighbours count), under the language of that context:
-//! the most plausible reading wins, and its *gain* is how many bits cheaper
-//! it makes the window than the text as it stands. Scoring each reading
-//! under its own best language would be unfair: a model in which a reading
-//! is merely rare (a CJK character-frequency table, for one odd symbol)
-//! would make any change look good. When the context holds no non-ASCII
-//! text, and so names no language, the readings are compared by their own
-//! best languages, and the gain is taken under both the language of the
-//! text as it stands and that of the reading, whichever is smaller (the
-//! text as it stands names no language when all it holds beyond ASCII is
-//! undecodable bytes). A repair is made only when its gain clears the kind's margin,
-//! set on the tuning half of the held-out text (see `tools/xtask`,
-//! `repair-eval`).
+//! forms with its neighbours count) under the language of the line
+//! ([`line_language`]; for mojibake, of the line as the repairs being
+//! weighed would make it): the most plausible reading wins, and its *gain*
+//! is how many bits cheaper it makes the window than the text as it stands.
+//! Scoring each reading under its own best language would be unfair: a model
+//! in which a reading is merely rare (a CJK character-frequency table, for
+//! one odd symbol) would make any change look good. A line with too little
+//! non-ASCII text to tell its language leaves each reading to its own best
+//! language; a `conservative` repair (numeric references, which say what
+//! they mean unless shown otherwise) then also needs the gain with each
+//! reading under its own best language. Symbols that no language's training
+//! text showed are charged [`UNSEEN_SYMBOL_BITS`] each (the class models
+//! give them all one cheap class).
+//!
+//! A repair is made only when its gain clears a margin: the kind's base
+//! margin, plus up to [`WITNESS_BITS`] in proportion to the share of the
+//! line's (or block's) non-ASCII text the repair leaves as it is
+//! ([`Share::margin`]). The margins were set on the tuning half of the
+//! held-out text (`cargo run -p xtask -- repair-eval --half tuning`) so that
+//! no line of the clean text is changed, and are reported on the other half.
+//!
+//! A repair's confidence is the probability of its reading when the margin
+//! is taken as the prior odds against it ([`confidence`]).
 
 use std::ops::Range;
 
@@ -242,11 +253,11 @@ pub(crate) fn unseen(text: &str) -> f32 {
     n as f32 * UNSEEN_SYMBOL_BITS
 }
 
-/// The confidence of a repair whose gain is `gain` bits where the kind's
-/// margin is `margin`: the probability of the repaired reading under the
-/// model when the two readings' prior odds make the margin an even bet,
-/// floored at the margin's own worth. At the margin it is 0.5; each bit
-/// more halves the odds against.
+/// The confidence of a repair whose gain is `gain` bits where its margin
+/// is `margin`: with the margin taken as the log prior odds against the
+/// repair, the posterior probability `1 / (1 + 2^(margin - gain))`, to
+/// three decimals. At the margin it is 0.5; each bit more halves the odds
+/// against.
 pub(crate) fn confidence(gain: f32, margin: f32) -> f32 {
     let odds_against = (margin - gain).exp2();
     let p = 1.0 / (1.0 + odds_against);
