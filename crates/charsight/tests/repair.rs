@@ -127,6 +127,16 @@ fn font_encoded_text() {
     assert_eq!(undo(&text, findings), page);
 }
 
+/// Found by the fuzz target: a Zawgyi conversion whose result still read as
+/// Zawgyi was converted again on a second run.
+#[test]
+fn r5_zawgyi_conversions_are_idempotent() {
+    let bytes = b"<p>x\xff\xff\xff95 \x83@\xa986cy = \xef\x81\xa1</p>\n\xe1\x80\xbb\x00\xe8\xe1\x80\x94\
+        \xe1\x99\x80\x80\xe1\xb9\xe1\x80\x99\xe1\x80\xac\xe1\x82\x80\x84\xe1\x80\xb9\xe1\x80\x84\xe1\x80\xb6\n";
+    let (once, _) = repair_all(bytes, Charset::Utf8);
+    assert_eq!(repair_all(once.as_bytes(), Charset::Utf8).0, once);
+}
+
 #[test]
 fn a_contradicted_declaration_is_a_finding_with_both_routes() {
     let feed = b"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<t>Cr\xE8me br\xFBl\xE9e, d\xE9j\xE0 vu, na\xEFve.</t>\n";

@@ -4,8 +4,9 @@
 //! [`crate::font::convert`]. Each conversion becomes an edit; a block that
 //! looks like markup is read as HTML (font scopes, escaped replacements),
 //! any other as plain text. Zawgyi is converted only where most of the
-//! block's Burmese text is judged Zawgyi: a few Zawgyi lines among Unicode
-//! Burmese are left as they are (clean text is never changed).
+//! block's Burmese text is judged Zawgyi (a few Zawgyi lines among Unicode
+//! Burmese are left as they are: clean text is never changed), and only
+//! where the converted text no longer reads as Zawgyi.
 //!
 //! A font scope is found within one block: an element whose start tag and
 //! content lie in different blocks (more than [`BLOCK`](super::BLOCK) bytes
@@ -53,10 +54,13 @@ pub(crate) fn repair_text(
         .map(|c| c.before.chars().filter(|&ch| zawgyi::is_myanmar(ch)).count())
         .sum();
     let zawgyi_document = 2 * in_zawgyi >= burmese;
+    // A conversion whose result still reads as Zawgyi is not trusted (it
+    // would be converted again: repairs must be idempotent).
+    let settled = |after: &str| zawgyi::segments(after).all(|s| s.zawgyi < font::ZAWGYI_THRESHOLD);
     let edits = pass
         .conversions
         .into_iter()
-        .filter(|c| c.rule != Rule::Zawgyi || zawgyi_document)
+        .filter(|c| c.rule != Rule::Zawgyi || (zawgyi_document && settled(&c.after)))
         .map(|c| Edit {
             after: match markup {
                 Markup::Html => escape(&c.after),

@@ -1,6 +1,7 @@
 //! Stage 5: repair — damage inside a document whose encoding is known:
-//! bytes of another encoding mixed in, mojibake, and the bytes of a legacy
-//! string written as numeric character references.
+//! bytes of another encoding mixed in, mojibake, the bytes of a legacy
+//! string written as numeric character references, and text written for a
+//! font that draws other characters.
 //!
 //! Input: the bytes and the decided encoding (a [`Detection`]), and a
 //! [`RepairPolicy`] naming the [`Kind`]s of repair allowed. Output: the
@@ -25,9 +26,14 @@
 //!   the rewrite in ([`crate::decode::declaration_fixes`]).
 //!
 //! Every decision between readings of the same bytes is made by the
-//! detector's language models ([`crate::detect::plausibility`]): a repair is
-//! made only where the repaired text is far more plausible than the text as
-//! it stands, by a margin measured on held-out text.
+//! detector's language models ([`crate::detect::language_costs`]): a repair
+//! is made only where the repaired text is far more plausible than the text
+//! as it stands, by a margin measured on held-out text, and larger where the
+//! text around it is clean (mojibake comes in runs; a lone
+//! mojibake-looking stretch in clean text is left).
+//!
+//! Every finding can be undone ([`undo`]): the repaired text and the
+//! findings give back the plain decode exactly.
 //!
 //! # Findings and malformed bytes
 //!
@@ -40,10 +46,14 @@
 //!
 //! # Streaming
 //!
-//! [`Repairer`] decodes chunk by chunk and repairs block by block; blocks end
-//! at line breaks (repairs never look across one), so memory stays bounded
-//! by the block size whatever the input's size. A line longer than
-//! [`MAX_BLOCK`] bytes of text is cut, preferably at a space.
+//! [`Repairer`] decodes chunk by chunk and repairs block by block; a block
+//! ends at the first line break after [`BLOCK`] bytes of text (repairs never
+//! look across a line break), so memory stays bounded by the block size
+//! whatever the input's size, and the result does not depend on the
+//! chunking. A line longer than [`MAX_BLOCK`] bytes of text is cut,
+//! preferably at a space. The decoder's offset map
+//! ([`TextDecoder::with_offsets`]) takes every repaired stretch of text back
+//! to its input bytes.
 
 mod block;
 mod declaration;
@@ -67,8 +77,7 @@ use crate::{Charset, Detection};
 pub use declaration::declaration_finding;
 pub use fonts::FontScope;
 
-/// Text gathered before a block is repaired (the block then ends at the last
-/// line break).
+/// A block of text ends at the first line break after this many bytes.
 pub const BLOCK: usize = 16 * 1024;
 
 /// A line longer than this many bytes of text is cut into blocks.
