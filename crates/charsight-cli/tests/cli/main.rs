@@ -3,4 +3,5 @@
 mod decode;
 mod detect;
 mod repair;
+mod url;
 mod util;
