@@ -133,8 +133,13 @@ fn font_encoded_text() {
 fn r5_zawgyi_conversions_are_idempotent() {
     let bytes = b"<p>x\xff\xff\xff95 \x83@\xa986cy = \xef\x81\xa1</p>\n\xe1\x80\xbb\x00\xe8\xe1\x80\x94\
         \xe1\x99\x80\x80\xe1\xb9\xe1\x80\x99\xe1\x80\xac\xe1\x82\x80\x84\xe1\x80\xb9\xe1\x80\x84\xe1\x80\xb6\n";
-    let (once, _) = repair_all(bytes, Charset::Utf8);
-    assert_eq!(repair_all(once.as_bytes(), Charset::Utf8).0, once);
+    let again = b"<p>x = <font face=\"Symbol\">a+b<ol\">a+b</font>\xd4\xdf\x86\xd6= \xef\x81\xa1</p>\n\
+        \xe1\x80\xbb\xe1\x80\x99\xe1\x80\x94\xe1\x80J\x00\x00\x00\xe1\x80\xac\xe1\x82\x80\x84\xe1\x80\xb9\
+        \xe1\x80\x84\xe1\x80\xb6\n";
+    for bytes in [&bytes[..], &again[..]] {
+        let (once, _) = repair_all(bytes, Charset::Utf8);
+        assert_eq!(repair_all(once.as_bytes(), Charset::Utf8).0, once);
+    }
 }
 
 #[test]

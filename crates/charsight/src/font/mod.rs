@@ -283,7 +283,7 @@ fn runs(
 }
 
 /// The text with the (sorted, disjoint) conversions applied.
-fn apply(text: &str, conversions: &[Conversion], markup: Markup) -> String {
+pub(crate) fn apply(text: &str, conversions: &[Conversion], markup: Markup) -> String {
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
     for c in conversions {
@@ -298,7 +298,7 @@ fn apply(text: &str, conversions: &[Conversion], markup: Markup) -> String {
     out
 }
 
-fn escape_into(out: &mut String, text: &str) {
+pub(crate) fn escape_into(out: &mut String, text: &str) {
     for c in text.chars() {
         match c {
             '&' => out.push_str("&amp;"),

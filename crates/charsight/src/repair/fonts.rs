@@ -6,7 +6,7 @@
 //! any other as plain text. Zawgyi is converted only where most of the
 //! block's Burmese text is judged Zawgyi (a few Zawgyi lines among Unicode
 //! Burmese are left as they are: clean text is never changed), and only
-//! where the converted text no longer reads as Zawgyi.
+//! where the converted block no longer reads as Zawgyi anywhere.
 //!
 //! A font scope is found within one block: an element whose start tag and
 //! content lie in different blocks (more than [`BLOCK`](super::BLOCK) bytes
@@ -54,13 +54,23 @@ pub(crate) fn repair_text(
         .map(|c| c.before.chars().filter(|&ch| zawgyi::is_myanmar(ch)).count())
         .sum();
     let zawgyi_document = 2 * in_zawgyi >= burmese;
-    // A conversion whose result still reads as Zawgyi is not trusted (it
-    // would be converted again: repairs must be idempotent).
-    let settled = |after: &str| zawgyi::segments(after).all(|s| s.zawgyi < font::ZAWGYI_THRESHOLD);
-    let edits = pass
+    let mut conversions: Vec<font::Conversion> = pass
         .conversions
         .into_iter()
-        .filter(|c| c.rule != Rule::Zawgyi || (zawgyi_document && settled(&c.after)))
+        .filter(|c| c.rule != Rule::Zawgyi || zawgyi_document)
+        .collect();
+    // The Zawgyi model judges lines, and a converted line can still read
+    // as Zawgyi and convert again: then the block's Zawgyi conversions are
+    // not trusted (repairs must be idempotent).
+    if conversions.iter().any(|c| c.rule == Rule::Zawgyi) {
+        let converted = font::apply(text, &conversions, markup);
+        let again = font::convert(&converted, markup, registry);
+        if again.conversions.iter().any(|c| c.rule == Rule::Zawgyi) {
+            conversions.retain(|c| c.rule != Rule::Zawgyi);
+        }
+    }
+    let edits = conversions
+        .into_iter()
         .map(|c| Edit {
             after: match markup {
                 Markup::Html => escape(&c.after),
@@ -86,14 +96,7 @@ fn looks_like_markup(text: &str) -> bool {
 /// `text` with `&`, `<` and `>` escaped, as HTML text.
 fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            c => out.push(c),
-        }
-    }
+    font::escape_into(&mut out, text);
     out
 }
 
