@@ -1,6 +1,6 @@
-//! One block of text through the repairs: fonts and byte-level repairs on
-//! the decoded text and its input bytes, then text-level repairs line by
-//! line until nothing more changes, then the text written out with a finding for every
+//! One block of text through the repairs: byte-level repairs on the decoded
+//! text and its input bytes, then the text-level repairs (fonts, numeric
+//! references, mojibake) in rounds until nothing more changes, then the text written out with a finding for every
 //! edit and what stays malformed written as the caller's [`Errors`] mode
 //! says.
 //!
@@ -21,9 +21,12 @@ use crate::decode::{DecodeError, Errors, MalformedLog, OffsetMap, PieceKind};
 use crate::font::Registry;
 use crate::Charset;
 
+/// A text-level repair: the edits it makes to a block's text.
+type TextRepair<'a> = dyn Fn(&str) -> Vec<Edit> + 'a;
+
 /// Rounds of text-level repairs at most (a repair can make another one's
-/// context plausible).
-const ROUNDS: usize = 3;
+/// context plausible, or text another repairs).
+const ROUNDS: usize = 4;
 
 /// A block of decoded text and what it came from.
 pub(crate) struct Block<'a> {
@@ -101,37 +104,34 @@ pub(crate) fn repair(
     sink: Sink,
     registry: Option<&Registry>,
 ) -> Result<(), DecodeError> {
-    // Fonts and mixed-in bytes, on the decoded text as it is.
-    let mut edits = Vec::new();
-    if let Some(registry) = registry.filter(|_| policy.allows(Kind::Fonts)) {
-        let (fonts, scopes) = fonts::repair_text(block.text, registry);
-        edits = fonts;
-        for (range, scope) in scopes {
+    let fonts = registry.filter(|_| policy.allows(Kind::Fonts));
+    if let Some(registry) = fonts {
+        // The known fonts' scopes, as the decoded text has them.
+        for (range, scope) in fonts::repair_text(block.text, registry).1 {
             if sink.scopes.len() < MAX_LEFTOVERS {
                 let range = block.input_range(&range);
                 sink.scopes.push(FontScope { range, font: scope.font, declared: scope.declared });
             }
         }
     }
-    if policy.allows(Kind::Mixed) {
-        let overlaps = |m: &Edit| {
-            edits.iter().any(|f| f.range.start < m.range.end && m.range.start < f.range.end)
-        };
-        let mixed: Vec<Edit> = mixed::repair(block).into_iter().filter(|m| !overlaps(m)).collect();
-        edits.extend(mixed);
-        edits.sort_by_key(|e| e.range.start);
-    }
-    let text_repairs: Vec<fn(&str) -> Vec<Edit>> = [
-        (Kind::Ncr, ncr::repair_text as fn(&str) -> Vec<Edit>),
-        (Kind::Mojibake, mojibake::repair_text),
-    ]
-    .into_iter()
-    .filter(|(k, _)| policy.allows(*k))
-    .map(|(_, f)| f)
-    .collect();
+    // Mixed-in bytes, on the decoded text and its bytes.
+    let mut edits = if policy.allows(Kind::Mixed) { mixed::repair(block) } else { Vec::new() };
+    // Then the text-level repairs, in rounds until nothing changes: one can
+    // make text another repairs (mojibake hiding Zawgyi, say).
+    let font_repair = |text: &str| fonts.map_or_else(Vec::new, |r| fonts::repair_text(text, r).0);
+    let ncr_repair =
+        |text: &str| if policy.allows(Kind::Ncr) { ncr::repair_text(text) } else { Vec::new() };
+    let mojibake_repair = |text: &str| {
+        if policy.allows(Kind::Mojibake) {
+            mojibake::repair_text(text)
+        } else {
+            Vec::new()
+        }
+    };
+    let text_repairs: [&TextRepair; 3] = [&font_repair, &ncr_repair, &mojibake_repair];
     for _ in 0..ROUNDS {
         let mut changed = false;
-        for repair_text in &text_repairs {
+        for repair_text in text_repairs {
             let text = apply(block.text, &edits);
             let new = repair_text(&text);
             changed |= merge(&mut edits, new, &text);
