@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 
+use charsight::repair::RepairPolicy;
 use charsight::{label, Charset};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
@@ -42,6 +43,24 @@ pub enum Command {
     /// readable with --iri. Every line comes out, in order; lines without a
     /// URL come out unchanged.
     Url(crate::url::UrlArgs),
+    /// Decode one input and repair it (decode --repair all).
+    ///
+    /// Repairs, each listed in the report (--report) with its byte range,
+    /// the text before and after, and a confidence: bytes of another
+    /// encoding mixed in (stray windows-1252 in UTF-8, UTF-8 inside a legacy
+    /// document), mojibake (UTF-8 read as windows-1252, ISO-8859-1,
+    /// windows-1251, MacRoman, Shift_JIS or GBK, once or more), numeric
+    /// character references holding the bytes of a string in another
+    /// encoding, and text in font-dependent encodings. Repairs are made only where the repaired text is far more
+    /// plausible; nothing changes that is not listed.
+    Repair(DecodeArgs),
+    /// Explain what is wrong with one input, in words.
+    ///
+    /// Like a validator: what was declared where, what the bytes really
+    /// are, what decode would do under each policy, each problem with its
+    /// place and a short excerpt, and which repairs would apply. Colour on
+    /// a terminal, plain when piped (NO_COLOR is respected).
+    Explain(ExplainArgs),
 }
 
 #[derive(Args, Debug)]
@@ -103,6 +122,35 @@ pub struct DecodeArgs {
     /// be represented there.
     #[arg(long)]
     pub keep_encoding: bool,
+
+    /// Repairs to make: none, all, or a comma-separated list of mixed,
+    /// mojibake, ncr, fonts, declaration [default: none; for `repair`, all].
+    ///
+    /// 'mixed': bytes malformed in the input's encoding decoded by the
+    /// encoding that fits them, and UTF-8 inside a legacy document.
+    /// 'mojibake': text decoded wrongly and re-encoded, once or more.
+    /// 'ncr': runs of numeric character references to the bytes of another
+    /// encoding. 'fonts': text written for a font that draws other
+    /// characters (Symbol, Wingdings, Kruti Dev, Tamil fonts, Zawgyi) mapped
+    /// to Unicode. 'declaration': report an in-document declaration the
+    /// bytes contradict, with both ways to fix it. Every change is listed in
+    /// the report's 'repairs'.
+    #[arg(long, value_name = "KINDS", value_parser = parse_repairs)]
+    pub repair: Option<RepairPolicy>,
+
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct ExplainArgs {
+    /// The input file; '-' or nothing for standard input.
+    #[arg(value_name = "PATH")]
+    pub path: Option<PathBuf>,
+
+    /// Findings and problems listed at most (all are counted).
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub limit: usize,
 
     #[command(flatten)]
     pub engine: EngineArgs,
@@ -212,6 +260,10 @@ pub enum Format {
     Text,
     /// One JSON object per input per line.
     Jsonl,
+}
+
+fn parse_repairs(list: &str) -> Result<RepairPolicy, charsight::repair::PolicyError> {
+    list.parse()
 }
 
 fn parse_label(label: &str) -> Result<Charset, label::LabelError> {

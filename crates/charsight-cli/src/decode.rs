@@ -15,46 +15,29 @@ use std::path::Path;
 use anyhow::{bail, Context, Result};
 use charsight::decode::{
     declaration_fixes, DecodeError, EncodeError, Errors, MalformedLog, OnUnmappable, Splice,
-    TextDecoder, TextEncoder,
+    TextEncoder,
 };
-use charsight::{Charset, Detection, Source};
+use charsight::repair::{Findings, RepairPolicy, Repairer};
+use charsight::{Charset, Detection, Engine, Source};
 
 use crate::args::DecodeArgs;
 use crate::input::{read_some, Input};
-use crate::json::{AfterDecision, DecodeReport, DetectLine, Output};
+use crate::json::{AfterDecision, DecodeReport, DetectLine, Output, Repairs};
 use crate::Status;
 
 /// The decision reads at most this many bytes.
 const DECIDE_LIMIT: usize = 1 << 20;
 const CHUNK: usize = 64 * 1024;
 
-pub fn run(args: &DecodeArgs, stdout: &mut impl Write) -> Result<Status> {
+/// Runs `decode` (or `repair`, whose `repairs` default to all).
+pub fn run(args: &DecodeArgs, repairs: RepairPolicy, stdout: &mut impl Write) -> Result<Status> {
     let input = match &args.path {
         Some(path) if path.as_os_str() != "-" => Input::File(path.clone()),
         _ => Input::Stdin,
     };
     let name = input.name().to_path_buf();
-    let mut reader = input.open().with_context(|| format!("{}", name.display()))?;
-
-    let mut head = Vec::new();
-    let mut buf = vec![0; CHUNK];
-    let engine = args.engine.engine();
-    let mut session = engine.session();
-    let mut ended = false;
-    while head.len() < DECIDE_LIMIT && session.wants_more() {
-        let n = read_some(&mut reader, &mut buf).with_context(|| format!("{}", name.display()))?;
-        if n == 0 {
-            ended = true;
-            break;
-        }
-        session.feed(&buf[..n]);
-        head.extend_from_slice(&buf[..n]);
-    }
-    let detection = session.finish();
-    let plan = Plan::new(args, &detection)?;
-    if ended {
-        reader = Box::new(io::empty());
-    }
+    let Decided { reader, head, detection } = decide(&input, &args.engine.engine())?;
+    let plan = Plan::new(args, args.repair.unwrap_or(repairs), &detection)?;
 
     let (outcome, failure) = if args.errors == crate::args::ErrorsArg::Strict || args.keep_encoding
     {
@@ -94,6 +77,16 @@ pub fn run(args: &DecodeArgs, stdout: &mut impl Write) -> Result<Status> {
             detection.charset
         );
     }
+    let findings = &outcome.findings;
+    if findings.total() > 0 {
+        let counts: Vec<String> = findings.counts.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        eprintln!(
+            "charsight: {}: {} finding(s): {}",
+            name.display(),
+            findings.total(),
+            counts.join(", ")
+        );
+    }
     if let Some(path) = &args.report {
         let report = DecodeReport {
             detection: DetectLine::new(&name, &detection),
@@ -106,6 +99,12 @@ pub fn run(args: &DecodeArgs, stdout: &mut impl Write) -> Result<Status> {
             after_decision: AfterDecision { ..outcome.after },
             bytes_in: outcome.bytes_in,
             escape_collisions: outcome.escape_collisions,
+            repairs: Repairs {
+                policy: plan.repairs.to_string(),
+                counts: &findings.counts,
+                findings: &findings.list,
+                truncated: findings.truncated,
+            },
             error: error.clone(),
         };
         let file = File::create(path).with_context(|| format!("{}", path.display()))?;
@@ -120,10 +119,38 @@ pub fn run(args: &DecodeArgs, stdout: &mut impl Write) -> Result<Status> {
     }
 }
 
+/// The input, read as far as the decision needed.
+pub struct Decided {
+    /// The rest of the input.
+    pub reader: Box<dyn Read>,
+    /// The bytes read.
+    pub head: Vec<u8>,
+    pub detection: Detection,
+}
+
+/// Reads `input` until the engine has decided (or [`DECIDE_LIMIT`] bytes).
+pub fn decide(input: &Input, engine: &Engine) -> Result<Decided> {
+    let name = input.name();
+    let mut reader = input.open().with_context(|| format!("{}", name.display()))?;
+    let mut head = Vec::new();
+    let mut buf = vec![0; CHUNK];
+    let mut session = engine.session();
+    while head.len() < DECIDE_LIMIT && session.wants_more() {
+        let n = read_some(&mut reader, &mut buf).with_context(|| format!("{}", name.display()))?;
+        if n == 0 {
+            reader = Box::new(io::empty());
+            break;
+        }
+        session.feed(&buf[..n]);
+        head.extend_from_slice(&buf[..n]);
+    }
+    Ok(Decided { reader, head, detection: session.finish() })
+}
+
 /// What to decode with and how to write it.
 struct Plan {
-    input: Charset,
-    bom_len: u64,
+    detection: Detection,
+    repairs: RepairPolicy,
     output: Charset,
     errors: Errors,
     unmappable: OnUnmappable,
@@ -131,7 +158,7 @@ struct Plan {
 }
 
 impl Plan {
-    fn new(args: &DecodeArgs, detection: &Detection) -> Result<Plan> {
+    fn new(args: &DecodeArgs, repairs: RepairPolicy, detection: &Detection) -> Result<Plan> {
         let output = match (args.to, args.keep_encoding) {
             (Some(to), _) => to,
             (None, true) => declared_in_document(detection).context(
@@ -150,14 +177,13 @@ impl Plan {
         };
         let splices =
             if args.fix_declaration { declaration_fixes(detection, output) } else { Vec::new() };
-        Ok(Plan {
-            input: detection.charset,
-            bom_len: detection.bom_len as u64,
-            output,
-            errors,
-            unmappable,
-            splices,
-        })
+        Ok(Plan { detection: detection.clone(), repairs, output, errors, unmappable, splices })
+    }
+
+    /// A decoder for the input that makes the repairs asked for.
+    fn decoder(&self) -> Repairer {
+        Repairer::for_detection(&self.detection, self.repairs, self.errors, self.output)
+            .with_splices(self.splices.clone())
     }
 }
 
@@ -177,6 +203,7 @@ struct Outcome {
     after: AfterDecision,
     bytes_in: u64,
     escape_collisions: u64,
+    findings: Findings,
 }
 
 enum DataFailure {
@@ -224,6 +251,7 @@ fn transcode(
     sink.flush()?;
     outcome.malformed = pipe.decoder.malformed().clone();
     outcome.escape_collisions = pipe.decoder.escape_collisions();
+    outcome.findings = pipe.decoder.findings().clone();
     outcome.after.malformed = outcome.malformed.sequences - before_rest;
     outcome.after.first_offset =
         outcome.malformed.ranges.iter().map(|r| r.offset).find(|&o| o >= head.len() as u64);
@@ -232,7 +260,7 @@ fn transcode(
 
 /// A decoder and an encoder joined by reused buffers.
 struct Pipe {
-    decoder: TextDecoder,
+    decoder: Repairer,
     encoder: TextEncoder,
     text: String,
     bytes: Vec<u8>,
@@ -240,9 +268,7 @@ struct Pipe {
 
 impl Pipe {
     fn new(plan: &Plan) -> Pipe {
-        let decoder = TextDecoder::new(plan.input, plan.errors)
-            .skip(plan.bom_len)
-            .with_splices(plan.splices.clone());
+        let decoder = plan.decoder();
         let raw_escapes = plan.errors == Errors::Escape && !plan.output.is_unicode();
         let encoder = TextEncoder::new(plan.output, plan.unmappable).raw_escapes(raw_escapes);
         Pipe { decoder, encoder, text: String::new(), bytes: Vec::new() }
@@ -255,7 +281,7 @@ impl Pipe {
         last: bool,
         sink: &mut impl Write,
     ) -> io::Result<Option<DataFailure>> {
-        let decoded = self.decoder.decode(chunk, last, &mut self.text);
+        let decoded = self.decoder.repair(chunk, last, &mut self.text);
         let encoded = self.encoder.encode(&self.text, last, &mut self.bytes);
         sink.write_all(&self.bytes)?;
         self.text.clear();

@@ -28,12 +28,20 @@
 //! `declarations_rewritten`), `malformed` (`sequences`, `bytes`, `ranges` of
 //! `{offset, len}`, `truncated`), `after_decision` (`decided_on_bytes`,
 //! `malformed`, `first_offset`: malformed bytes found past the prefix that
-//! decided), `bytes_in`, `escape_collisions`, and `error` when it failed.
+//! decided), `bytes_in`, `escape_collisions`, `repairs` (`policy`, `counts`
+//! by kind, `findings`: each with `kind`, `range` `{start, end}` of input
+//! bytes, `at` (where the new text starts in the output, in UTF-8 bytes),
+//! `line`, `before`, `after`, `confidence`, `rule`, `applied`; and
+//! `truncated`), and `error` when it failed. `malformed` then lists only the
+//! malformed sequences left as they were (a repaired one is in a finding).
 
 use std::path::Path;
 
 use base64::Engine as _;
+use std::collections::BTreeMap;
+
 use charsight::decode::{MalformedLog, Splice};
+use charsight::repair::{Finding, Kind};
 use charsight::sniff::DocumentKind;
 use charsight::{Candidate, Charset, Detection, Evidence, Policy, Rule, Source};
 use serde::Serialize;
@@ -109,8 +117,18 @@ pub struct DecodeReport<'a> {
     pub after_decision: AfterDecision,
     pub bytes_in: u64,
     pub escape_collisions: u64,
+    pub repairs: Repairs<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+}
+
+/// The repairs asked for and made.
+#[derive(Serialize)]
+pub struct Repairs<'a> {
+    pub policy: String,
+    pub counts: &'a BTreeMap<Kind, u64>,
+    pub findings: &'a [Finding],
+    pub truncated: bool,
 }
 
 #[derive(Serialize)]

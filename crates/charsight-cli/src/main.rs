@@ -7,6 +7,7 @@
 mod args;
 mod decode;
 mod detect;
+mod explain;
 mod input;
 mod json;
 mod url;
@@ -14,6 +15,7 @@ mod url;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
+use charsight::repair::RepairPolicy;
 use clap::Parser;
 
 use args::{Cli, Command};
@@ -24,8 +26,10 @@ fn main() -> ExitCode {
     let mut out = io::BufWriter::with_capacity(64 * 1024, stdout.lock());
     let result = match cli.command {
         Command::Detect(args) => detect::run(&args, &mut out),
-        Command::Decode(args) => decode::run(&args, &mut out),
+        Command::Decode(args) => decode::run(&args, RepairPolicy::NONE, &mut out),
         Command::Url(args) => url::run(&args, &mut out),
+        Command::Repair(args) => decode::run(&args, RepairPolicy::all(), &mut out),
+        Command::Explain(args) => explain::run(&args, &mut out),
     }
     .and_then(|status| {
         out.flush()?;

@@ -16,7 +16,10 @@
 //!   original bytes of a decode whose round trip holds.
 //!
 //! A decoder can also splice text over byte ranges (rewriting a declaration
-//! so that the output is self-consistent: [`declaration_fixes`]).
+//! so that the output is self-consistent: [`declaration_fixes`]), and record
+//! where each piece of its text came from in the input ([`OffsetMap`]).
+
+mod offsets;
 
 use std::collections::VecDeque;
 use std::error::Error;
@@ -26,6 +29,9 @@ use std::ops::Range;
 use crate::codec::{Decoder, Malformed};
 use crate::sniff::{Note, Source};
 use crate::{Charset, Detection};
+
+use offsets::Width;
+pub use offsets::{OffsetMap, Piece, PieceKind};
 
 /// The first code point of the escape range: byte `NN` escapes to
 /// `ESCAPE_BASE + NN` (U+10FE00–U+10FEFF).
@@ -76,13 +82,18 @@ pub struct MalformedLog {
 
 impl MalformedLog {
     fn record(&mut self, m: &Malformed) {
+        self.record_range(m.offset, m.len() as u64);
+    }
+
+    /// Records one malformed sequence of `len` bytes at `offset`.
+    pub(crate) fn record_range(&mut self, offset: u64, len: u64) {
         self.sequences += 1;
-        self.bytes += m.len() as u64;
+        self.bytes += len;
         let full = self.ranges.len() >= MAX_LOGGED_RANGES;
         match self.ranges.last_mut() {
-            Some(last) if last.offset + last.len == m.offset => last.len += m.len() as u64,
+            Some(last) if last.offset + last.len == offset => last.len += len,
             _ if full => self.truncated = true,
-            _ => self.ranges.push(ByteRange { offset: m.offset, len: m.len() as u64 }),
+            _ => self.ranges.push(ByteRange { offset, len }),
         }
     }
 }
@@ -96,6 +107,10 @@ pub struct DecodeError {
 }
 
 impl DecodeError {
+    pub(crate) fn new(charset: Charset, offset: u64, bytes: &[u8]) -> DecodeError {
+        DecodeError { charset, offset, bytes: bytes.to_vec() }
+    }
+
     /// Offset of the first malformed byte in the input.
     pub fn offset(&self) -> u64 {
         self.offset
@@ -159,6 +174,10 @@ pub struct TextDecoder {
     escape_collisions: u64,
     /// The decoder has been told the input ended.
     finished: bool,
+    /// Where the text came from, when asked for.
+    offsets: Option<OffsetMap>,
+    /// Text written so far.
+    text_len: u64,
 }
 
 impl TextDecoder {
@@ -174,7 +193,37 @@ impl TextDecoder {
             log: MalformedLog::default(),
             escape_collisions: 0,
             finished: false,
+            offsets: None,
+            text_len: 0,
         }
+    }
+
+    /// Records where each piece of the text came from in the input
+    /// ([`TextDecoder::offsets`]). Decoding a legacy multibyte encoding is
+    /// slower then: its non-ASCII bytes are fed one at a time, so that each
+    /// character's bytes are known.
+    pub fn with_offsets(mut self) -> TextDecoder {
+        self.offsets = Some(OffsetMap::new(self.charset));
+        self
+    }
+
+    /// The map from text offsets to input offsets, if recorded
+    /// ([`TextDecoder::with_offsets`]).
+    pub fn offsets(&self) -> Option<&OffsetMap> {
+        self.offsets.as_ref()
+    }
+
+    /// The map's pieces before text offset `at`, split off (with a last
+    /// piece of no text marking where they end), if the map is recorded
+    /// and `at` has an exact input offset. `text` is the decoded text from
+    /// text offset `base` on, up to at least `at`.
+    pub fn split_offsets(&mut self, text: &str, base: u64, at: u64) -> Option<OffsetMap> {
+        self.offsets.as_mut()?.split_to(text, base, at)
+    }
+
+    /// How many bytes of text have been written so far.
+    pub fn text_len(&self) -> u64 {
+        self.text_len
     }
 
     /// Splices text over byte ranges of the input (sorted, not
@@ -214,6 +263,11 @@ impl TextDecoder {
             let skipping = self.skip_until > self.position;
             if !skipping && self.splices.front().is_some_and(|s| s.range.start <= self.position) {
                 let splice = self.splices.pop_front().expect("checked above");
+                if let Some(map) = &mut self.offsets {
+                    let input = splice.range.start;
+                    map.push(Piece { text: self.text_len, input, kind: PieceKind::Spliced });
+                }
+                self.text_len += splice.text.len() as u64;
                 out.push_str(&splice.text);
                 self.skip_until = splice.range.end;
                 continue;
@@ -234,13 +288,69 @@ impl TextDecoder {
         }
     }
 
+    /// Decodes a run of input bytes that starts at `self.position`.
     fn decode_run(
         &mut self,
         bytes: &[u8],
         last: bool,
         out: &mut String,
     ) -> Result<(), DecodeError> {
+        let Some(map) = &mut self.offsets else {
+            return self.decode_span(bytes, last, out);
+        };
+        // After a splice (or at the start) a new piece of decoded text begins.
+        if map.last().is_none_or(|p| p.kind != PieceKind::Decoded) {
+            map.push(Piece { text: self.text_len, input: self.position, kind: PieceKind::Decoded });
+        }
+        if map.width() != Width::Pieces {
+            return self.decode_span(bytes, last, out);
+        }
+        // One piece per character: feed non-ASCII bytes one at a time and
+        // start a piece after each that completes some text. Runs of ASCII
+        // fed while no sequence is pending decode as themselves (except in a
+        // stateful encoding).
+        let ascii_runs = self.charset.is_ascii_compatible() && !self.charset.is_stateful();
+        let mut i = 0;
+        loop {
+            let at = self.position + i as u64;
+            let synced = self
+                .offsets
+                .as_ref()
+                .and_then(OffsetMap::last)
+                .is_some_and(|p| p.input == at && p.text == self.text_len);
+            let n = match bytes[i..].iter().position(|&b| b >= 0x80) {
+                _ if !(synced && ascii_runs) => 1,
+                Some(n) => n.max(1),
+                None => bytes.len() - i,
+            };
+            let n = n.min(bytes.len() - i);
+            let end = i + n;
+            self.decode_span(&bytes[i..end], last && end == bytes.len(), out)?;
+            i = end;
+            let map = self.offsets.as_mut().expect("recording offsets");
+            if map.last().is_some_and(|p| p.text < self.text_len) {
+                map.push(Piece {
+                    text: self.text_len,
+                    input: self.position + i as u64,
+                    kind: PieceKind::Decoded,
+                });
+            }
+            if i >= bytes.len() {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Decodes `bytes`, recording malformed sequences in the log and the map.
+    fn decode_span(
+        &mut self,
+        bytes: &[u8],
+        last: bool,
+        out: &mut String,
+    ) -> Result<(), DecodeError> {
         let (errors, log, charset) = (self.errors, &mut self.log, self.charset);
+        let mut map = self.offsets.as_mut();
+        let text_len = self.text_len;
         let mut failure = None;
         let mut cut = None;
         let mut escapes = 0;
@@ -252,6 +362,10 @@ impl TextDecoder {
                 return;
             }
             log.record(&m);
+            let text = |out: &String| text_len + (out.len() - start) as u64;
+            if let Some(map) = map.as_deref_mut() {
+                map.push(Piece { text: text(out), input: m.offset, kind: PieceKind::Malformed });
+            }
             match errors {
                 Errors::Replace => out.push('\u{FFFD}'),
                 Errors::Escape => {
@@ -267,13 +381,19 @@ impl TextDecoder {
                     });
                 }
             }
+            if let Some(map) = map.as_deref_mut() {
+                let input = m.offset + m.len() as u64;
+                map.push(Piece { text: text(out), input, kind: PieceKind::Decoded });
+            }
         });
         self.finished |= last;
         if let Some(failure) = failure {
             // The text stops where the first offence is, whatever the chunking.
             out.truncate(cut.unwrap_or(out.len()));
+            self.text_len += (out.len() - start) as u64;
             return Err(failure);
         }
+        self.text_len += (out.len() - start) as u64;
         if errors == Errors::Escape {
             let in_range = out[start..].chars().filter(|&c| is_escape(c)).count() as u64;
             self.escape_collisions += in_range - escapes;
@@ -293,11 +413,11 @@ impl TextDecoder {
     }
 }
 
-fn escape(byte: u8) -> char {
+pub(crate) fn escape(byte: u8) -> char {
     char::from_u32(ESCAPE_BASE + u32::from(byte)).expect("plane 16 private use is a valid scalar")
 }
 
-fn is_escape(c: char) -> bool {
+pub(crate) fn is_escape(c: char) -> bool {
     (ESCAPE_BASE..ESCAPE_BASE + 0x100).contains(&u32::from(c))
 }
 
@@ -619,12 +739,122 @@ mod tests {
         }
 
         #[test]
+        fn offsets_tile_text_and_input(bytes: Vec<u8>, chunk in 1usize..9, index in 0usize..64) {
+            let charset = Charset::ALL[index % Charset::ALL.len()];
+            let (text, map) = decode_mapped(charset, &bytes, chunk);
+            let plain = decode_chunked(charset, Errors::Replace, &bytes, bytes.len(), vec![]).0;
+            prop_assert_eq!(&text, &plain);
+            check_pieces(charset, &bytes, &text, &map);
+        }
+
+        #[test]
         fn escape_then_restore_gives_the_bytes_back(bytes: Vec<u8>, which in 0usize..5) {
             let charset = [Charset::Utf8, Charset::Windows1252, Charset::Koi8R, Charset::Utf16Le, Charset::Utf16Be][which];
             let (text, _) = decode_chunked(charset, Errors::Escape, &bytes, 7, vec![]);
             prop_assume!(bytes_have_no_collision(&bytes, charset));
             prop_assert_eq!(restore(&text, charset), bytes);
         }
+    }
+
+    /// Decodes with offsets recorded, in chunks of `chunk` bytes.
+    fn decode_mapped(charset: Charset, bytes: &[u8], chunk: usize) -> (String, OffsetMap) {
+        let mut decoder = TextDecoder::new(charset, Errors::Replace).with_offsets();
+        let mut text = String::new();
+        for piece in bytes.chunks(chunk.max(1)) {
+            decoder.decode(piece, false, &mut text).unwrap();
+        }
+        decoder.decode(b"", true, &mut text).unwrap();
+        (text, decoder.offsets().unwrap().clone())
+    }
+
+    /// Checks that the pieces tile the text and the input, and that each
+    /// piece of decoded characters decodes, on its own, to its text.
+    fn check_pieces(charset: Charset, bytes: &[u8], text: &str, map: &OffsetMap) {
+        let pieces = map.pieces();
+        for (i, p) in pieces.iter().enumerate() {
+            let (text_end, input_end) = match pieces.get(i + 1) {
+                Some(next) => (next.text, next.input),
+                None => (text.len() as u64, bytes.len() as u64),
+            };
+            assert!(p.text <= text_end && p.input <= input_end, "{pieces:?}");
+            let own = &text[p.text as usize..text_end as usize];
+            let input = &bytes[p.input as usize..input_end as usize];
+            match p.kind {
+                PieceKind::Malformed => assert_eq!(own, "\u{FFFD}"),
+                PieceKind::Decoded if !charset.is_stateful() && charset != Charset::Replacement => {
+                    assert_eq!(charset.decode(input).0, own, "{charset} piece {i} of {pieces:?}")
+                }
+                _ => {}
+            }
+        }
+        assert_eq!(pieces.first().map_or(0, |p| p.input), 0);
+    }
+
+    #[test]
+    fn offsets_of_each_width() {
+        for (charset, text) in [
+            (Charset::Utf8, "a日\u{1F600}b"),
+            (Charset::Windows1252, "café “ok”"),
+            (Charset::Utf16Le, "a日\u{1F600}b"),
+            (Charset::Utf32Be, "a日b"),
+            (Charset::ShiftJis, "日本語 ok ｶﾀｶﾅ"),
+            (Charset::Gb18030, "中文 €"),
+            (Charset::EucJp, "日本 ok"),
+        ] {
+            let bytes = charset.encode(text).0.into_owned();
+            for chunk in [1, 2, 3, bytes.len()] {
+                let (decoded, map) = decode_mapped(charset, &bytes, chunk);
+                assert_eq!(decoded, text);
+                check_pieces(charset, &bytes, &decoded, &map);
+                // Every ASCII character maps exactly: the rest of the input
+                // decodes, from there, to the rest of the text.
+                for (at, _) in text.char_indices().filter(|(_, c)| c.is_ascii()) {
+                    let input = map.input_at(&decoded, 0, at as u64).unwrap() as usize;
+                    if !charset.is_stateful() {
+                        assert_eq!(charset.decode(&bytes[input..]).0, &text[at..], "{charset}");
+                    }
+                }
+                assert_eq!(
+                    map.input_range(&decoded, 0, 0..text.len() as u64).end,
+                    bytes.len() as u64
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn offsets_around_splices_boms_and_malformed_bytes() {
+        let page = b"\xEF\xBB\xBF<meta charset=latin1>\xC3\xA9\xFF!";
+        let mut decoder = TextDecoder::new(Charset::Utf8, Errors::Replace)
+            .skip(3)
+            .with_splices(vec![Splice { range: 17..23, text: "UTF-8".into() }])
+            .with_offsets();
+        let mut text = String::new();
+        decoder.decode(page, true, &mut text).unwrap();
+        assert_eq!(text, "<meta charset=UTF-8>é\u{FFFD}!");
+        let map = decoder.offsets().unwrap();
+        let at = |s: &str| text.find(s).unwrap() as u64;
+        assert_eq!(map.input_range(&text, 0, at("UTF-8")..at(">")), 17..23);
+        assert_eq!(map.input_range(&text, 0, at("é")..at("!")), 24..27);
+        assert_eq!(map.input_range(&text, 0, at("\u{FFFD}")..at("!")), 26..27);
+        assert_eq!(map.input_at(&text, 0, 0), Some(3));
+    }
+
+    #[test]
+    fn escaped_malformed_bytes_map_one_character_per_byte() {
+        let mut decoder = TextDecoder::new(Charset::Utf8, Errors::Escape).with_offsets();
+        let mut text = String::new();
+        decoder.decode(b"ok \xE6\x97 end", true, &mut text).unwrap();
+        let map = decoder.offsets().unwrap();
+        let second = text.char_indices().nth(4).unwrap().0 as u64;
+        assert_eq!(map.input_at(&text, 0, second), Some(4));
+        // Split off the first line of a block, then map the rest.
+        let mut decoder = TextDecoder::new(Charset::Windows1251, Errors::Replace).with_offsets();
+        let mut text = String::new();
+        decoder.decode(b"\xcf\xf0\n\xe8", false, &mut text).unwrap();
+        let head = decoder.split_offsets(&text, 0, 5).unwrap();
+        assert_eq!(head.pieces().last().map(|p| p.input), Some(3));
+        assert_eq!(decoder.offsets().unwrap().input_at(&text[5..], 5, 7), Some(4));
     }
 
     fn bytes_have_no_collision(bytes: &[u8], charset: Charset) -> bool {

@@ -90,6 +90,7 @@ pub mod label;
 pub mod lang;
 pub mod pipeline;
 pub mod pua;
+pub mod repair;
 pub mod sniff;
 pub mod url;
 pub mod verify;

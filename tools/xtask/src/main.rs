@@ -3,6 +3,7 @@
 
 mod calibrate;
 mod compare;
+mod repair_eval;
 mod samples;
 mod url_eval;
 mod url_log;
@@ -29,6 +30,8 @@ enum Command {
     UrlEval(url_eval::Args),
     /// Write a synthetic access log (90% ASCII URLs) for throughput tests.
     UrlLog(url_log::Args),
+    /// Repair rate on generated damage and false changes on clean text.
+    RepairEval(repair_eval::Args),
 }
 
 fn main() -> Result<()> {
@@ -38,5 +41,6 @@ fn main() -> Result<()> {
         Command::Calibrate(args) => calibrate::run(&args),
         Command::UrlEval(args) => url_eval::run(&args),
         Command::UrlLog(args) => url_log::run(&args),
+        Command::RepairEval(args) => repair_eval::run(&args),
     }
 }

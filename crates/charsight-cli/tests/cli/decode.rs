@@ -2,23 +2,12 @@
 
 use std::fs;
 use std::io::Write;
-use std::path::Path;
 
 use charsight::Charset;
 use predicates::prelude::*;
 use serde_json::Value;
 
-use crate::util::{charsight, samples, text_lines};
-
-fn write(dir: &Path, name: &str, bytes: &[u8]) -> String {
-    let path = dir.join(name);
-    fs::write(&path, bytes).unwrap();
-    path.to_str().unwrap().to_owned()
-}
-
-fn report(path: &Path) -> Value {
-    serde_json::from_slice(&fs::read(path).unwrap()).unwrap()
-}
+use crate::util::{charsight, report, run_bounded, samples, text_lines, write};
 
 #[test]
 fn decodes_a_declared_legacy_page_to_utf8() {
@@ -254,15 +243,7 @@ fn memory_stays_bounded_on_a_large_input() {
         written += block.len();
     }
     drop(file);
-    let bin = assert_cmd::cargo::cargo_bin("charsight");
-    let script = format!(
-        "ulimit -v 120000 && exec '{}' decode '{}' | tail -c 20",
-        bin.display(),
-        path.display()
-    );
-    let output = std::process::Command::new("bash").arg("-c").arg(script).output().unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    assert!(String::from_utf8(output.stdout).unwrap().contains("чаю."));
+    assert!(run_bounded("decode", &path, 20).contains("чаю."));
 }
 
 #[test]

@@ -2,5 +2,6 @@
 
 mod decode;
 mod detect;
+mod repair;
 mod url;
 mod util;

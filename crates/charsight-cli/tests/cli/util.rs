@@ -10,6 +10,32 @@ pub fn charsight() -> Command {
     Command::cargo_bin("charsight").unwrap()
 }
 
+/// Writes `bytes` to `dir/name` and returns the path as a string.
+pub fn write(dir: &Path, name: &str, bytes: &[u8]) -> String {
+    let path = dir.join(name);
+    fs::write(&path, bytes).unwrap();
+    path.to_str().unwrap().to_owned()
+}
+
+/// The JSON report at `path`.
+pub fn report(path: &Path) -> Value {
+    serde_json::from_slice(&fs::read(path).unwrap()).unwrap()
+}
+
+/// Runs `charsight COMMAND PATH` under a 120 MB address-space limit and
+/// returns the last `tail` bytes of its output; panics if it fails.
+pub fn run_bounded(command: &str, path: &Path, tail: usize) -> String {
+    let bin = assert_cmd::cargo::cargo_bin("charsight");
+    let script = format!(
+        "ulimit -v 120000 && exec '{}' {command} '{}' | tail -c {tail}",
+        bin.display(),
+        path.display()
+    );
+    let output = std::process::Command::new("bash").arg("-c").arg(script).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout).unwrap()
+}
+
 pub fn samples() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples")
 }

@@ -59,7 +59,7 @@ use self::tables::{entries, Entry, STEPS_PER_BIT};
 use self::unicode::{Utf8Reading, WideReading};
 use crate::Charset;
 
-pub use self::text::{plausibility, Plausibility};
+pub use self::text::{language_costs, plausibility, LanguageCosts, Plausibility};
 
 /// A single-byte or Unicode reading this far behind the best (in steps)
 /// stops being scored, once there is some evidence. (The double-byte

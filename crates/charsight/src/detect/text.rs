@@ -218,6 +218,18 @@ impl Plausibility {
 /// assert_eq!(plausibility("plain").bits, 0.0);
 /// ```
 pub fn plausibility(text: &str) -> Plausibility {
+    let (scorer, gaps, scored) = score_text(text);
+    if scored == 0 {
+        return Plausibility { language: None, bits: 0.0, scored };
+    }
+    let (cost, language) = scorer.best(&Hints::default(), &gaps);
+    let bits = cost as f32 / f32::from(STEPS_PER_BIT);
+    Plausibility { language: Some(language), bits, scored }
+}
+
+/// Every model over `text` (with a space before and after), the stretches
+/// of plain ASCII it skipped, and how many characters it scored.
+fn score_text(text: &str) -> (TextScorer, GapSums, usize) {
     let mut scorer = TextScorer::new(false);
     scorer.push(' ');
     let mut scored = 0;
@@ -226,9 +238,6 @@ pub fn plausibility(text: &str) -> Plausibility {
         scorer.push(c);
     }
     scorer.push(' ');
-    if scored == 0 {
-        return Plausibility { language: None, bits: 0.0, scored };
-    }
     let mut gaps = Gaps::default();
     let mut plain = 0;
     for c in text.chars() {
@@ -239,9 +248,67 @@ pub fn plausibility(text: &str) -> Plausibility {
             plain = 0;
         }
     }
-    let (cost, language) = scorer.best(&Hints::default(), &gaps.sums());
-    let bits = cost as f32 / f32::from(STEPS_PER_BIT);
-    Plausibility { language: Some(language), bits, scored }
+    (scorer, gaps.sums(), scored)
+}
+
+/// The cost of a text under each language's models ([`language_costs`]),
+/// for comparing two readings of the same bytes under one language.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LanguageCosts {
+    /// Each language and its cost in bits (the best of its models).
+    costs: Vec<(&'static str, f32)>,
+    scored: usize,
+}
+
+impl LanguageCosts {
+    /// The most plausible language and its cost in bits; `None` for pure
+    /// ASCII.
+    pub fn best(&self) -> Option<(&'static str, f32)> {
+        if self.scored == 0 {
+            return None;
+        }
+        self.costs.iter().copied().min_by(|a, b| a.1.total_cmp(&b.1))
+    }
+
+    /// The cost in bits under `language` (0 for pure ASCII); `None` for a
+    /// language without a model.
+    pub fn get(&self, language: &str) -> Option<f32> {
+        if self.scored == 0 {
+            return Some(0.0);
+        }
+        self.costs.iter().filter(|(l, _)| *l == language).map(|&(_, c)| c).min_by(f32::total_cmp)
+    }
+}
+
+/// The cost of `text` under each language's models, as [`plausibility`]
+/// reckons it under the best. [`plausibility`] asks which language explains
+/// a text best; this answers how well each does, so that two readings of
+/// the same bytes can be compared under one language (repairs need that: a
+/// model in which a reading is merely rare would otherwise make a change
+/// look good).
+///
+/// # Example
+/// ```
+/// use charsight::detect::language_costs;
+/// let right = language_costs("Grüße aus Köln");
+/// let wrong = language_costs("GrÃ¼ÃŸe aus KÃ¶ln");
+/// assert_eq!(right.best().map(|b| b.0), Some("de"));
+/// assert!(right.get("de").unwrap() < wrong.get("de").unwrap());
+/// ```
+pub fn language_costs(text: &str) -> LanguageCosts {
+    let (scorer, gaps, scored) = score_text(text);
+    let hints = Hints::default();
+    let mut costs: Vec<(&'static str, f32)> = Vec::with_capacity(scorer.cursors.len());
+    for (i, cursor) in scorer.cursors.iter().enumerate() {
+        let language = TextScorer::language(i);
+        let bits = scorer.adjusted(i, cursor, &hints, &gaps) as f32 / f32::from(STEPS_PER_BIT);
+        // Models of one language are mostly next to each other.
+        match costs.last_mut() {
+            Some((l, c)) if *l == language => *c = c.min(bits),
+            _ => costs.push((language, bits)),
+        }
+    }
+    LanguageCosts { costs, scored }
 }
 
 #[cfg(test)]

@@ -283,7 +283,7 @@ fn runs(
 }
 
 /// The text with the (sorted, disjoint) conversions applied.
-fn apply(text: &str, conversions: &[Conversion], markup: Markup) -> String {
+pub(crate) fn apply(text: &str, conversions: &[Conversion], markup: Markup) -> String {
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
     for c in conversions {
@@ -298,7 +298,7 @@ fn apply(text: &str, conversions: &[Conversion], markup: Markup) -> String {
     out
 }
 
-fn escape_into(out: &mut String, text: &str) {
+pub(crate) fn escape_into(out: &mut String, text: &str) {
     for c in text.chars() {
         match c {
             '&' => out.push_str("&amp;"),
@@ -312,7 +312,7 @@ fn escape_into(out: &mut String, text: &str) {
 /// Whether `text` could hold a font layer at all: it mentions `font`, or
 /// has Burmese or symbol-font private-use characters. A cheap test to skip
 /// the pass on ordinary text.
-fn text_may_have_layer(text: &str) -> bool {
+pub(crate) fn text_may_have_layer(text: &str) -> bool {
     text.as_bytes().windows(4).any(|w| w.eq_ignore_ascii_case(b"font"))
         || text.chars().any(|c| zawgyi::is_myanmar(c) || ('\u{F020}'..='\u{F0FF}').contains(&c))
 }

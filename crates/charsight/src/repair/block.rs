@@ -1,0 +1,349 @@
+//! One block of text through the repairs: byte-level repairs on the decoded
+//! text and its input bytes, then the text-level repairs (fonts, numeric
+//! references, mojibake) in rounds until nothing more changes, then the text written out with a finding for every
+//! edit and what stays malformed written as the caller's [`Errors`] mode
+//! says.
+//!
+//! Edits are kept in the coordinates of the block's decoded text. A
+//! text-level repair sees the text with the edits so far applied; its edits
+//! are mapped back, and one that overlaps earlier edits is merged with them
+//! (a layer of mojibake left under another, or mojibake in what the `mixed`
+//! repair decoded), so that each finding covers a stretch of input bytes
+//! and says every way it was changed.
+
+use std::ops::Range;
+
+use super::{
+    fonts, mixed, mojibake, ncr, Edit, Finding, Findings, FontScope, Kind, Leftover, RepairPolicy,
+    EXCERPT_CHARS, MAX_LEFTOVERS, UNPLACED,
+};
+use crate::decode::{DecodeError, Errors, MalformedLog, OffsetMap, PieceKind};
+use crate::font::Registry;
+use crate::Charset;
+
+/// A text-level repair: the edits it makes to a block's text.
+type TextRepair<'a> = dyn Fn(&str) -> Vec<Edit> + 'a;
+
+/// Rounds of text-level repairs at most (a repair can make another one's
+/// context plausible, or text another repairs).
+const ROUNDS: usize = 4;
+
+/// A block of decoded text and what it came from.
+pub(crate) struct Block<'a> {
+    /// The text, malformed bytes written as escapes.
+    pub text: &'a str,
+    /// Its offset in the whole decoded text.
+    pub base: u64,
+    /// Its pieces, the last marking where it ends.
+    pub map: &'a OffsetMap,
+    /// Its input bytes.
+    pub input: &'a [u8],
+    /// The input offset of `input[0]`.
+    pub input_base: u64,
+    /// The input's encoding.
+    pub charset: Charset,
+}
+
+/// One piece of the block: its text range (block offsets), input range, kind.
+pub(crate) struct Segment {
+    pub text: Range<usize>,
+    pub input: Range<u64>,
+    pub kind: PieceKind,
+}
+
+impl Block<'_> {
+    /// The block's pieces as segments, in order.
+    pub(crate) fn segments(&self) -> impl Iterator<Item = Segment> + '_ {
+        let pieces = self.map.pieces();
+        let end = self.text.len();
+        pieces.iter().enumerate().filter_map(move |(i, p)| {
+            let next = pieces.get(i + 1)?;
+            let rel = |t: u64| usize::try_from(t.saturating_sub(self.base)).unwrap_or(end).min(end);
+            Some(Segment {
+                text: rel(p.text)..rel(next.text),
+                input: p.input..next.input.max(p.input),
+                kind: p.kind,
+            })
+        })
+    }
+
+    /// The input bytes of `range` (absolute offsets), as far as the block
+    /// holds them.
+    pub(crate) fn bytes(&self, range: Range<u64>) -> &[u8] {
+        let at = |o: u64| {
+            usize::try_from(o.saturating_sub(self.input_base)).unwrap_or(0).min(self.input.len())
+        };
+        &self.input[at(range.start)..at(range.end)]
+    }
+
+    /// The input bytes text `range` (block offsets) came from.
+    fn input_range(&self, range: &Range<usize>) -> Range<u64> {
+        let abs = self.base + range.start as u64..self.base + range.end as u64;
+        self.map.input_range(self.text, self.base, abs)
+    }
+}
+
+/// Where the repaired text and its findings go.
+pub(crate) struct Sink<'a> {
+    pub out: &'a mut String,
+    /// Text written before this block.
+    pub written: u64,
+    /// Line breaks before this block.
+    pub lines: u64,
+    pub findings: &'a mut Findings,
+    pub log: &'a mut MalformedLog,
+    pub leftovers: &'a mut Vec<Leftover>,
+    pub scopes: &'a mut Vec<FontScope>,
+}
+
+/// Repairs `block` as `policy` allows and writes it to `sink`.
+pub(crate) fn repair(
+    block: &Block,
+    policy: RepairPolicy,
+    errors: Errors,
+    sink: Sink,
+    registry: Option<&Registry>,
+) -> Result<(), DecodeError> {
+    let fonts = registry.filter(|_| policy.allows(Kind::Fonts));
+    if let Some(registry) = fonts {
+        // The known fonts' scopes, as the decoded text has them.
+        for (range, scope) in fonts::repair_text(block.text, registry).1 {
+            if sink.scopes.len() < MAX_LEFTOVERS {
+                let range = block.input_range(&range);
+                sink.scopes.push(FontScope { range, font: scope.font, declared: scope.declared });
+            }
+        }
+    }
+    // Mixed-in bytes, on the decoded text and its bytes.
+    let mut edits = if policy.allows(Kind::Mixed) { mixed::repair(block) } else { Vec::new() };
+    // Then the text-level repairs, in rounds until nothing changes: one can
+    // make text another repairs (mojibake hiding Zawgyi, say).
+    let font_repair = |text: &str| fonts.map_or_else(Vec::new, |r| fonts::repair_text(text, r).0);
+    let ncr_repair =
+        |text: &str| if policy.allows(Kind::Ncr) { ncr::repair_text(text) } else { Vec::new() };
+    let mojibake_repair = |text: &str| {
+        if policy.allows(Kind::Mojibake) {
+            mojibake::repair_text(text)
+        } else {
+            Vec::new()
+        }
+    };
+    let text_repairs: [&TextRepair; 3] = [&font_repair, &ncr_repair, &mojibake_repair];
+    for _ in 0..ROUNDS {
+        let mut changed = false;
+        for repair_text in text_repairs {
+            let text = apply(block.text, &edits);
+            let new = repair_text(&text);
+            changed |= merge(&mut edits, new, &text);
+        }
+        if !changed {
+            break;
+        }
+    }
+    write(block, &edits, errors, sink)
+}
+
+/// `text` with `edits` (sorted, not overlapping) applied.
+pub(crate) fn apply(text: &str, edits: &[Edit]) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut last = 0;
+    for e in edits {
+        out.push_str(&text[last..e.range.start]);
+        out.push_str(&e.after);
+        last = e.range.end;
+    }
+    out.push_str(&text[last..]);
+    out
+}
+
+/// Adds `new` edits (sorted, not overlapping), made on `text` (the block's
+/// text with `edits` applied), to `edits` (kept in the original
+/// coordinates). A new edit that overlaps earlier ones is merged with them
+/// into one: its range covers them all, its text is the text there now
+/// with the new edit made (a second layer of mojibake undone, or mojibake
+/// in what another repair decoded). Whether anything was added.
+fn merge(edits: &mut Vec<Edit>, new: Vec<Edit>, text: &str) -> bool {
+    let added = !new.is_empty();
+    // The text with the edits so far, kept in step as new ones are added
+    // from the last (so that the earlier ones' coordinates still hold).
+    let mut text = text.to_owned();
+    for e in new.into_iter().rev() {
+        let made = (e.range.clone(), e.after.clone());
+        // Where each earlier edit's text is in `text`.
+        let mut shift = 0_i64;
+        let mut placed = Vec::with_capacity(edits.len());
+        for x in edits.iter() {
+            let start = (x.range.start as i64 + shift) as usize;
+            placed.push(start..start + x.after.len());
+            shift += x.after.len() as i64 - x.range.len() as i64;
+        }
+        let first = placed.partition_point(|r| r.end <= e.range.start);
+        let last = placed.partition_point(|r| r.start < e.range.end);
+        // The shift before a position of `text` outside every edit.
+        let shift_before = |k: usize| -> i64 {
+            edits[..k].iter().map(|x| x.after.len() as i64 - x.range.len() as i64).sum()
+        };
+        let back = |at: usize, k: usize| (at as i64 - shift_before(k)) as usize;
+        if first == last {
+            let range = back(e.range.start, first)..back(e.range.end, first);
+            edits.insert(first, Edit { range, ..e });
+            text.replace_range(made.0, &made.1);
+            continue;
+        }
+        let start = e.range.start.min(placed[first].start);
+        let end = e.range.end.max(placed[last - 1].end);
+        let orig_start = if start == placed[first].start {
+            edits[first].range.start
+        } else {
+            back(start, first)
+        };
+        let orig_end =
+            if end == placed[last - 1].end { edits[last - 1].range.end } else { back(end, last) };
+        let after =
+            format!("{}{}{}", &text[start..e.range.start], e.after, &text[e.range.end..end]);
+        let mut rules: Vec<String> = edits[first..last].iter().map(|x| x.rule.clone()).collect();
+        rules.push(e.rule);
+        let confidence =
+            edits[first..last].iter().map(|x| x.confidence).fold(e.confidence, f32::min);
+        let merged = Edit {
+            range: orig_start..orig_end,
+            after,
+            kind: e.kind,
+            rule: rules.join("; then "),
+            confidence,
+        };
+        edits.splice(first..last, [merged]);
+        text.replace_range(made.0, &made.1);
+    }
+    added
+}
+
+/// Writes the block with its edits; a finding for each edit, and what stays
+/// malformed written by `errors` and logged. Declarations reported before
+/// decoding get their place in the output here.
+fn write(block: &Block, edits: &[Edit], errors: Errors, sink: Sink) -> Result<(), DecodeError> {
+    let Sink { out, written, lines, findings, log, leftovers, .. } = sink;
+    let mut main = Main { log, leftovers, lines };
+    let start = out.len();
+    let input_end = block.map.pieces().last().map_or(block.input_base, |p| p.input);
+    let mut probes: Vec<(usize, usize)> = findings
+        .list
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.kind == Kind::Declaration && f.at == UNPLACED)
+        .filter(|(_, f)| f.range.start < input_end)
+        .filter_map(|(i, f)| {
+            let t = block.map.text_at(block.text, block.base, f.range.start)?;
+            Some((i, usize::try_from(t.checked_sub(block.base)?).ok()?))
+        })
+        .collect();
+    let mut place = |stretch: Range<usize>, out: &String, findings: &mut Findings| {
+        probes.retain(|&(i, t)| {
+            if !stretch.contains(&t) && t != stretch.end {
+                return true;
+            }
+            let mut head = String::new();
+            let _ = copy(block, stretch.start..t, errors, &mut head, None);
+            findings.list[i].at = written + (out.len() - start + head.len()) as u64;
+            findings.list[i].line = lines + 1 + block.text[..t].matches('\n').count() as u64;
+            false
+        });
+    };
+    let mut last = 0;
+    let mut line = lines + 1;
+    for e in edits {
+        place(last..e.range.start, out, findings);
+        copy(block, last..e.range.start, errors, out, Some(&mut main))?;
+        line += block.text[last..e.range.start].matches('\n').count() as u64;
+        let mut before = String::new();
+        copy(block, e.range.clone(), errors, &mut before, None)?;
+        findings.add(Finding {
+            kind: e.kind,
+            range: block.input_range(&e.range),
+            at: written + (out.len() - start) as u64,
+            line,
+            before,
+            after: e.after.clone(),
+            confidence: e.confidence,
+            rule: e.rule.clone(),
+            applied: true,
+        });
+        line += block.text[e.range.clone()].matches('\n').count() as u64;
+        out.push_str(&e.after);
+        last = e.range.end;
+    }
+    place(last..block.text.len(), out, findings);
+    copy(block, last..block.text.len(), errors, out, Some(&mut main))
+}
+
+/// Where the main output's malformed sequences are logged.
+struct Main<'a> {
+    log: &'a mut MalformedLog,
+    leftovers: &'a mut Vec<Leftover>,
+    /// Line breaks before the block.
+    lines: u64,
+}
+
+impl Main<'_> {
+    /// Logs the malformed `segment` of `block`, written at the end of `out`
+    /// (the block's output so far starts at `start` in `out`).
+    fn record(&mut self, block: &Block, segment: &Segment, out: &str) {
+        let input = &segment.input;
+        self.log.record_range(input.start, input.end - input.start);
+        if self.leftovers.len() >= MAX_LEFTOVERS {
+            return;
+        }
+        let line_start = out.rfind('\n').map_or(0, |i| i + 1);
+        let before: String = {
+            let head = &out[line_start..];
+            let skip = head.chars().count().saturating_sub(EXCERPT_CHARS);
+            head.chars().skip(skip).collect()
+        };
+        let after: String = block.text[segment.text.end..]
+            .chars()
+            .take_while(|&c| c != '\n')
+            .take(EXCERPT_CHARS)
+            .map(|c| if crate::decode::is_escape(c) { '\u{FFFD}' } else { c })
+            .collect();
+        let line = self.lines + 1 + block.text[..segment.text.start].matches('\n').count() as u64;
+        self.leftovers.push(Leftover {
+            range: input.clone(),
+            bytes: block.bytes(input.clone()).to_vec(),
+            line,
+            excerpt: format!("{before}\u{FFFD}{after}"),
+        });
+    }
+}
+
+/// Writes text `range` of the block as decoded: malformed sequences as
+/// `errors` says (logged, when a log is given). With [`Errors::Strict`] and
+/// a log, the first malformed sequence stops it.
+fn copy(
+    block: &Block,
+    range: Range<usize>,
+    errors: Errors,
+    out: &mut String,
+    mut main: Option<&mut Main>,
+) -> Result<(), DecodeError> {
+    for s in block.segments() {
+        let part = s.text.start.max(range.start)..s.text.end.min(range.end);
+        if part.start >= part.end {
+            continue;
+        }
+        if s.kind != PieceKind::Malformed {
+            out.push_str(&block.text[part]);
+            continue;
+        }
+        if let Some(main) = main.as_deref_mut() {
+            if errors == Errors::Strict {
+                return Err(DecodeError::new(block.charset, s.input.start, block.bytes(s.input)));
+            }
+            main.record(block, &s, out);
+        }
+        match errors {
+            Errors::Escape => out.push_str(&block.text[part]),
+            _ => out.push('\u{FFFD}'),
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,68 @@
+//! The `declaration` finding: an in-document declaration (`<meta>` charset,
+//! the XML declaration's `encoding`) that the bytes contradict, with the two
+//! ways to make the output self-consistent.
+
+use super::{Finding, Kind, UNPLACED};
+use crate::sniff::{Evidence, Note, Source};
+use crate::{Charset, Detection, Rule};
+
+/// The finding for an in-document declaration that the decision overrode
+/// ("declared X, actual Y"), for text written in `output`: its range is the
+/// declared label, `before` the label, `after` what `--fix-declaration`
+/// would write there (the output encoding's name), and the rule names both
+/// routes: write the text in the declared encoding (`--keep-encoding`), or
+/// rewrite the declaration (`--fix-declaration`). Not applied until the rewrite is spliced
+/// in ([`Repairer::with_splices`](super::Repairer::with_splices)). `None`
+/// when no in-document declaration was overridden.
+///
+/// # Example
+/// ```
+/// use charsight::repair::declaration_finding;
+/// use charsight::{Charset, Engine};
+/// let feed = b"<?xml version=\"1.0\" encoding=\"UTF-8\"?><a>caf\xE9 cr\xE8me, d\xE9j\xE0 vu</a>";
+/// let found = Engine::new().detect(feed);
+/// assert_eq!(found.charset, Charset::Windows1252);
+/// let finding = declaration_finding(&found, Charset::Utf8).unwrap();
+/// assert_eq!(finding.range, 30..35);
+/// assert_eq!(finding.before, "UTF-8");
+/// assert!(!finding.applied);
+/// assert!(finding.rule.contains("--keep-encoding"));
+/// ```
+pub fn declaration_finding(detection: &Detection, output: Charset) -> Option<Finding> {
+    let Rule::Overridden { declared, reason } = detection.rule else { return None };
+    let evidence = detection.evidence.iter().find(|e| in_document(e, declared))?;
+    let actual = detection.charset;
+    let rule = format!(
+        "declared {declared} ({} at byte {}), but the bytes are {actual} ({}); to make the \
+         output self-consistent, write the text in {declared} as declared (--keep-encoding), \
+         or rewrite the declaration to name the output encoding (--fix-declaration; with \
+         --to {actual} the bytes keep their own encoding){}",
+        evidence.source.name(),
+        evidence.offset,
+        reason.name(),
+        if output == declared {
+            format!("; the output, in {output}, already matches it")
+        } else {
+            String::new()
+        },
+    );
+    Some(Finding {
+        kind: Kind::Declaration,
+        range: evidence.offset as u64..(evidence.offset + evidence.len) as u64,
+        at: UNPLACED,
+        line: 1,
+        before: evidence.label.clone(),
+        after: output.name().to_owned(),
+        confidence: detection.confidence,
+        rule,
+        applied: false,
+    })
+}
+
+/// Whether `e` is an in-document declaration of `declared`.
+fn in_document(e: &Evidence, declared: Charset) -> bool {
+    matches!(e.source, Source::Meta | Source::Xml)
+        && e.len > 0
+        && !e.notes.contains(&Note::Autodetected)
+        && e.usable() == Some(declared)
+}

@@ -1,0 +1,386 @@
+//! The `mixed` repair: bytes of another encoding inside a document, found
+//! on the bytes themselves rather than by decoding the whole document
+//! wrongly.
+//!
+//! - **Fragments**: in a legacy ASCII-compatible document (windows-1252,
+//!   ISO-8859-x, Shift_JIS, …), stretches of the document's own bytes that
+//!   are valid UTF-8 ([`Units::utf8_runs`] over the document's characters,
+//!   malformed bytes included) are decoded as UTF-8 when that reads far more
+//!   plausibly (the margin of the `mojibake` repair, of which this is the
+//!   byte-level case; further layers are peeled the same way).
+//! - **Strays**: runs of bytes malformed in the document's encoding (stray
+//!   windows-1252 quotes in UTF-8 are the common case) are decoded by each
+//!   candidate encoding that decodes them cleanly, and the most plausible
+//!   reading replaces them when it beats the U+FFFD a plain decode writes by
+//!   [`MARGIN`] bits. A multibyte candidate may take one ASCII byte after the
+//!   run as its trail byte. After [`MAX_SCORED`] runs in a block, only the
+//!   encoding chosen most often so far is tried, which bounds the work on
+//!   inputs that are mostly malformed.
+
+use std::ops::Range;
+
+use super::block::{Block, Segment};
+use super::mojibake::{self, Proposal, Via};
+use super::score::{self, Share, Verdicts, Window};
+use super::utf8::Units;
+use super::{Edit, Kind, LEGACY};
+use crate::decode::PieceKind;
+use crate::detect::{language_costs, LanguageCosts};
+use crate::Charset;
+
+/// The gain (bits) a reading of stray bytes needs over U+FFFD. Stray bytes
+/// are damage whatever is done, so a small margin: the most plausible
+/// reading, unless U+FFFD is nearly as plausible.
+pub(crate) const MARGIN: f32 = 2.0;
+
+/// How much less plausible than U+FFFD (bits) the block's leading
+/// encoding may make a run before the run is left: the models know little
+/// of rare punctuation (a closing quote in Hindi), and U+FFFD is no reading
+/// at all. Set on the tuning half of the held-out text.
+pub(crate) const LEADER_SLACK: f32 = 8.0;
+
+/// Runs of stray bytes scored against every candidate in a block.
+pub(crate) const MAX_SCORED: usize = 256;
+
+/// The `mixed` repairs of a block, as edits of its text.
+pub(crate) fn repair(block: &Block) -> Vec<Edit> {
+    if !block.charset.is_ascii_compatible() {
+        return Vec::new();
+    }
+    let mut edits = fragments(block);
+    let strays = strays(block, &edits);
+    edits.extend(strays);
+    edits.sort_by_key(|e| e.range.start);
+    edits
+}
+
+/// The line of `text` holding `range`: its start offset and text.
+fn line_of<'t>(text: &'t str, range: &Range<usize>) -> (usize, &'t str) {
+    let start = text[..range.start].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[range.end..].find('\n').map_or(text.len(), |i| range.end + i);
+    (start, &text[start..end])
+}
+
+/// A character (or a piece that cannot be split) of the block and its
+/// input bytes.
+struct Unit {
+    text: Range<usize>,
+    input: Range<u64>,
+    ascii: bool,
+}
+
+/// The units of the block, in order; `None` stands for a splice.
+fn units(block: &Block) -> Vec<Option<Unit>> {
+    let mut units = Vec::new();
+    for Segment { text, input, kind } in block.segments() {
+        let part = &block.text[text.clone()];
+        let one_byte_each = kind == PieceKind::Malformed
+            || (kind == PieceKind::Decoded && (block.charset.is_single_byte() || part.is_ascii()));
+        if one_byte_each {
+            // Escapes of malformed bytes, characters of a single-byte
+            // encoding, or a run of ASCII: one byte each.
+            for (at, (i, c)) in (input.start..).zip(part.char_indices()) {
+                let t = text.start + i..text.start + i + c.len_utf8();
+                let ascii = c.is_ascii();
+                units.push(Some(Unit { text: t, input: at..at + 1, ascii }));
+            }
+        } else if kind == PieceKind::Decoded {
+            units.push(Some(Unit { text, input, ascii: false }));
+        } else {
+            units.push(None);
+        }
+    }
+    units
+}
+
+/// How many bytes at the start of `bytes` are multibyte UTF-8 sequences.
+fn multibyte_utf8(bytes: &[u8]) -> usize {
+    let mut at = 0;
+    while let Some(&lead) = bytes.get(at) {
+        let len = match lead {
+            0xC2..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            0xF0..=0xF4 => 4,
+            _ => break,
+        };
+        match bytes.get(at..at + len).map(std::str::from_utf8) {
+            Some(Ok(_)) => at += len,
+            _ => break,
+        }
+    }
+    at
+}
+
+/// UTF-8 inside a legacy document. A run whose last UTF-8 sequence ends
+/// inside a character of the document's encoding takes the characters up
+/// to where the rest decodes again (a few at most). The margin grows with
+/// the share of the line's and the block's non-ASCII text left as it is
+/// ([`Share::margin`]).
+fn fragments(block: &Block) -> Vec<Edit> {
+    if block.charset.is_unicode() {
+        return Vec::new();
+    }
+    let via = Via::of(block.charset);
+    let units = units(block);
+    let unit = |i: usize| units.get(i).and_then(Option::as_ref);
+    // Each run: its text range and its text.
+    let mut runs: Vec<(Range<usize>, String)> = Vec::new();
+    let mut i = 0;
+    while i < units.len() {
+        let group_end =
+            (i..units.len()).find(|&j| unit(j).is_none_or(|u| u.ascii)).unwrap_or(units.len());
+        if group_end == i {
+            i += 1;
+            continue;
+        }
+        let group: Vec<&Unit> = (i..group_end).filter_map(unit).collect();
+        let mut bytes = Units::new();
+        for u in &group {
+            bytes.push(block.bytes(u.input.clone()));
+        }
+        for run in bytes.utf8_runs() {
+            let (first, last) = (group[run.start], group[run.end - 1]);
+            let mut fixed = String::from_utf8_lossy(bytes.bytes(run.clone())).into_owned();
+            let mut end = last.text.end;
+            // The UTF-8 may run on into the next character.
+            let next = i + run.end;
+            if let Some(u) = unit(next) {
+                let ahead = block.bytes(u.input.start..u.input.start + 16);
+                let more = multibyte_utf8(ahead);
+                if more > 0 {
+                    if let Some((text, to)) =
+                        resync(block, &units, u.input.start + more as u64, next)
+                    {
+                        fixed.push_str(&String::from_utf8_lossy(&ahead[..more]));
+                        fixed.push_str(&text);
+                        end = to;
+                    }
+                }
+            }
+            runs.push((first.text.start..end, fixed));
+        }
+        i = group_end;
+    }
+    // A run may not end inside a malformed sequence (it would split what a
+    // plain decode writes as one U+FFFD).
+    let malformed: Vec<Range<usize>> =
+        block.segments().filter(|s| s.kind == PieceKind::Malformed).map(|s| s.text).collect();
+    let splits = |at: usize| malformed.iter().any(|m| m.start < at && at < m.end);
+    runs.retain(|(range, _)| !splits(range.start) && !splits(range.end));
+    // A run that took the characters after it up to a resynchronization
+    // may reach into the next run: the first keeps them.
+    let mut end = 0;
+    runs.retain(|(range, _)| {
+        let keep = range.start >= end;
+        end = end.max(range.end);
+        keep
+    });
+    let covered = |range: &Range<usize>| -> usize {
+        runs.iter()
+            .filter(|(r, _)| r.start >= range.start && r.end <= range.end)
+            .map(|(r, _)| block.text[r.clone()].chars().count())
+            .sum()
+    };
+    let block_share = Share::of(block.text, covered(&(0..block.text.len())));
+    // Line by line: each run judged with the line's other runs repaired.
+    let mut edits = Vec::new();
+    let mut k = 0;
+    while k < runs.len() {
+        let (start, line) = line_of(block.text, &runs[k].0);
+        let end = start + line.len();
+        let in_line = runs[k..].iter().take_while(|(r, _)| r.end <= end).count().max(1);
+        let language = score::line_language(line);
+        let proposals: Vec<Proposal> = runs[k..k + in_line]
+            .iter()
+            .map(|(range, fixed)| {
+                let local = range.start - start..range.end - start;
+                let mut p = Proposal::new(local, fixed.clone(), via);
+                p.choose(line, language);
+                p
+            })
+            .collect();
+        let margin = Share::of(line, covered(&(start..end))).margin(block_share, mojibake::MARGIN);
+        k += in_line;
+        // Runs that, all decoded, leave the line no more plausible in its
+        // language than it is are chance (the bytes of Thai text in
+        // windows-874 form UTF-8 sequences everywhere).
+        let all = language_costs(&mojibake::apply(line, &proposals).0);
+        let as_is = language_costs(line);
+        let cost = |costs: &LanguageCosts| match language {
+            Some(l) => costs.get(l).unwrap_or(f32::INFINITY),
+            None => costs.best().map_or(0.0, |b| b.1),
+        };
+        if cost(&all) >= cost(&as_is) {
+            continue;
+        }
+        for (p, gain) in mojibake::judge_in_place(line, proposals) {
+            if gain < margin {
+                continue;
+            }
+            let rule = match p.chosen {
+                0 => format!("UTF-8 bytes in {}", block.charset),
+                n => format!("UTF-8 bytes in {}, garbled {n} times", block.charset),
+            };
+            let confidence = score::confidence(gain, margin);
+            let range = start + p.range.start..start + p.range.end;
+            let after = p.after().to_owned();
+            edits.push(Edit { range, after, kind: Kind::Mixed, rule, confidence });
+        }
+    }
+    edits
+}
+
+/// The document's own reading of its bytes from `from` (inside unit
+/// `inside`, just past a UTF-8 run) to the end of a unit a few on, where it
+/// decodes cleanly: the text, and where it ends in the block's text.
+fn resync(
+    block: &Block,
+    units: &[Option<Unit>],
+    from: u64,
+    inside: usize,
+) -> Option<(String, usize)> {
+    let encoding = block.charset.to_encoding_rs()?;
+    for u in units.iter().skip(inside).take(4) {
+        let u = u.as_ref()?;
+        if u.input.end <= from {
+            continue;
+        }
+        let bytes = block.bytes(from..u.input.end);
+        if let Some(text) = encoding.decode_without_bom_handling_and_without_replacement(bytes) {
+            return Some((text.into_owned(), u.text.end));
+        }
+    }
+    None
+}
+
+/// One run of malformed bytes and its readings.
+struct Stray {
+    /// The run's text (escapes) and the character after it, if a reading
+    /// takes it as a trail byte.
+    stretch: Range<usize>,
+    run_end: usize,
+    /// Each candidate that decodes it: the charset, the text of the stretch,
+    /// whether it took the next character.
+    readings: Vec<(Charset, String, bool)>,
+    verdicts: Verdicts,
+}
+
+/// Runs of malformed bytes not covered by `taken`, decoded by the
+/// encoding that fits them: the one that fits the block's runs best where
+/// it decodes the run and clears the margin, else the run's own best.
+fn strays(block: &Block, taken: &[Edit]) -> Vec<Edit> {
+    let mut runs: Vec<(Range<usize>, Range<u64>, usize)> = Vec::new();
+    for s in block.segments().filter(|s| s.kind == PieceKind::Malformed) {
+        match runs.last_mut() {
+            Some((text, input, n)) if text.end == s.text.start && input.end == s.input.start => {
+                text.end = s.text.end;
+                input.end = s.input.end;
+                *n += 1;
+            }
+            _ => runs.push((s.text, s.input, 1)),
+        }
+    }
+    runs.retain(|(text, _, _)| {
+        !taken.iter().any(|e| e.range.start < text.end && text.start < e.range.end)
+    });
+    let mut strays: Vec<Stray> = Vec::new();
+    let mut totals: Vec<(Charset, f32)> = Vec::new();
+    for (text, input, sequences) in runs {
+        let candidates: Vec<Charset> = if strays.len() < MAX_SCORED {
+            LEGACY.iter().copied().filter(|&c| c != block.charset).collect()
+        } else {
+            leader(&totals).into_iter().collect()
+        };
+        let stray = read_stray(block, text, input, sequences, &candidates);
+        // Each encoding's cost over the runs so far: its reading, or the
+        // run as it stands where it has none.
+        for &charset in &candidates {
+            let cost = match stray.readings.iter().position(|r| r.0 == charset) {
+                Some(i) => stray.verdicts.costs[i],
+                None => stray.verdicts.original,
+            };
+            match totals.iter_mut().find(|(c, _)| *c == charset) {
+                Some((_, total)) => *total += cost,
+                None => totals.push((charset, cost)),
+            }
+        }
+        strays.push(stray);
+    }
+    let leader = leader(&totals);
+    let mut edits = Vec::new();
+    for stray in strays {
+        // The leading encoding's reading unless it is far less plausible
+        // than U+FFFD; else the run's own best if it clears the margin.
+        let own = stray.readings.iter().position(|r| Some(r.0) == leader);
+        let choice = own
+            .map(|i| (i, stray.verdicts.gains[i]))
+            .filter(|&(_, gain)| gain >= -LEADER_SLACK)
+            .or_else(|| stray.verdicts.best().filter(|&(_, gain)| gain >= MARGIN));
+        let Some((i, gain)) = choice else { continue };
+        let (charset, mut after, took_next) = stray.readings[i].clone();
+        let range = if took_next {
+            stray.stretch
+        } else {
+            after.truncate(after.len() - (stray.stretch.end - stray.run_end));
+            stray.stretch.start..stray.run_end
+        };
+        let rule = format!("{charset} bytes in {}", block.charset);
+        let confidence = score::confidence(gain, MARGIN);
+        edits.push(Edit { range, after, kind: Kind::Mixed, rule, confidence });
+    }
+    edits
+}
+
+/// The encoding with the lowest total cost.
+fn leader(totals: &[(Charset, f32)]) -> Option<Charset> {
+    totals.iter().min_by(|a, b| a.1.total_cmp(&b.1)).map(|&(c, _)| c)
+}
+
+/// The readings of one run of malformed bytes in `candidates`.
+fn read_stray(
+    block: &Block,
+    text: Range<usize>,
+    input: Range<u64>,
+    sequences: usize,
+    candidates: &[Charset],
+) -> Stray {
+    let bytes = block.bytes(input);
+    // The ASCII character after the run, which a multibyte reading may take
+    // as its trail byte; the stretch scored takes it in every reading.
+    let next = block.text[text.end..].chars().next().filter(char::is_ascii_graphic);
+    let tail = next.map(String::from).unwrap_or_default();
+    let mut readings = Vec::new();
+    for &charset in candidates {
+        let Some(encoding) = charset.to_encoding_rs() else { continue };
+        let decode = |bytes: &[u8]| {
+            encoding
+                .decode_without_bom_handling_and_without_replacement(bytes)
+                .filter(|t| !t.chars().any(char::is_control))
+                .map(|t| t.into_owned())
+        };
+        match (decode(bytes), next) {
+            (Some(t), _) => readings.push((charset, t + &tail, false)),
+            (None, Some(c)) if !charset.is_single_byte() => {
+                let mut longer = bytes.to_vec();
+                longer.push(c as u8);
+                if let Some(t) = decode(&longer) {
+                    readings.push((charset, t, true));
+                }
+            }
+            _ => {}
+        }
+    }
+    let stretch = text.start..text.end + tail.len();
+    let (start, line) = line_of(block.text, &stretch);
+    let window =
+        Window::new(line, stretch.start - start..stretch.end - start, score::line_language(line));
+    let shown = "\u{FFFD}".repeat(sequences) + &tail;
+    let texts: Vec<&str> = readings.iter().map(|r| r.1.as_str()).collect();
+    let mut verdicts = window.judge(&shown, &texts, false);
+    // Each reading costs its encoding's prior too.
+    for (i, (charset, _, _)) in readings.iter().enumerate() {
+        verdicts.costs[i] += score::prior(*charset);
+        verdicts.gains[i] -= score::prior(*charset);
+    }
+    Stray { stretch, run_end: text.end, readings, verdicts }
+}

@@ -1,0 +1,507 @@
+//! The `mojibake` repair: text that went through a wrong decode and a
+//! re-encode ("Ã©" for "é", "æ–‡å­—" for "文字", "РџСЂРёРІРµС‚" for
+//! "Привет", "鏂囧瓧" for "文字"), once or more.
+//!
+//! UTF-8 bytes read as windows-1252 (or ISO-8859-1, whose C1 controls stand
+//! for the bytes windows-1252 leaves undefined or maps elsewhere),
+//! windows-1251, MacRoman, Shift_JIS or GBK give characters that, encoded
+//! back in that encoding, are valid UTF-8 again. So for each of these
+//! encodings ([`Via`]) the repair encodes each run of non-ASCII characters
+//! back, finds the stretches whose bytes are UTF-8 ([`Units::utf8_runs`]),
+//! peels up to [`MAX_DEPTH`] layers, and keeps the reading the scoring model
+//! prefers — only when it is at least [`MARGIN`] bits cheaper than the text
+//! as it stands. Where several encodings propose overlapping repairs, the
+//! one with the larger gain wins.
+
+use std::ops::Range;
+use std::sync::OnceLock;
+
+use super::score::{self, Share, Window};
+use super::utf8::Units;
+use super::{Edit, Kind};
+use crate::Charset;
+
+/// How many times over text may have been garbled.
+pub(crate) const MAX_DEPTH: usize = 3;
+
+/// The gain (bits) a repair needs: measured so that no line of the clean
+/// text is changed while held-out damage is repaired.
+pub(crate) const MARGIN: f32 = 12.0;
+
+/// An encoding UTF-8 was wrongly read in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Via {
+    /// windows-1252, with the C1 controls of ISO-8859-1 for bytes 0x80–0x9F.
+    Windows1252,
+    /// windows-1251.
+    Windows1251,
+    /// MacRoman (`macintosh`).
+    Macintosh,
+    /// Shift_JIS.
+    ShiftJis,
+    /// GBK.
+    Gbk,
+}
+
+impl Via {
+    pub(crate) const ALL: [Via; 5] =
+        [Via::Windows1252, Via::Windows1251, Via::Macintosh, Via::ShiftJis, Via::Gbk];
+
+    pub(crate) fn charset(self) -> Charset {
+        match self {
+            Via::Windows1252 => Charset::Windows1252,
+            Via::Windows1251 => Charset::Windows1251,
+            Via::Macintosh => Charset::Macintosh,
+            Via::ShiftJis => Charset::ShiftJis,
+            Via::Gbk => Charset::Gbk,
+        }
+    }
+
+    /// The encoding for a charset, when it is one of them.
+    pub(crate) fn of(charset: Charset) -> Option<Via> {
+        Via::ALL.into_iter().find(|v| v.charset() == charset)
+    }
+
+    /// The bytes of `c` in this encoding, when it has them.
+    fn encode(self, c: char, buf: &mut [u8; 4]) -> Option<usize> {
+        if self.charset().is_single_byte() {
+            let table = reverse_table(self);
+            let i = table.binary_search_by_key(&c, |&(k, _)| k).ok()?;
+            buf[0] = table[i].1;
+            return Some(1);
+        }
+        let mut src = [0; 4];
+        let encoding = self.charset().to_encoding_rs()?;
+        let (result, _, written) = encoding.new_encoder().encode_from_utf8_without_replacement(
+            c.encode_utf8(&mut src),
+            buf,
+            true,
+        );
+        (result == encoding_rs::EncoderResult::InputEmpty).then_some(written)
+    }
+
+    /// The name in a finding's rule; windows-1252 is named ISO-8859-1 when
+    /// the text used its C1 controls.
+    fn name(self, text: &str) -> &'static str {
+        match self {
+            Via::Windows1252 if text.chars().any(|c| ('\u{80}'..='\u{9F}').contains(&c)) => {
+                "ISO-8859-1"
+            }
+            v => v.charset().name(),
+        }
+    }
+}
+
+/// Non-ASCII characters of a single-byte encoding and their bytes, sorted
+/// by character: the encoding's own decoding of bytes 0x80–0xFF, plus for
+/// windows-1252 the C1 controls as ISO-8859-1 has them.
+fn reverse_table(via: Via) -> &'static [(char, u8)] {
+    static TABLES: OnceLock<Vec<Vec<(char, u8)>>> = OnceLock::new();
+    let tables = TABLES.get_or_init(|| {
+        Via::ALL
+            .iter()
+            .map(|&v| {
+                let mut table = Vec::new();
+                if v.charset().is_single_byte() {
+                    for b in 0x80..=0xFFu8 {
+                        if let (text, false) = v.charset().decode(&[b]) {
+                            table.extend(text.chars().next().map(|c| (c, b)));
+                        }
+                        if v == Via::Windows1252 && b < 0xA0 {
+                            table.push((char::from(b), b));
+                        }
+                    }
+                }
+                table.sort_unstable();
+                table.dedup_by_key(|(c, _)| *c);
+                table
+            })
+            .collect()
+    });
+    &tables[Via::ALL.iter().position(|&v| v == via).unwrap_or(0)]
+}
+
+/// The units of `chars` (non-ASCII characters) in `via`, or `None` when a
+/// character has no bytes there or only ASCII ones.
+fn units(via: Via, chars: &str) -> Option<Units> {
+    let mut units = Units::new();
+    let mut buf = [0; 4];
+    for c in chars.chars() {
+        let len = via.encode(c, &mut buf)?;
+        if buf[..len].is_ascii() {
+            return None;
+        }
+        units.push(&buf[..len]);
+    }
+    Some(units)
+}
+
+/// One layer undone over all of `text`: every UTF-8 run of its non-ASCII
+/// characters in `via` decoded. `None` when nothing changes.
+fn peel(via: Via, text: &str) -> Option<String> {
+    let mut out = String::with_capacity(text.len());
+    let mut changed = false;
+    for (range, ascii) in stretches(text) {
+        let part = &text[range];
+        match (ascii, encodable_runs(via, part)) {
+            (false, runs) if !runs.is_empty() => {
+                let mut last = 0;
+                for (r, fixed) in runs {
+                    out.push_str(&part[last..r.start]);
+                    out.push_str(&fixed);
+                    last = r.end;
+                }
+                out.push_str(&part[last..]);
+                changed = true;
+            }
+            _ => out.push_str(part),
+        }
+    }
+    changed.then_some(out)
+}
+
+/// The stretches of `text` alternately ASCII and not: (range, is ASCII).
+fn stretches(text: &str) -> impl Iterator<Item = (Range<usize>, bool)> + '_ {
+    let mut start = 0;
+    std::iter::from_fn(move || {
+        let rest = &text[start..];
+        let ascii = rest.chars().next()?.is_ascii();
+        let len = rest.find(|c: char| c.is_ascii() != ascii).unwrap_or(rest.len());
+        let range = start..start + len;
+        start += len;
+        Some((range, ascii))
+    })
+}
+
+/// In `part` (non-ASCII characters), the UTF-8 runs in `via` (byte ranges
+/// of `part`) and their decoding. Characters `via` cannot encode split it.
+fn encodable_runs(via: Via, part: &str) -> Vec<(Range<usize>, String)> {
+    let mut found = Vec::new();
+    let mut buf = [0; 4];
+    let mut chunk_start = 0;
+    let offsets: Vec<(usize, char)> = part.char_indices().collect();
+    let mut i = 0;
+    while i <= offsets.len() {
+        let breaks = offsets
+            .get(i)
+            .is_none_or(|&(_, c)| via.encode(c, &mut buf).is_none_or(|len| buf[..len].is_ascii()));
+        if breaks {
+            let end = offsets.get(i).map_or(part.len(), |&(at, _)| at);
+            if end > chunk_start {
+                let chunk = &part[chunk_start..end];
+                if let Some(units) = units(via, chunk) {
+                    let at: Vec<usize> = chunk.char_indices().map(|(k, _)| k).collect();
+                    let pos = |u: usize| at.get(u).map_or(chunk.len(), |&k| k);
+                    for run in units.utf8_runs() {
+                        let text = String::from_utf8_lossy(units.bytes(run.clone())).into_owned();
+                        let range = chunk_start + pos(run.start)..chunk_start + pos(run.end);
+                        found.push((range, text));
+                    }
+                }
+            }
+            chunk_start = offsets.get(i).map_or(part.len(), |&(at, c)| at + c.len_utf8());
+        }
+        i += 1;
+    }
+    found
+}
+
+/// Stretches of a line whose bytes are UTF-8, and their first layer undone.
+type Runs = Vec<(Range<usize>, String)>;
+
+/// A proposed repair of one stretch of a line.
+pub(crate) struct Proposal {
+    /// The stretch of the line.
+    pub range: Range<usize>,
+    /// Its text with one layer undone, two, …
+    pub layers: Vec<String>,
+    /// The layer chosen (0 for one layer undone).
+    pub chosen: usize,
+}
+
+impl Proposal {
+    /// A proposal for `range` whose first layer undone is `fixed`, with the
+    /// further layers `via` peels off it.
+    pub(crate) fn new(range: Range<usize>, fixed: String, via: Option<Via>) -> Proposal {
+        let mut layers = vec![fixed];
+        while layers.len() < MAX_DEPTH {
+            let last = &layers[layers.len() - 1];
+            match via.and_then(|via| peel(via, last)) {
+                Some(next) => layers.push(next),
+                None => break,
+            }
+        }
+        Proposal { range, layers, chosen: 0 }
+    }
+
+    /// The repaired text.
+    pub(crate) fn after(&self) -> &str {
+        &self.layers[self.chosen]
+    }
+
+    /// Chooses the most plausible layer for `line` (whose language is
+    /// `language`).
+    pub(crate) fn choose(&mut self, line: &str, language: Option<&'static str>) {
+        let window = Window::new(line, self.range.clone(), language);
+        self.chosen =
+            window.choose(&line[self.range.clone()], &self.layers, false).map_or(0, |c| c.0);
+    }
+}
+
+/// Each encoding's proposals for one line (its stretches whose bytes are
+/// UTF-8, each at its most plausible depth).
+fn proposals(line: &str) -> Vec<(Via, Vec<Proposal>)> {
+    if line.is_ascii() {
+        return Vec::new();
+    }
+    // Each encoding's stretches first: most lines have none, and need no
+    // scoring at all.
+    let runs: Vec<(Via, Runs)> = Via::ALL
+        .into_iter()
+        .map(|via| {
+            let mut found = Vec::new();
+            for (range, ascii) in stretches(line) {
+                if !ascii {
+                    found.extend(
+                        encodable_runs(via, &line[range.clone()])
+                            .into_iter()
+                            .map(|(r, fixed)| (range.start + r.start..range.start + r.end, fixed)),
+                    );
+                }
+            }
+            (via, found)
+        })
+        .filter(|(_, found)| !found.is_empty())
+        .collect();
+    if runs.is_empty() {
+        return Vec::new();
+    }
+    // An encoding whose stretches, all undone once, leave the line no more
+    // plausible than it is has nothing to repair here.
+    let as_is = score::bits(line);
+    let once = |found: &[(Range<usize>, String)]| {
+        let layer: Vec<Proposal> = found
+            .iter()
+            .map(|(range, fixed)| Proposal {
+                range: range.clone(),
+                layers: vec![fixed.clone()],
+                chosen: 0,
+            })
+            .collect();
+        score::bits(&apply(line, &layer).0)
+    };
+    let runs: Vec<_> = runs.into_iter().filter(|(_, found)| once(found) < as_is).collect();
+    if runs.is_empty() {
+        return Vec::new();
+    }
+    let language = score::line_language(line);
+    runs.into_iter()
+        .map(|(via, found)| {
+            let proposals = found
+                .into_iter()
+                .map(|(range, fixed)| {
+                    let mut p = Proposal::new(range, fixed, Some(via));
+                    p.choose(line, language);
+                    p
+                })
+                .collect();
+            (via, proposals)
+        })
+        .collect()
+}
+
+/// The mojibake repairs of a block of text, as edits of it.
+///
+/// Each encoding proposes to repair every stretch of a line whose bytes in
+/// it are UTF-8. A proposal is kept when its gain, with the encoding's other
+/// proposals in the line made around it, clears a margin that grows with
+/// the share of the line's and the block's non-ASCII text that the encoding
+/// leaves as it is ([`Share::margin`]). An encoding whose stretches, all undone once, leave the line no
+/// more plausible than it is proposes nothing. Encodings are tried in order
+/// of how plausible the line is with all of their proposals made, and a
+/// proposal overlapping one kept is dropped.
+pub(crate) fn repair_text(text: &str) -> Vec<Edit> {
+    let mut lines = Vec::new();
+    let mut start = 0;
+    for line in text.split_inclusive('\n') {
+        let body = line.strip_suffix('\n').unwrap_or(line);
+        lines.push((start, body, proposals(body)));
+        start += line.len();
+    }
+    // The block's share, per encoding.
+    let mut block: Vec<(Via, Share)> = Via::ALL.iter().map(|&v| (v, Share::default())).collect();
+    for (_, body, by_via) in &lines {
+        for (via, share) in &mut block {
+            let proposals = by_via.iter().find(|(v, _)| v == via).map_or(&[][..], |(_, p)| p);
+            share.add(Share::of(body, covered(body, proposals)));
+        }
+    }
+    let mut edits = Vec::new();
+    for (start, line, by_via) in lines {
+        for mut e in repair_line(line, by_via, &block) {
+            e.range = start + e.range.start..start + e.range.end;
+            edits.push(e);
+        }
+    }
+    edits
+}
+
+/// How many characters of `line` `proposals` cover.
+fn covered(line: &str, proposals: &[Proposal]) -> usize {
+    proposals.iter().map(|p| line[p.range.clone()].chars().count()).sum()
+}
+
+/// The repairs of one line given each encoding's proposals for it and the
+/// block's shares.
+fn repair_line(line: &str, by_via: Vec<(Via, Vec<Proposal>)>, block: &[(Via, Share)]) -> Vec<Edit> {
+    let mut ranked: Vec<(f32, Via, Vec<Proposal>)> = by_via
+        .into_iter()
+        .map(|(via, proposals)| (score::bits(&apply(line, &proposals).0), via, proposals))
+        .collect();
+    ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut edits: Vec<Edit> = Vec::new();
+    for (_, via, proposals) in ranked {
+        let share = Share::of(line, covered(line, &proposals));
+        let in_block = block.iter().find(|(v, _)| *v == via).map_or(share, |&(_, s)| s);
+        let margin = share.margin(in_block, MARGIN);
+        for (p, gain) in judge_in_place(line, proposals) {
+            if edits.iter().any(|e| e.range.start < p.range.end && p.range.start < e.range.end) {
+                continue;
+            }
+            if gain < margin {
+                continue;
+            }
+            let name = via.name(&line[p.range.clone()]);
+            let rule = match p.chosen {
+                0 => format!("UTF-8 read as {name}"),
+                n => format!("UTF-8 read as {name}, {} times", n + 1),
+            };
+            let confidence = score::confidence(gain, margin);
+            let after = p.after().to_owned();
+            edits.push(Edit { range: p.range, after, kind: Kind::Mojibake, rule, confidence });
+        }
+    }
+    edits.sort_by_key(|e| e.range.start);
+    edits
+}
+
+/// `proposals` (sorted, not overlapping) for `line`, each judged with all
+/// the others made around it (text garbled throughout reads as its
+/// language only once repaired): its layer chosen again there, and its
+/// gain.
+pub(crate) fn judge_in_place(line: &str, proposals: Vec<Proposal>) -> Vec<(Proposal, f32)> {
+    let (all, at) = apply(line, &proposals);
+    let language = score::line_language(&all);
+    proposals
+        .into_iter()
+        .zip(at)
+        .map(|(mut p, start)| {
+            let window = Window::new(&all, start..start + p.after().len(), language);
+            match window.choose(&line[p.range.clone()], &p.layers, false) {
+                Some((i, gain)) => {
+                    p.chosen = i;
+                    (p, gain)
+                }
+                None => (p, f32::NEG_INFINITY),
+            }
+        })
+        .collect()
+}
+
+/// `line` with `proposals` (sorted, not overlapping) made, and where each
+/// one's text starts in it.
+pub(crate) fn apply(line: &str, proposals: &[Proposal]) -> (String, Vec<usize>) {
+    let mut out = String::with_capacity(line.len());
+    let mut starts = Vec::with_capacity(proposals.len());
+    let mut last = 0;
+    for p in proposals {
+        out.push_str(&line[last..p.range.start]);
+        starts.push(out.len());
+        out.push_str(p.after());
+        last = p.range.end;
+    }
+    out.push_str(&line[last..]);
+    (out, starts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `text` garbled `depth` times through `via`.
+    pub(crate) fn garble(text: &str, via: Via, depth: usize) -> String {
+        let mut s = text.to_owned();
+        for _ in 0..depth {
+            s = via.charset().decode(s.as_bytes()).0.into_owned();
+        }
+        s
+    }
+
+    fn repair(line: &str) -> String {
+        let mut out = line.to_owned();
+        for e in repair_text(line).into_iter().rev() {
+            out.replace_range(e.range, &e.after);
+        }
+        out
+    }
+
+    #[test]
+    fn reverse_tables_cover_the_high_half() {
+        assert_eq!(reverse_table(Via::Windows1251).len(), 128);
+        // windows-1252's 128 characters and the 27 C1 controls it maps elsewhere.
+        assert_eq!(reverse_table(Via::Windows1252).len(), 128 + 27);
+        let mut buf = [0; 4];
+        assert_eq!(Via::Windows1252.encode('\u{81}', &mut buf), Some(1));
+        assert_eq!(Via::Windows1252.encode('\u{80}', &mut buf), Some(1));
+        assert_eq!(buf[0], 0x80);
+        assert_eq!(Via::ShiftJis.encode('日', &mut buf), Some(2));
+        assert_eq!(Via::Gbk.encode('한', &mut buf), None);
+    }
+
+    #[test]
+    fn peels_layers() {
+        assert_eq!(peel(Via::Windows1252, "ÃƒÂ©").as_deref(), Some("Ã©"));
+        assert_eq!(peel(Via::Windows1252, "plain"), None);
+    }
+
+    #[test]
+    fn repairs_common_mojibake() {
+        for (text, via, depth) in [
+            ("Le café est très chaud, n’est-ce pas ?", Via::Windows1252, 1),
+            ("Le café est très chaud, n’est-ce pas ?", Via::Windows1252, 2),
+            ("Привет, как дела? Всё хорошо.", Via::Windows1251, 1),
+            ("日本語の文字コードを判定します。", Via::Windows1252, 1),
+            ("Grüße aus Köln, schöne Straße", Via::Macintosh, 1),
+        ] {
+            let garbled = garble(text, via, depth);
+            assert_ne!(garbled, text);
+            assert_eq!(repair(&garbled), text, "{via:?} ×{depth}: {garbled}");
+        }
+    }
+
+    #[test]
+    fn c1_controls_and_undefined_bytes() {
+        // "Á" is C3 81; windows-1252 leaves 0x81 undefined, so it reads as U+0081.
+        let garbled = garble("Árvíztűrő tükörfúrógép", Via::Windows1252, 1);
+        assert!(garbled.contains('\u{81}'));
+        assert_eq!(repair(&garbled), "Árvíztűrő tükörfúrógép");
+        // ISO-8859-1 reads 0x80–0x9F as C1 controls: "’" (E2 80 99) as "â\u{80}\u{99}".
+        let edits = repair_text("it\u{E2}\u{80}\u{99}s fine");
+        assert_eq!(edits.len(), 1);
+        assert_eq!(edits[0].after, "’");
+        assert_eq!(edits[0].rule, "UTF-8 read as ISO-8859-1");
+    }
+
+    #[test]
+    fn leaves_clean_text_alone() {
+        for line in [
+            "«Fuß» und Straße",
+            "ВІЙСЬКО СІЧНЯ",
+            "naïve café, São Paulo",
+            "中文字符编码检测",
+            "ｶﾀｶﾅとひらがな",
+        ] {
+            assert!(repair_text(line).is_empty(), "{line}");
+        }
+    }
+}

@@ -1,0 +1,293 @@
+//! The scoring model every repair decision is made by: how plausible a
+//! stretch of text is as natural language, under the detector's language
+//! models ([`crate::detect::language_costs`], the per-language form of
+//! [`crate::detect::plausibility`]; one model for detection and repair).
+//!
+//! A repair proposes to replace a stretch of a line with another reading
+//! of the same bytes. The readings are scored in a window of the line (the
+//! stretch plus up to [`CONTEXT`] characters each side, so that the pairs it
+//! forms with its neighbours count) under the language of the line
+//! ([`line_language`]; for mojibake, of the line as the repairs being
+//! weighed would make it): the most plausible reading wins, and its *gain*
+//! is how many bits cheaper it makes the window than the text as it stands.
+//! Scoring each reading under its own best language would be unfair: a model
+//! in which a reading is merely rare (a CJK character-frequency table, for
+//! one odd symbol) would make any change look good. A line with too little
+//! non-ASCII text to tell its language leaves each reading to its own best
+//! language; a `conservative` repair (numeric references, which say what
+//! they mean unless shown otherwise) then also needs the gain with each
+//! reading under its own best language. Symbols that no language's training
+//! text showed are charged [`UNSEEN_SYMBOL_BITS`] each (the class models
+//! give them all one cheap class).
+//!
+//! A repair is made only when its gain clears a margin: the kind's base
+//! margin, plus up to [`WITNESS_BITS`] in proportion to the share of the
+//! line's (or block's) non-ASCII text the repair leaves as it is
+//! ([`Share::margin`]). The margins were set on the tuning half of the
+//! held-out text (`cargo run -p xtask -- repair-eval --half tuning`) so that
+//! no line of the clean text is changed, and are reported on the other half.
+//!
+//! A repair's confidence is the probability of its reading when the margin
+//! is taken as the prior odds against it ([`confidence`]).
+
+use std::ops::Range;
+
+use crate::decode::is_escape;
+use crate::detect::{language_costs, LanguageCosts};
+use crate::Charset;
+
+/// Characters of context scored on each side of a stretch.
+pub(crate) const CONTEXT: usize = 24;
+
+/// Non-ASCII characters a line needs to tell its language.
+pub(crate) const ENOUGH_TO_TELL: usize = 3;
+
+/// The language a line is most plausible in, when it holds enough
+/// non-ASCII text to tell ([`ENOUGH_TO_TELL`] characters; undecodable bytes
+/// and U+FFFD left out: they tell nothing).
+pub(crate) fn line_language(line: &str) -> Option<&'static str> {
+    if line.chars().filter(|&c| tells_language(c)).take(ENOUGH_TO_TELL).count() < ENOUGH_TO_TELL {
+        return None;
+    }
+    let known: String = line.chars().filter(|&c| !is_escape(c) && c != '\u{FFFD}').collect();
+    Some(language_costs(&known).best()?.0)
+}
+
+/// A stretch of a line and the context it is scored in.
+pub(crate) struct Window<'a> {
+    before: &'a str,
+    after: &'a str,
+    /// The language of the line ([`line_language`]), if it tells one.
+    language: Option<&'static str>,
+}
+
+impl<'a> Window<'a> {
+    /// The window of `range` (byte offsets at character boundaries) in
+    /// `line`, which should hold no line break, whose language is
+    /// `language` ([`line_language`] of the line, or of the line as the
+    /// repairs being weighed would make it).
+    pub(crate) fn new(
+        line: &'a str,
+        range: Range<usize>,
+        language: Option<&'static str>,
+    ) -> Window<'a> {
+        let start = line[..range.start].char_indices().rev().nth(CONTEXT - 1).map_or(0, |(i, _)| i);
+        let end = line[range.end..]
+            .char_indices()
+            .nth(CONTEXT)
+            .map_or(line.len(), |(i, _)| range.end + i);
+        Window { before: &line[start..range.start], after: &line[range.end..end], language }
+    }
+
+    /// The window with `middle` in the stretch, undecodable bytes
+    /// (escapes) as U+FFFD.
+    pub(crate) fn with(&self, middle: &str) -> String {
+        let mut text = String::with_capacity(self.before.len() + middle.len() + self.after.len());
+        for part in [self.before, middle, self.after] {
+            text.extend(part.chars().map(|c| if is_escape(c) { '\u{FFFD}' } else { c }));
+        }
+        text
+    }
+
+    /// How each of `readings` of the stretch compares with `original`.
+    ///
+    /// Under the context's language when it has one, else under the
+    /// reading's own; and, when the repair must be `conservative` and
+    /// `original` reads as text of some language, also with each reading
+    /// under its own best language, whichever gain is smaller (text that
+    /// reads about as well as it stands, in some language, is left).
+    pub(crate) fn judge<S: AsRef<str>>(
+        &self,
+        original: &str,
+        readings: &[S],
+        conservative: bool,
+    ) -> Verdicts {
+        let context = self.language;
+        let before = language_costs(&self.with(original));
+        let key = |costs: &LanguageCosts| match context {
+            Some(language) => costs.get(language).unwrap_or(f32::INFINITY),
+            None => costs.best().map_or(0.0, |(_, bits)| bits),
+        };
+        let mut verdicts = Verdicts {
+            original: key(&before) + unseen(original),
+            costs: Vec::new(),
+            gains: Vec::new(),
+        };
+        let charged = unseen(original);
+        let own = |costs: &LanguageCosts| costs.best().map_or(0.0, |(_, bits)| bits);
+        for reading in readings {
+            let after = language_costs(&self.with(reading.as_ref()));
+            let charge = unseen(reading.as_ref());
+            verdicts.costs.push(key(&after) + charge);
+            let language = context.or_else(|| after.best().map(|(l, _)| l));
+            let mut gain = match language.map(|l| (before.get(l), after.get(l))) {
+                Some((Some(b), Some(a))) => b - a,
+                _ => f32::NEG_INFINITY,
+            };
+            if conservative && original.chars().any(tells_language) {
+                // Each reading under its own best language, too.
+                gain = gain.min(own(&before) - own(&after));
+            }
+            verdicts.gains.push(gain + charged - charge);
+        }
+        verdicts
+    }
+
+    /// The most plausible of `readings` of the stretch (its index) and its
+    /// gain in bits over `original` ([`Window::judge`]).
+    pub(crate) fn choose<S: AsRef<str>>(
+        &self,
+        original: &str,
+        readings: &[S],
+        conservative: bool,
+    ) -> Option<(usize, f32)> {
+        self.judge(original, readings, conservative).best()
+    }
+}
+
+/// Whether `c` tells something of a text's language: a decodable
+/// non-ASCII character (undecodable bytes and U+FFFD tell nothing).
+pub(crate) fn tells_language(c: char) -> bool {
+    !c.is_ascii() && !is_escape(c) && c != '\u{FFFD}'
+}
+
+/// Bits of margin added when all of a text's non-ASCII characters but the
+/// stretch repaired are left as they are.
+pub(crate) const WITNESS_BITS: f32 = 60.0;
+
+/// How much of some text's non-ASCII characters a repair's proposals
+/// cover, and how many they leave as they are (undecodable bytes and U+FFFD
+/// not counted: they tell nothing).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Share {
+    pub left: usize,
+    pub covered: usize,
+}
+
+impl Share {
+    /// Non-ASCII characters a line needs for its own share to count.
+    const ENOUGH: usize = 3;
+
+    /// The share of `text` when `covered` of its characters are proposed
+    /// for repair.
+    pub(crate) fn of(text: &str, covered: usize) -> Share {
+        let all = text.chars().filter(|&c| tells_language(c)).count();
+        Share { left: all.saturating_sub(covered), covered }
+    }
+
+    /// Both shares added.
+    pub(crate) fn add(&mut self, other: Share) {
+        self.left += other.left;
+        self.covered += other.covered;
+    }
+
+    /// The part left as it is, from 0 to 1.
+    fn left_ratio(self) -> f32 {
+        self.left as f32 / (self.left + self.covered).max(1) as f32
+    }
+
+    /// The margin a repair needs when this is its line's share and `block`
+    /// its block's: `base`, plus up to [`WITNESS_BITS`] in proportion to
+    /// the larger part left as it is (the line's counts only when it has
+    /// enough non-ASCII text to tell). Mojibake and mixed-in bytes come in
+    /// runs: text garbled throughout leaves nothing, while a lone
+    /// mojibake-looking stretch in clean text (a quoted example, a rare
+    /// word, an old garbled link kept as it was) leaves most, and needs far
+    /// more evidence.
+    pub(crate) fn margin(self, block: Share, base: f32) -> f32 {
+        let line = if self.left + self.covered >= Share::ENOUGH { self.left_ratio() } else { 0.0 };
+        base + WITNESS_BITS * line.max(block.left_ratio())
+    }
+}
+
+/// How readings of a stretch compare with the text as it stands.
+pub(crate) struct Verdicts {
+    /// The cost of the text as it stands (bits, under the context's
+    /// language or its own best).
+    pub original: f32,
+    /// The cost of each reading, the same way.
+    pub costs: Vec<f32>,
+    /// The gain of each reading.
+    pub gains: Vec<f32>,
+}
+
+impl Verdicts {
+    /// The most plausible reading (its index) and its gain.
+    pub(crate) fn best(&self) -> Option<(usize, f32)> {
+        let (i, _) = self.costs.iter().enumerate().min_by(|a, b| a.1.total_cmp(b.1))?;
+        Some((i, self.gains[i]))
+    }
+}
+
+/// The detector's prior cost of `charset`, in bits: how much rarer than
+/// UTF-8 text in it is (its models' `ENCODINGS` table). An encoding it does
+/// not consider costs as much as the rarest it does.
+pub(crate) fn prior(charset: Charset) -> f32 {
+    use charsight_tables::detect::{ENCODINGS, STEPS_PER_BIT};
+    let steps = ENCODINGS.iter().find(|e| e.charset == charset.name()).map(|e| e.prior);
+    let steps = steps.unwrap_or_else(|| ENCODINGS.iter().map(|e| e.prior).max().unwrap_or(0));
+    f32::from(steps) / f32::from(STEPS_PER_BIT)
+}
+
+/// The cost of `text` under its most plausible language, with
+/// [`unseen`] symbols charged.
+pub(crate) fn bits(text: &str) -> f32 {
+    language_costs(text).best().map_or(0.0, |(_, bits)| bits) + unseen(text)
+}
+
+/// Bits charged for each symbol that no language's training text showed.
+pub(crate) const UNSEEN_SYMBOL_BITS: f32 = 12.0;
+
+/// The charge for the symbols of `text` that the models never saw in
+/// training (non-ASCII characters that are not letters and are not in the
+/// models' symbol table): the class models give every such character one
+/// class with one cost, so a box-drawing piece or a stray combining mark
+/// would cost no more than the typographic quote it stands in for.
+pub(crate) fn unseen(text: &str) -> f32 {
+    use charsight_tables::detect::SYMBOLS;
+    let n = text
+        .chars()
+        .filter(|&c| !c.is_ascii() && !c.is_alphabetic() && !is_escape(c) && c != '\u{FFFD}')
+        .filter(|c| SYMBOLS.binary_search(&c.to_lowercase().next().unwrap_or(*c)).is_err())
+        .count();
+    n as f32 * UNSEEN_SYMBOL_BITS
+}
+
+/// The confidence of a repair whose gain is `gain` bits where its margin
+/// is `margin`: with the margin taken as the log prior odds against the
+/// repair, the posterior probability `1 / (1 + 2^(margin - gain))`, to
+/// three decimals. At the margin it is 0.5; each bit more halves the odds
+/// against.
+pub(crate) fn confidence(gain: f32, margin: f32) -> f32 {
+    let odds_against = (margin - gain).exp2();
+    let p = 1.0 / (1.0 + odds_against);
+    (p * 1000.0).round() / 1000.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn windows_take_context_on_both_sides() {
+        let line = "a".repeat(30) + "XY" + &"b".repeat(30);
+        let w = Window::new(&line, 30..32, None);
+        assert_eq!(w.before.len(), CONTEXT);
+        assert_eq!(w.after.len(), CONTEXT);
+        let w = Window::new("éX", 2..3, None);
+        assert_eq!((w.before, w.after), ("é", ""));
+    }
+
+    #[test]
+    fn lines_tell_their_language_when_they_can() {
+        assert_eq!(line_language("Съешь же ещё этих мягких французских булок"), Some("ru"));
+        assert_eq!(line_language("only ascii, and one é"), None);
+    }
+
+    #[test]
+    fn confidence_grows_with_the_gain() {
+        assert_eq!(confidence(10.0, 10.0), 0.5);
+        assert!(confidence(20.0, 10.0) >= 0.999);
+        assert!(confidence(12.0, 10.0) < confidence(14.0, 10.0));
+    }
+}

@@ -1,0 +1,342 @@
+//! Repair (issue 5): each kind on documents, and the properties — clean
+//! text is never changed, repairing twice changes nothing more, nothing is
+//! lost, and the chunking of the input does not matter.
+
+use charsight::decode::{Errors, TextDecoder};
+use charsight::repair::{undo, Finding, Kind, RepairPolicy, Repairer};
+use charsight::{Charset, Engine};
+use proptest::prelude::*;
+
+/// `bytes` in `charset` through `policy`, in chunks of `chunk` bytes: the
+/// text and the findings.
+fn repair_chunked(
+    bytes: &[u8],
+    charset: Charset,
+    policy: RepairPolicy,
+    chunk: usize,
+) -> (String, Vec<Finding>) {
+    let mut repairer = Repairer::new(charset, policy, Errors::Replace);
+    let mut text = String::new();
+    for piece in bytes.chunks(chunk.max(1)) {
+        repairer.repair(piece, false, &mut text).unwrap();
+    }
+    repairer.repair(b"", true, &mut text).unwrap();
+    (text, repairer.findings().list.clone())
+}
+
+fn repair_all(bytes: &[u8], charset: Charset) -> (String, Vec<Finding>) {
+    repair_chunked(bytes, charset, RepairPolicy::all(), bytes.len())
+}
+
+/// What a plain decode gives.
+fn plain(bytes: &[u8], charset: Charset) -> String {
+    let mut text = String::new();
+    TextDecoder::new(charset, Errors::Replace).decode(bytes, true, &mut text).unwrap();
+    text
+}
+
+#[test]
+fn stray_windows_1252_in_utf8() {
+    let damaged = b"Il a dit \x93bonjour\x94 \xC3\xA0 tout le monde, caf\xE9 compris.\n";
+    let (text, findings) = repair_all(damaged, Charset::Utf8);
+    assert_eq!(text, "Il a dit “bonjour” à tout le monde, café compris.\n");
+    assert_eq!(findings.len(), 3);
+    assert!(findings.iter().all(|f| f.kind == Kind::Mixed && f.rule.starts_with("windows-1252")));
+    let e9 = damaged.iter().position(|&b| b == 0xE9).unwrap() as u64;
+    assert_eq!(findings[2].range, e9..e9 + 1);
+    assert_eq!(undo(&text, &findings), plain(damaged, Charset::Utf8));
+}
+
+#[test]
+fn utf8_fragments_in_legacy_documents() {
+    // A windows-1252 line with one word in UTF-8.
+    let mut bytes = Charset::Windows1252.encode("Le menu du jour : ").0.into_owned();
+    bytes.extend_from_slice("crème brûlée".as_bytes());
+    bytes.extend_from_slice(&Charset::Windows1252.encode(" et café.").0);
+    let (text, findings) = repair_all(&bytes, Charset::Windows1252);
+    assert_eq!(text, "Le menu du jour : crème brûlée et café.", "{findings:?}");
+    assert!(
+        findings.iter().all(|f| f.kind == Kind::Mixed && f.rule == "UTF-8 bytes in windows-1252"),
+        "{findings:?}"
+    );
+    // A Shift_JIS line with a few characters in UTF-8.
+    let mut bytes = Charset::ShiftJis.encode("これは日本語の").0.into_owned();
+    bytes.extend_from_slice("文章です".as_bytes());
+    bytes.extend_from_slice(&Charset::ShiftJis.encode("。ほかの部分はシフトJISです。").0);
+    let (text, findings) = repair_all(&bytes, Charset::ShiftJis);
+    assert_eq!(text, "これは日本語の文章です。ほかの部分はシフトJISです。");
+    assert_eq!(undo(&text, &findings), plain(&bytes, Charset::ShiftJis));
+}
+
+#[test]
+fn fragments_reaching_into_the_next_run() {
+    // UTF-8 bytes inside Shift_JIS where a run's resynchronization reaches
+    // into the following run (found by the evaluation).
+    let line = "NcFTPについて私に連絡する必要が生じた場合には、 version コマンドに慣れて欲しい。";
+    for cut in [8, 12, 17, 25, 31] {
+        let at = line.char_indices().nth(cut).map_or(line.len(), |(i, _)| i);
+        let end = line.char_indices().nth(cut + 5).map_or(line.len(), |(i, _)| i);
+        let mut bytes = Charset::ShiftJis.encode(&line[..at]).0.into_owned();
+        bytes.extend_from_slice(&line.as_bytes()[at..end]);
+        bytes.extend_from_slice(&Charset::ShiftJis.encode(&line[end..]).0);
+        let (text, findings) = repair_all(&bytes, Charset::ShiftJis);
+        assert_eq!(undo(&text, &findings), plain(&bytes, Charset::ShiftJis));
+    }
+}
+
+#[test]
+fn mojibake_once_and_twice() {
+    let text =
+        "Příliš žluťoučký kůň úpěl ďábelské ódy.\nЧто-то пошло не так.\n日本語のテキストです。\n";
+    for charset in [Charset::Windows1252, Charset::Windows1251, Charset::Macintosh] {
+        let once = charset.decode(text.as_bytes()).0.into_owned();
+        let twice = charset.decode(once.as_bytes()).0.into_owned();
+        for garbled in [once, twice] {
+            let (out, findings) = repair_all(garbled.as_bytes(), Charset::Utf8);
+            assert_eq!(out, text, "{charset}: {garbled}");
+            assert!(findings.iter().all(|f| f.kind == Kind::Mojibake));
+            assert_eq!(undo(&out, &findings), garbled);
+        }
+    }
+}
+
+#[test]
+fn numeric_references_to_legacy_bytes() {
+    let gbk = Charset::Gbk.encode("中文字符编码").0;
+    let refs: String = gbk.iter().map(|b| format!("&#{b};")).collect();
+    let page = format!("<p>{refs}</p>\n<p>caf&#233; &amp; cr&#232;me</p>\n");
+    let (out, findings) = repair_all(page.as_bytes(), Charset::Utf8);
+    assert_eq!(out, "<p>中文字符编码</p>\n<p>caf&#233; &amp; cr&#232;me</p>\n");
+    assert_eq!(findings.len(), 1);
+    assert_eq!(findings[0].kind, Kind::Ncr);
+    assert_eq!(findings[0].range, 3..3 + refs.len() as u64);
+}
+
+#[test]
+fn font_encoded_text() {
+    let page = "<p>x = <font face=\"Symbol\">a+b</font>, y = \u{F061}</p>\n";
+    let mut repairer = Repairer::new(Charset::Utf8, RepairPolicy::all(), Errors::Replace);
+    let mut text = String::new();
+    repairer.repair(page.as_bytes(), true, &mut text).unwrap();
+    assert_eq!(text, "<p>x = <font face=\"Symbol\">α+β</font>, y = α</p>\n");
+    let findings = &repairer.findings().list;
+    assert_eq!(findings.len(), 2);
+    assert!(findings.iter().all(|f| f.kind == Kind::Fonts));
+    assert_eq!(findings[0].range, 27..30);
+    assert_eq!(&*repairer.font_scopes()[0].font, "Symbol");
+    assert_eq!(undo(&text, findings), page);
+}
+
+/// Found by the fuzz target: Zawgyi converted again, or only, on a second
+/// run (a conversion whose result still read as Zawgyi; Zawgyi that a
+/// mojibake repair uncovered after the fonts repair had run).
+#[test]
+fn r5_zawgyi_conversions_are_idempotent() {
+    let bytes = b"<p>x\xff\xff\xff95 \x83@\xa986cy = \xef\x81\xa1</p>\n\xe1\x80\xbb\x00\xe8\xe1\x80\x94\
+        \xe1\x99\x80\x80\xe1\xb9\xe1\x80\x99\xe1\x80\xac\xe1\x82\x80\x84\xe1\x80\xb9\xe1\x80\x84\xe1\x80\xb6\n";
+    let again = b"<p>x = <font face=\"Symbol\">a+b<ol\">a+b</font>\xd4\xdf\x86\xd6= \xef\x81\xa1</p>\n\
+        \xe1\x80\xbb\xe1\x80\x99\xe1\x80\x94\xe1\x80J\x00\x00\x00\xe1\x80\xac\xe1\x82\x80\x84\xe1\x80\xb9\
+        \xe1\x80\x84\xe1\x80\xb6\n";
+    // Zawgyi that a mojibake repair uncovers (UTF-8 read as windows-1251).
+    let uncovered = b"\x9e\x9e\x9e\x9e\x9e\x9e\x9e\x9e\x00\x00\x01\x05<p>x\xff\xff\xff95 \x83@\xa986cy = \
+        \xef\x81\xa1I\x00</p>\n\xe1\x80\xbb\xe1\x80\x99\xe1\x80\x94\xe1\x80\xb9\xe1\x80\x00\x00I\x00I\x99";
+    for (bytes, charset) in [
+        (&bytes[..], Charset::Utf8),
+        (&again[..], Charset::Utf8),
+        (&uncovered[..], Charset::Windows1251),
+    ] {
+        let (once, _) = repair_all(bytes, charset);
+        assert_eq!(repair_all(once.as_bytes(), Charset::Utf8).0, once);
+    }
+}
+
+#[test]
+fn a_contradicted_declaration_is_a_finding_with_both_routes() {
+    let feed = b"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<t>Cr\xE8me br\xFBl\xE9e, d\xE9j\xE0 vu, na\xEFve.</t>\n";
+    let found = Engine::new().detect(feed);
+    assert_eq!(found.charset, Charset::Windows1252);
+    let mut repairer =
+        Repairer::for_detection(&found, RepairPolicy::all(), Errors::Replace, Charset::Utf8);
+    let mut text = String::new();
+    repairer.repair(feed, true, &mut text).unwrap();
+    let f = &repairer.findings().list[0];
+    assert_eq!((f.kind, f.range.clone(), f.applied), (Kind::Declaration, 30..35, false));
+    assert!(
+        f.rule.contains("--keep-encoding") && f.rule.contains("--fix-declaration"),
+        "{}",
+        f.rule
+    );
+    assert_eq!((f.at, f.line), (30, 1));
+    // Rewriting it to the output's encoding makes it applied.
+    let fixes = charsight::decode::declaration_fixes(&found, Charset::Windows1252);
+    let mut repairer =
+        Repairer::for_detection(&found, RepairPolicy::all(), Errors::Replace, Charset::Windows1252)
+            .with_splices(fixes);
+    let mut text = String::new();
+    repairer.repair(feed, true, &mut text).unwrap();
+    assert!(text.starts_with("<?xml version=\"1.0\" encoding=\"windows-1252\"?>"));
+    let f = &repairer.findings().list[0];
+    assert!(f.applied);
+    assert_eq!(undo(&text, &repairer.findings().list), plain(feed, Charset::Windows1252));
+}
+
+#[test]
+fn strict_stops_at_the_first_byte_no_repair_decodes() {
+    // Mojibake is repaired; the stray byte, with `mixed` not allowed, is not.
+    let mut bytes = "Le café est très chaud.\nLe cafÃ© ".as_bytes().to_vec();
+    bytes.extend_from_slice(b"\xFF\n");
+    let policy = RepairPolicy::NONE.with(Kind::Mojibake);
+    let mut repairer = Repairer::new(Charset::Utf8, policy, Errors::Strict);
+    let mut text = String::new();
+    let err = repairer.repair(&bytes, true, &mut text).unwrap_err();
+    assert_eq!(text, "Le café est très chaud.\nLe café ");
+    assert_eq!(err.offset(), bytes.iter().position(|&b| b == 0xFF).unwrap() as u64);
+}
+
+/// Lines of every language of `../shared/text`.
+fn languages() -> Vec<String> {
+    let dir = testkit::shared_dir().join("text");
+    let mut langs: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter_map(|n| n.strip_suffix(".txt").map(str::to_owned))
+        .collect();
+    langs.sort();
+    langs
+}
+
+/// Every file of `../shared/text`, through every repair, comes out as it
+/// went in.
+#[test]
+fn clean_text_is_never_changed() {
+    let langs = languages();
+    assert!(langs.len() >= 49);
+    let failures: Vec<String> = std::thread::scope(|s| {
+        let handles: Vec<_> = langs
+            .chunks(langs.len().div_ceil(2))
+            .map(|part| {
+                s.spawn(move || {
+                    let mut failures = Vec::new();
+                    for lang in part {
+                        let path = testkit::shared_dir().join("text").join(format!("{lang}.txt"));
+                        let bytes = std::fs::read(&path).unwrap();
+                        let (out, findings) = repair_all(&bytes, Charset::Utf8);
+                        if out.as_bytes() != bytes {
+                            failures.push(format!("{lang}: {:?}", findings.first()));
+                        }
+                    }
+                    failures
+                })
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().unwrap()).collect()
+    });
+    assert!(failures.is_empty(), "{failures:?}");
+}
+
+/// Every file of `../shared/corpus` whose label names an encoding charsight
+/// decodes, and which decodes cleanly in it, comes out of every repair as
+/// its plain decode.
+#[test]
+fn correctly_labelled_corpus_files_are_never_changed() {
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for file in testkit::corpus() {
+        let Ok(charset) = charsight::label::resolve(file.encoding.as_bytes()) else { continue };
+        let bytes = std::fs::read(&file.path).unwrap();
+        let bom = charset.bom().filter(|b| bytes.starts_with(b)).map_or(0, <[u8]>::len);
+        let bytes = &bytes[bom..];
+        let expected = plain(bytes, charset);
+        if expected.contains('\u{FFFD}') {
+            continue;
+        }
+        checked += 1;
+        let (out, findings) = repair_all(bytes, charset);
+        if out != expected {
+            failures.push(format!("{}: {:?}", file.name, findings.first()));
+        }
+    }
+    assert!(checked >= 150, "{checked}");
+    assert!(failures.is_empty(), "{failures:?}");
+}
+
+/// Sentences to damage in the property tests.
+const SENTENCES: [&str; 8] = [
+    "Le café est très chaud, n’est-ce pas ?",
+    "Grüße aus Köln: schöne Straße, müde Füße.",
+    "Съешь же ещё этих мягких французских булок.",
+    "これは日本語の文章です。",
+    "简体中文的字符编码检测",
+    "Η γρήγορη καφέ αλεπού πηδάει.",
+    "Żółć gęślą jaźń, pójdź kińże tę chmurność.",
+    "plain ASCII line, nothing to do",
+];
+
+/// A damaged line: `how` picks the damage.
+fn damage(line: &str, how: u8) -> Vec<u8> {
+    match how % 6 {
+        0 => line.as_bytes().to_vec(),
+        1 => Charset::Windows1252.decode(line.as_bytes()).0.into_owned().into_bytes(),
+        2 => Charset::Windows1251.decode(line.as_bytes()).0.into_owned().into_bytes(),
+        3 => {
+            let once = Charset::Windows1252.decode(line.as_bytes()).0.into_owned();
+            Charset::Windows1252.decode(once.as_bytes()).0.into_owned().into_bytes()
+        }
+        4 => line
+            .chars()
+            .flat_map(|c| match Charset::Windows1252.encode(&c.to_string()) {
+                (b, false) if b.len() == 1 => b.into_owned(),
+                _ => c.to_string().into_bytes(),
+            })
+            .collect(),
+        _ => match Charset::Gbk.encode(line) {
+            (b, false) => b
+                .iter()
+                .map(|&x| if x < 0x80 { char::from(x).to_string() } else { format!("&#{x};") })
+                .collect::<String>()
+                .into_bytes(),
+            _ => line.as_bytes().to_vec(),
+        },
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Repairing the output again changes nothing.
+    #[test]
+    fn repair_is_idempotent(picks in proptest::collection::vec((0usize..8, 0u8..6), 1..6)) {
+        let mut doc = Vec::new();
+        for (i, how) in picks {
+            doc.extend(damage(SENTENCES[i], how));
+            doc.push(b'\n');
+        }
+        let (once, _) = repair_all(&doc, Charset::Utf8);
+        let (twice, findings) = repair_all(once.as_bytes(), Charset::Utf8);
+        prop_assert_eq!(&twice, &once, "{:?}", findings);
+    }
+
+    /// Arbitrary bytes in any encoding: undoing the findings gives the plain
+    /// decode back, and the chunking changes nothing.
+    #[test]
+    fn nothing_is_lost(bytes: Vec<u8>, index in 0usize..64, chunk in 1usize..40) {
+        let charset = Charset::ALL[index % Charset::ALL.len()];
+        let (text, findings) = repair_all(&bytes, charset);
+        prop_assert_eq!(undo(&text, &findings), plain(&bytes, charset));
+        let chunked = repair_chunked(&bytes, charset, RepairPolicy::all(), chunk);
+        prop_assert_eq!(chunked, (text, findings));
+    }
+
+    /// The same on damaged text, where repairs happen.
+    #[test]
+    fn nothing_is_lost_in_repaired_text(picks in proptest::collection::vec((0usize..8, 0u8..6), 1..6), chunk in 1usize..64) {
+        let mut doc = Vec::new();
+        for (i, how) in picks {
+            doc.extend(damage(SENTENCES[i], how));
+            doc.push(if how % 2 == 0 { b'\n' } else { b' ' });
+        }
+        let (text, findings) = repair_all(&doc, Charset::Utf8);
+        prop_assert_eq!(undo(&text, &findings), plain(&doc, Charset::Utf8));
+        prop_assert_eq!(repair_chunked(&doc, Charset::Utf8, RepairPolicy::all(), chunk), (text, findings));
+    }
+}
