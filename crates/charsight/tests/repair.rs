@@ -150,6 +150,17 @@ fn r5_zawgyi_conversions_are_idempotent() {
     }
 }
 
+/// Found by the fuzz target: an undecodable byte is written out as U+FFFD,
+/// so the repairs must weigh it as U+FFFD too, or repairing the output
+/// again reads the text next to it differently (here a stray byte read as
+/// Shift_JIS, whose result is UTF-8 read as GBK).
+#[test]
+fn undecodable_bytes_weigh_as_what_the_output_has() {
+    let (once, findings) = repair_all(b"y\0\0\x9fy\x86", Charset::Utf8);
+    assert_eq!(repair_all(once.as_bytes(), Charset::Utf8).0, once);
+    assert_eq!(undo(&once, &findings), plain(b"y\0\0\x9fy\x86", Charset::Utf8));
+}
+
 #[test]
 fn a_contradicted_declaration_is_a_finding_with_both_routes() {
     let feed = b"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<t>Cr\xE8me br\xFBl\xE9e, d\xE9j\xE0 vu, na\xEFve.</t>\n";

@@ -25,7 +25,7 @@ use super::score::{self, Share, Verdicts, Window};
 use super::utf8::Units;
 use super::{Edit, Kind, LEGACY};
 use crate::decode::PieceKind;
-use crate::detect::{language_costs, LanguageCosts};
+use crate::detect::LanguageCosts;
 use crate::Charset;
 
 /// The gain (bits) a reading of stray bytes needs over U+FFFD. Stray bytes
@@ -204,8 +204,8 @@ fn fragments(block: &Block) -> Vec<Edit> {
         // Runs that, all decoded, leave the line no more plausible in its
         // language than it is are chance (the bytes of Thai text in
         // windows-874 form UTF-8 sequences everywhere).
-        let all = language_costs(&mojibake::apply(line, &proposals).0);
-        let as_is = language_costs(line);
+        let all = score::costs(&mojibake::apply(line, &proposals).0);
+        let as_is = score::costs(line);
         let cost = |costs: &LanguageCosts| match language {
             Some(l) => costs.get(l).unwrap_or(f32::INFINITY),
             None => costs.best().map_or(0.0, |b| b.1),

@@ -84,7 +84,7 @@ impl<'a> Window<'a> {
     pub(crate) fn with(&self, middle: &str) -> String {
         let mut text = String::with_capacity(self.before.len() + middle.len() + self.after.len());
         for part in [self.before, middle, self.after] {
-            text.extend(part.chars().map(|c| if is_escape(c) { '\u{FFFD}' } else { c }));
+            text.extend(part.chars().map(as_output));
         }
         text
     }
@@ -103,7 +103,7 @@ impl<'a> Window<'a> {
         conservative: bool,
     ) -> Verdicts {
         let context = self.language;
-        let before = language_costs(&self.with(original));
+        let before = costs(&self.with(original));
         let key = |costs: &LanguageCosts| match context {
             Some(language) => costs.get(language).unwrap_or(f32::INFINITY),
             None => costs.best().map_or(0.0, |(_, bits)| bits),
@@ -116,7 +116,7 @@ impl<'a> Window<'a> {
         let charged = unseen(original);
         let own = |costs: &LanguageCosts| costs.best().map_or(0.0, |(_, bits)| bits);
         for reading in readings {
-            let after = language_costs(&self.with(reading.as_ref()));
+            let after = costs(&self.with(reading.as_ref()));
             let charge = unseen(reading.as_ref());
             verdicts.costs.push(key(&after) + charge);
             let language = context.or_else(|| after.best().map(|(l, _)| l));
@@ -232,7 +232,28 @@ pub(crate) fn prior(charset: Charset) -> f32 {
 /// The cost of `text` under its most plausible language, with
 /// [`unseen`] symbols charged.
 pub(crate) fn bits(text: &str) -> f32 {
-    language_costs(text).best().map_or(0.0, |(_, bits)| bits) + unseen(text)
+    costs(text).best().map_or(0.0, |(_, bits)| bits) + unseen(text)
+}
+
+/// The cost of `text` under each language ([`language_costs`]) as the
+/// output will have it: an undecodable byte (an escape) is scored as the
+/// U+FFFD it is written as, so that repairing the output again weighs the
+/// same text the same way (idempotence).
+pub(crate) fn costs(text: &str) -> LanguageCosts {
+    if text.chars().any(is_escape) {
+        language_costs(&text.chars().map(as_output).collect::<String>())
+    } else {
+        language_costs(text)
+    }
+}
+
+/// A character as the output has it: an escape as U+FFFD.
+fn as_output(c: char) -> char {
+    if is_escape(c) {
+        '\u{FFFD}'
+    } else {
+        c
+    }
 }
 
 /// Bits charged for each symbol that no language's training text showed.
