@@ -52,7 +52,7 @@ use charsight_tables::detect::Kind;
 
 use self::iso2022::Iso2022Scorer;
 use self::multi::MultiScorer;
-use self::score::{Gaps, Hints, ASCII_COST};
+use self::score::{language_tag, Charges, Gaps, Hints, ASCII_COST};
 
 use self::single::SingleScorer;
 use self::tables::{entries, Entry, STEPS_PER_BIT};
@@ -79,6 +79,9 @@ fn needed_gap(base: u64, interesting: u64) -> u64 {
     let grown = (GAP_PER_ROOT * (interesting as f64).sqrt() * f64::from(STEPS_PER_BIT)) as u64;
     grown.clamp(base, GAP_CAP)
 }
+/// A wide reading waits at most this many characters to be scored in full
+/// (see [`Detector::settle_deferred`]).
+const DEFER_LIMIT: usize = 1024;
 /// A language model this far behind the best of its reading stops being scored.
 const MODEL_GAP: u64 = 40 * STEPS_PER_BIT as u64;
 /// The detector stops reading once the best is this far ahead of every
@@ -111,6 +114,11 @@ const TEMPERATURE: f64 = 1.8;
 #[derive(Clone, Debug)]
 pub struct Detector {
     hints: Hints,
+    /// The charges of the last checkpoint.
+    charges: Charges,
+    /// The charges of readings that score their own plain ASCII (UTF-16,
+    /// UTF-32, ISO-2022): the hint bonus only.
+    own_charges: Charges,
     status: Vec<Status>,
     single: SingleScorer,
     multi: Vec<(usize, MultiScorer)>,
@@ -144,18 +152,6 @@ enum Status {
     /// No longer scored; it was this far behind the best (in steps).
     Pruned(u64),
     Disqualified,
-}
-
-/// What a reading decodes the bytes to, for grouping readings that decode
-/// them alike (see [`Detector::decoding`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Decoding {
-    /// Plain ASCII, as every ASCII-compatible reading of ASCII bytes.
-    Ascii,
-    /// A single-byte encoding's characters for the high bytes seen.
-    Chars(Vec<u16>),
-    /// Nothing else decodes alike.
-    Own(usize),
 }
 
 /// The scanner's state: where runs of interesting bytes (not plain ASCII)
@@ -255,6 +251,15 @@ fn find_interesting(bytes: &[u8]) -> Option<usize> {
     blocks.remainder().iter().position(|&b| is_interesting(b)).map(|i| at + i)
 }
 
+/// The positions of the bits set in `mask`, lowest first.
+fn bits(mut mask: u128) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        let i = mask.trailing_zeros();
+        mask &= mask.wrapping_sub(1);
+        (i < 128).then_some(i as usize)
+    })
+}
+
 /// What the detector concluded.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -336,7 +341,7 @@ impl Detector {
     pub fn with_hints(tld: Option<&str>, language: Option<&str>) -> Detector {
         let all = entries();
         let of_kind = |kind: Kind| all.iter().enumerate().filter(move |(_, e)| e.kind == kind);
-        let single = SingleScorer::new(of_kind(Kind::Single).map(|(i, e)| (i, e.table)));
+        let single = SingleScorer::new(of_kind(Kind::Single).map(|(i, e)| (i, e.table, e.illegal)));
         let multi = of_kind(Kind::Multi).map(|(i, e)| (i, MultiScorer::new(e.table))).collect();
         let mut utf8 = None;
         let mut wide = Vec::new();
@@ -353,8 +358,11 @@ impl Detector {
         let iso2022 = of_kind(Kind::Iso2022)
             .filter_map(|(i, e)| Some((i, Iso2022Scorer::new(e.charset)?)))
             .collect();
+        let hints = Hints::new(tld, language);
         Detector {
-            hints: Hints::new(tld, language),
+            charges: Charges::default(),
+            own_charges: Charges::new(None, &hints),
+            hints,
             status: vec![Status::Alive; all.len()],
             single,
             multi,
@@ -404,6 +412,15 @@ impl Detector {
         if last && !self.finished {
             self.finished = true;
             self.utf8_valid.feed(b"", true);
+            if self
+                .wide
+                .iter()
+                .any(|(e, w)| self.status[*e] == Status::Alive && w.scorer.is_deferred())
+            {
+                let charges = Charges::new(Some(&self.scan.gaps_so_far()), &self.hints);
+                let costs = self.costs(&charges);
+                self.settle_deferred(&costs, true);
+            }
         }
     }
 
@@ -430,11 +447,10 @@ impl Detector {
             } else if self.scan.in_run {
                 let len = piece[i..].iter().position(|&b| !is_interesting(b));
                 let end = len.map_or(piece.len(), |n| i + n);
-                self.run(&piece[i..end], self.offset + i as u64);
-                if end == piece.len() {
-                    return;
-                }
-                self.after(piece[end]);
+                let after = piece.get(end).copied();
+                self.run(&piece[i..end], self.offset + i as u64, after);
+                let Some(after) = after else { return };
+                self.after(after);
                 self.scan.plain(&piece[end..=end]);
                 self.scan.in_run = false;
                 self.scan.after_end = self.offset + end as u64 + 1;
@@ -486,7 +502,7 @@ impl Detector {
         self.scan.before = if start > 0 { context[start - 1] } else { b' ' };
         self.begin(false);
         self.scan.in_run = true;
-        self.run(&context[start..], abs);
+        self.run(&context[start..], abs, None);
     }
 
     /// The readings that decode every byte themselves.
@@ -557,14 +573,16 @@ impl Detector {
         }
     }
 
-    /// Interesting bytes starting at stream offset `at`.
-    fn run(&mut self, run: &[u8], at: u64) {
+    /// Interesting bytes starting at stream offset `at`, and the plain byte
+    /// that ends them if it is known (the single-byte readings score it
+    /// with them; see [`Detector::after`] for the others).
+    fn run(&mut self, run: &[u8], at: u64, after: Option<u8>) {
         for (i, &b) in run.iter().enumerate() {
             self.scan.note(b, at + i as u64);
         }
         self.scan.run_end = at + run.len() as u64;
         if self.single.any_alive() {
-            self.single.bytes(run);
+            self.single.bytes(run, after);
         }
         for (entry, m) in &mut self.multi {
             if self.status[*entry] == Status::Alive {
@@ -581,9 +599,9 @@ impl Detector {
         }
     }
 
-    /// The plain byte that closes a run.
+    /// The plain byte that closes a run (the single-byte readings scored it
+    /// with the run).
     fn after(&mut self, b: u8) {
-        self.single.after(b);
         for (entry, m) in &mut self.multi {
             if self.status[*entry] == Status::Alive {
                 m.bytes(&[b]);
@@ -599,36 +617,26 @@ impl Detector {
     }
 
     /// Every reading not disqualified: (entry, cost in steps with prior and
-    /// the common ASCII charge, language). Pruned readings get the best
-    /// cost plus their gap when pruned.
-    fn costs(&self) -> Vec<(usize, u64, Option<&'static str>)> {
+    /// the common ASCII charge, language), with the skipped ASCII charged
+    /// by `charges`. Pruned readings get the best cost plus their gap when
+    /// pruned.
+    fn costs(&self, charges: &Charges) -> Vec<(usize, u64, Option<&'static str>)> {
         let all = entries();
         let plain = self.offset - self.scan.interesting;
-        let gaps = &self.scan.gaps_so_far().sums();
-        let mut raw: Vec<(usize, u64, Option<&'static str>)> = Vec::new();
-        raw.extend(self.single.readings(&self.hints, gaps));
-        for (entry, m) in &self.multi {
-            let (language, bonus) = (m.language(), self.hints.bonus(m.language()));
-            let cost = score::adjusted(m.cost(), gaps.cost(score::stay(language)), bonus);
-            raw.push((*entry, cost, Some(m.language())));
-        }
-        // Bytes that end inside a character cost as much as an odd one.
-        let cut = |incomplete: bool| if incomplete { u64::from(score::ODD_COST) } else { 0 };
-        if let Some((entry, u)) = &self.utf8 {
-            let (cost, language) = u.scorer.best(&self.hints, gaps);
-            raw.push((*entry, cost + cut(self.utf8_valid.is_truncated()), Some(language)));
-        }
-        let none = Gaps::default().sums();
-        for (entry, w) in &self.wide {
-            let (cost, language) = w.scorer.best(&self.hints, &none);
-            raw.push((*entry, cost + cut(w.incomplete()), Some(language)));
-        }
-        for (entry, i) in self.iso2022.iter().filter(|(_, i)| i.switched) {
-            // Its plain bytes are mostly double-byte characters, paid for.
-            let cost = score::adjusted(i.cost(), 0, self.hints.bonus(i.language()));
-            raw.push((*entry, cost, Some(i.language())));
-        }
         let high = self.scan.high;
+        let legal = |entry: usize| -> bool {
+            let e: &Entry = &all[entry];
+            self.status[entry] != Status::Disqualified
+                && match e.kind {
+                    Kind::Single => high & e.illegal == 0,
+                    Kind::Unicode if e.charset == Charset::Utf8 => {
+                        self.utf8_valid.is_valid()
+                            && !self.utf8.as_ref().is_some_and(|u| u.1.broken)
+                    }
+                    _ => true,
+                }
+        };
+        // The prior, and the plain ASCII charge of ASCII-compatible readings.
         let effective = |entry: usize, cost: u64| -> u64 {
             let e: &Entry = &all[entry];
             let ascii = if e.kind == Kind::Unicode && e.charset != Charset::Utf8 {
@@ -638,21 +646,37 @@ impl Detector {
             };
             cost + u64::from(e.prior) + ascii
         };
-        let legal = |entry: usize| -> bool {
-            let e: &Entry = &all[entry];
-            match e.kind {
-                Kind::Single => high & e.illegal == 0,
-                Kind::Unicode if e.charset == Charset::Utf8 => {
-                    self.utf8_valid.is_valid() && !self.utf8.as_ref().is_some_and(|u| u.1.broken)
-                }
-                _ => true,
+        let mut live: Vec<(usize, u64, Option<&'static str>)> = Vec::with_capacity(all.len());
+        let mut push = |entry: usize, cost: u64, language: Option<&'static str>| {
+            if legal(entry) {
+                live.push((entry, effective(entry, cost), language));
             }
         };
-        let mut live: Vec<(usize, u64, Option<&'static str>)> = raw
-            .into_iter()
-            .filter(|&(e, _, _)| self.status[e] != Status::Disqualified && legal(e))
-            .map(|(e, cost, lang)| (e, effective(e, cost), lang))
-            .collect();
+        for (entry, cost, language) in self.single.readings(charges) {
+            push(entry, cost, language);
+        }
+        for (entry, m) in &self.multi {
+            push(
+                *entry,
+                charges.cost(m.language(), u64::from(m.cost())),
+                Some(language_tag(m.language())),
+            );
+        }
+        // Bytes that end inside a character cost as much as an odd one.
+        let cut = |incomplete: bool| if incomplete { u64::from(score::ODD_COST) } else { 0 };
+        if let Some((entry, u)) = &self.utf8 {
+            let (cost, language) = u.scorer.best(charges);
+            push(*entry, cost + cut(self.utf8_valid.is_truncated()), Some(language));
+        }
+        for (entry, w) in &self.wide {
+            let (cost, language) = w.scorer.best(&self.own_charges);
+            push(*entry, cost + cut(w.incomplete()), Some(language));
+        }
+        for (entry, i) in self.iso2022.iter().filter(|(_, i)| i.switched) {
+            // Its plain bytes are mostly double-byte characters, paid for.
+            let cost = self.own_charges.cost(i.language(), u64::from(i.cost()));
+            push(*entry, cost, Some(language_tag(i.language())));
+        }
         let best = live
             .iter()
             .filter(|(e, _, _)| self.status[*e] == Status::Alive)
@@ -667,40 +691,109 @@ impl Detector {
         live
     }
 
-    /// What a reading decodes the bytes examined to, as far as telling
-    /// readings apart goes: readings with equal keys decode them alike.
-    fn decoding(&self, entry: usize) -> Decoding {
-        let e = &entries()[entry];
-        let ascii_compatible = e.kind != Kind::Unicode || e.charset == Charset::Utf8;
-        let switched =
-            e.kind == Kind::Iso2022 && self.iso2022.iter().any(|(i, r)| *i == entry && r.switched);
-        if self.scan.high == 0 && ascii_compatible && !switched {
-            return Decoding::Ascii;
+    /// Which of the readings `readings` (entries) decode the bytes examined
+    /// alike: a label for each, equal for readings that decode them to the
+    /// same text (0 for plain ASCII, read alike by every ASCII-compatible
+    /// reading).
+    fn decodings(&self, readings: &[usize]) -> Vec<usize> {
+        let high = self.scan.high;
+        let seen: Vec<usize> = bits(high).collect();
+        let chars =
+            |entry: usize| &charsight_tables::detect::SINGLE_BYTE[entries()[entry].table].chars;
+        // Single-byte readings so far: (hash of the characters seen, label, entry).
+        let mut single: Vec<(u64, usize, usize)> = Vec::new();
+        let mut labels = Vec::with_capacity(readings.len());
+        for (k, &entry) in readings.iter().enumerate() {
+            let e = &entries()[entry];
+            let ascii_compatible = e.kind != Kind::Unicode || e.charset == Charset::Utf8;
+            let switched = e.kind == Kind::Iso2022
+                && self.iso2022.iter().any(|(i, r)| *i == entry && r.switched);
+            let label = if high == 0 && ascii_compatible && !switched {
+                0
+            } else if e.kind == Kind::Single {
+                let table = chars(entry);
+                let hash = seen.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, &i| {
+                    (h ^ u64::from(table[i])).wrapping_mul(0x0000_0100_0000_01b3)
+                });
+                let alike = single.iter().find(|&&(h, _, other)| {
+                    h == hash && seen.iter().all(|&i| chars(other)[i] == table[i])
+                });
+                match alike {
+                    Some(&(_, label, _)) => label,
+                    None => {
+                        single.push((hash, k + 1, entry));
+                        k + 1
+                    }
+                }
+            } else {
+                k + 1
+            };
+            labels.push(label);
         }
-        if e.kind == Kind::Single {
-            let chars = &charsight_tables::detect::SINGLE_BYTE[e.table].chars;
-            let seen = (0..128).filter(|&i| self.scan.high >> i & 1 == 1);
-            return Decoding::Chars(seen.map(|i| chars[i]).collect());
+        labels
+    }
+
+    /// Whether `entry` is a wide reading whose cost is still a lower bound
+    /// (see [`TextScorer::deferred`](text::TextScorer::deferred)).
+    fn is_deferred(&self, entry: usize) -> bool {
+        self.wide.iter().any(|(e, w)| *e == entry && w.scorer.is_deferred())
+    }
+
+    /// At a checkpoint, settles the deferred wide readings (from their
+    /// bounds in `costs`): one whose bound is far behind the best of the
+    /// others is pruned, one that comes close is scored in full (from its
+    /// first byte), the others wait. Returns whether one was scored.
+    fn settle_deferred(
+        &mut self,
+        costs: &[(usize, u64, Option<&'static str>)],
+        last: bool,
+    ) -> bool {
+        let best = costs
+            .iter()
+            .filter(|c| self.status[c.0] == Status::Alive && !self.is_deferred(c.0))
+            .map(|c| c.1)
+            .min();
+        let gap = needed_gap(PRUNE_GAP, self.scan.interesting);
+        let mut promoted = false;
+        for (entry, w) in &mut self.wide {
+            let bound = costs.iter().find(|c| c.0 == *entry).map(|c| c.1);
+            let (Some(bound), true) = (bound, w.scorer.is_deferred()) else { continue };
+            match best {
+                Some(best) if bound > best + gap => {
+                    self.status[*entry] = Status::Pruned(bound - best)
+                }
+                Some(best) if !last && bound > best + gap / 2 && w.scorer.held() < DEFER_LIMIT => {}
+                _ => {
+                    w.scorer.promote();
+                    promoted = true;
+                }
+            }
         }
-        Decoding::Own(entry)
+        promoted
     }
 
     /// At a checkpoint: prune readings far behind, and stop if decided.
     fn checkpoint(&mut self) {
         let wide_alive = self.wide.iter().any(|(e, _)| self.status[*e] == Status::Alive);
-        if !self.scan.fresh && !wide_alive {
+        let fresh = self.scan.fresh;
+        if !fresh && !wide_alive {
             return;
         }
         self.scan.fresh = false;
-        let gaps = self.scan.gaps_so_far().sums();
-        self.single.prune_models(&self.hints, &gaps, MODEL_GAP);
-        if let Some((_, u)) = &mut self.utf8 {
-            u.scorer.prune(&self.hints, &gaps, MODEL_GAP);
+        self.charges.update(Some(&self.scan.gaps_so_far()), &self.hints);
+        if fresh {
+            self.single.prune_models(&self.charges, MODEL_GAP);
+            if let Some((_, u)) = &mut self.utf8 {
+                u.scorer.prune(&self.charges, MODEL_GAP);
+            }
         }
         for (_, w) in &mut self.wide {
-            w.scorer.prune(&self.hints, &Gaps::default().sums(), MODEL_GAP);
+            w.scorer.prune(&self.own_charges, MODEL_GAP);
         }
-        let costs = self.costs();
+        let mut costs = self.costs(&self.charges);
+        if self.settle_deferred(&costs, false) {
+            costs = self.costs(&self.charges);
+        }
         let Some(&(_, best_cost, _)) = costs.iter().min_by_key(|x| (x.1, x.0)) else {
             return;
         };
@@ -778,7 +871,16 @@ impl Detector {
     /// The guess from what has been fed so far.
     pub fn guess(&self) -> Guess {
         let all = entries();
-        let mut costs = self.costs();
+        let charges = Charges::new(Some(&self.scan.gaps_so_far()), &self.hints);
+        let mut costs = self.costs(&charges);
+        // A deferred wide reading whose bound is not far behind is scored.
+        let best = costs.iter().map(|c| c.1).min().unwrap_or(0);
+        let close = |c: &&(usize, u64, Option<&str>)| c.1 <= best + PRUNE_GAP;
+        if costs.iter().filter(close).any(|c| self.is_deferred(c.0)) {
+            let mut exact = self.clone();
+            exact.wide.iter_mut().for_each(|(_, w)| w.scorer.promote());
+            costs = exact.costs(&charges);
+        }
         costs.sort_by_key(|c| (c.1, all[c.0].prior, c.0));
         let ascii = self.scan.high == 0;
         // ASCII, and the same text in every ASCII-compatible reading.
@@ -788,28 +890,22 @@ impl Detector {
         let weights: Vec<f64> =
             costs.iter().map(|c| (-((c.1 - best_cost) as f64) / scale).exp2()).collect();
         let total: f64 = weights.iter().sum();
-        let decodings: Vec<Decoding> = costs.iter().map(|c| self.decoding(c.0)).collect();
-        let best_decoding = decodings.first().cloned();
+        let readings: Vec<usize> = costs.iter().map(|c| c.0).collect();
+        let decodings = self.decodings(&readings);
+        // The weight of each decoding: the readings that decode alike.
+        let mut alike = vec![0f64; readings.len() + 1];
+        for (&label, w) in decodings.iter().zip(&weights) {
+            alike[label] += w;
+        }
+        let best_decoding = decodings.first().copied();
         let candidates: Vec<Candidate> = costs
             .iter()
             .zip(&decodings)
-            .map(|(&(entry, cost, language), decoding)| {
-                let alike: f64 = decodings
-                    .iter()
-                    .zip(&weights)
-                    .filter(|(other, _)| *other == decoding)
-                    .map(|(_, w)| w)
-                    .sum();
-                Candidate {
-                    charset: all[entry].charset,
-                    confidence: (alike / total) as f32,
-                    language: if plain && Some(decoding) == best_decoding.as_ref() {
-                        None
-                    } else {
-                        language
-                    },
-                    bits_behind: ((cost - best_cost) as f64 / f64::from(STEPS_PER_BIT)) as f32,
-                }
+            .map(|(&(entry, cost, language), &decoding)| Candidate {
+                charset: all[entry].charset,
+                confidence: (alike[decoding] / total) as f32,
+                language: if plain && Some(decoding) == best_decoding { None } else { language },
+                bits_behind: ((cost - best_cost) as f64 / f64::from(STEPS_PER_BIT)) as f32,
             })
             .collect();
         let mut candidates = candidates;

@@ -3,7 +3,7 @@
 //! byte → class table. A byte the encoding does not define (or a C1
 //! control) disqualifies the encoding.
 
-use super::score::{self, ascii_class, Cursor, GapSums, Hints};
+use super::score::{ascii_class, Charges, Cursor};
 use super::tables::{SingleByte, ILLEGAL, MODELS, SINGLE_BYTE};
 
 /// One encoding: its table and the range of its cursors.
@@ -13,6 +13,8 @@ struct Encoding {
     table: usize,
     /// Index of the encoding among the detector's entries.
     entry: usize,
+    /// The high bytes it does not decode (bit `b - 0x80`).
+    illegal: u128,
     cursors: std::ops::Range<usize>,
     disqualified: bool,
     /// Still scored (not pruned, not disqualified).
@@ -31,100 +33,104 @@ pub(super) struct SingleScorer {
     encodings: Vec<Encoding>,
     /// One per (encoding, model) pair.
     cursors: Vec<Cursor>,
+    /// The class of the plain byte before the run that starts, until its
+    /// first bytes are scored.
+    pending: Option<u8>,
+}
+
+/// The high bytes of `run` (bit `b - 0x80`).
+fn high_bytes(run: &[u8]) -> u128 {
+    run.iter().filter(|&&b| b >= 0x80).fold(0, |mask, &b| mask | 1 << (b - 0x80))
 }
 
 impl SingleScorer {
-    /// Scorers for the given (entry index, index into `SINGLE_BYTE`) encodings.
-    pub fn new(tables: impl Iterator<Item = (usize, usize)>) -> SingleScorer {
+    /// Scorers for the given (entry index, index into `SINGLE_BYTE`, the
+    /// high bytes it does not decode) encodings.
+    pub fn new(tables: impl Iterator<Item = (usize, usize, u128)>) -> SingleScorer {
         let mut encodings = Vec::new();
         let mut count = 0;
-        for (entry, table) in tables {
+        for (entry, table, illegal) in tables {
             let cursors = count..count + SINGLE_BYTE[table].models.len();
             count = cursors.end;
-            encodings.push(Encoding { table, entry, cursors, disqualified: false, alive: true });
+            encodings.push(Encoding {
+                table,
+                entry,
+                illegal,
+                cursors,
+                disqualified: false,
+                alive: true,
+            });
         }
-        SingleScorer { encodings, cursors: vec![Cursor::default(); count] }
+        SingleScorer { encodings, cursors: vec![Cursor::default(); count], pending: None }
     }
 
-    /// A run of interesting bytes starts after the (plain ASCII) byte `before`.
+    /// A run of interesting bytes starts after the (plain ASCII) byte
+    /// `before` (the models restart from it with the run's first bytes).
     pub fn begin(&mut self, before: u8) {
-        let class = ascii_class(before);
-        self.cursors.iter_mut().for_each(|c| {
-            c.prev = class;
-            c.caps = false;
-        });
+        self.pending = Some(ascii_class(before));
     }
 
-    /// Scores the bytes of a run.
-    pub fn bytes(&mut self, run: &[u8]) {
-        for encoding in self.encodings.iter_mut().filter(|e| e.alive) {
-            let pairs = encoding.table().models;
+    /// Scores the bytes of a run, and the plain ASCII byte that ends it if
+    /// it is known (`after`).
+    pub fn bytes(&mut self, run: &[u8], after: Option<u8>) {
+        let high = high_bytes(run);
+        let start = self.pending.take();
+        let end = after.map(ascii_class);
+        for e in self.encodings.iter_mut().filter(|e| e.alive) {
+            if high & e.illegal != 0 {
+                e.disqualified = true;
+                e.alive = false;
+                continue;
+            }
+            let table = &SINGLE_BYTE[e.table];
+            let emissions = &table.emissions;
             for (cursor, (model, classes)) in
-                self.cursors[encoding.cursors.clone()].iter_mut().zip(pairs.iter())
+                self.cursors[e.cursors.clone()].iter_mut().zip(table.models)
             {
                 if !cursor.alive {
                     continue;
                 }
                 let model = &MODELS[usize::from(*model)];
-                let emissions = &SINGLE_BYTE[encoding.table].emissions;
+                // A copy, kept in registers.
+                let mut c = *cursor;
+                if let Some(class) = start {
+                    c.restart(model, class);
+                }
                 for &b in run {
                     let (class, emission) = match b.checked_sub(0x80) {
                         None => (ascii_class(b), 0),
                         Some(high) => (classes[usize::from(high)], emissions[usize::from(high)]),
                     };
-                    if class == ILLEGAL {
-                        encoding.disqualified = true;
-                        encoding.alive = false;
-                        break;
-                    }
-                    cursor.step(model, class, emission);
+                    debug_assert_ne!(class, ILLEGAL);
+                    c.step(model, class, emission);
                 }
-                if encoding.disqualified {
-                    break;
+                if let Some(class) = end {
+                    c.step(model, class, 0);
                 }
-            }
-        }
-    }
-
-    /// The plain ASCII byte that ends a run.
-    pub fn after(&mut self, b: u8) {
-        let class = ascii_class(b);
-        for encoding in self.encodings.iter().filter(|e| e.alive) {
-            for (cursor, (model, _)) in self.cursors[encoding.cursors.clone()]
-                .iter_mut()
-                .zip(encoding.table().models.iter())
-            {
-                if cursor.alive {
-                    cursor.step(&MODELS[usize::from(*model)], class, 0);
-                }
+                *cursor = c;
             }
         }
     }
 
     /// Each encoding that is not disqualified: (entry index, its best
-    /// model's cost, adjusted for the plain ASCII skipped and hints, and the
-    /// model's language).
+    /// model's cost, charged, and the model's language).
     pub fn readings<'a>(
         &'a self,
-        hints: &'a Hints,
-        gaps: &'a GapSums,
+        charges: &'a Charges,
     ) -> impl Iterator<Item = (usize, u64, Option<&'static str>)> + 'a {
         self.encodings.iter().filter(|e| !e.disqualified).map(move |e| {
             let best = self.cursors[e.cursors.clone()]
                 .iter()
-                .zip(e.table().models.iter())
+                .zip(e.table().models)
                 .filter(|(c, _)| c.alive)
-                .map(|(c, (m, _))| {
-                    let model = &MODELS[usize::from(*m)];
-                    let cost =
-                        score::adjusted(c.cost, gaps.cost(model.stay), hints.bonus(model.language));
-                    (cost, Some(model.language))
-                })
+                .map(|(c, (m, _))| (charges.cost(usize::from(*m), u64::from(c.cost)), *m))
                 .min();
             // An encoding with no model for any language scores as an
             // encoding of nothing: it can only win on a tie.
-            let (cost, language) = best.unwrap_or((u64::from(u32::MAX), None));
-            (e.entry, cost, language)
+            match best {
+                Some((cost, m)) => (e.entry, cost, Some(MODELS[usize::from(m)].language)),
+                None => (e.entry, u64::from(u32::MAX), None),
+            }
         })
     }
 
@@ -137,14 +143,18 @@ impl SingleScorer {
 
     /// Within each live encoding, drops the models more than `gap` behind
     /// its best.
-    pub fn prune_models(&mut self, hints: &Hints, gaps: &GapSums, gap: u64) {
+    pub fn prune_models(&mut self, charges: &Charges, gap: u64) {
         for e in self.encodings.iter().filter(|e| e.alive) {
             let models = e.table().models;
-            let cost = |i: usize, c: &Cursor| {
-                let model = &MODELS[usize::from(models[i].0)];
-                score::adjusted(c.cost, gaps.cost(model.stay), hints.bonus(model.language))
-            };
-            score::prune(&mut self.cursors[e.cursors.clone()], cost, gap);
+            let cursors = &mut self.cursors[e.cursors.clone()];
+            let cost = |c: &Cursor, m: &u8| charges.cost(usize::from(*m), u64::from(c.cost));
+            let live = cursors.iter().zip(models).filter(|(c, _)| c.alive);
+            let Some(best) = live.map(|(c, (m, _))| cost(c, m)).min() else { continue };
+            for (c, (m, _)) in cursors.iter_mut().zip(models) {
+                if c.alive && cost(c, m) > best + gap {
+                    c.alive = false;
+                }
+            }
         }
     }
 

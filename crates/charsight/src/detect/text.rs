@@ -2,7 +2,10 @@
 //! characters. Used for the Unicode readings of bytes (UTF-8, UTF-16,
 //! UTF-32) and, through [`plausibility`], for any string.
 
-use super::score::{self, ascii_class, Cursor, GapSums, Gaps, Hints, ASCII_COST, ODD_COST};
+use super::score::{
+    self, ascii_class, language_tag, Charges, Cursor, FloorCursor, Gaps, Hints, ASCII_COST,
+    ODD_COST,
+};
 use super::tables::{
     CJK_COSTS, FAR_LETTER, FAR_LETTER_EMISSION, MODELS, ODD, OTHER_LETTER, STAY_STEPS_PER_BIT,
     STEPS_PER_BIT, SYMBOL, SYMBOLS, SYMBOL_CLASSES, SYMBOL_COST, SYMBOL_EMISSIONS,
@@ -29,6 +32,13 @@ fn category(c: char) -> u8 {
     }
 }
 
+/// Whether `c` is a CJK ideograph (the unified ones and extension A) or a
+/// Hangul syllable: a caseless letter in no alphabet ([`FAR_LETTER`]), the
+/// bulk of CJK text, known without a look-up.
+fn is_ideograph_or_syllable(c: char) -> bool {
+    matches!(c, '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}' | '\u{AC00}'..='\u{D7A3}')
+}
+
 /// Every language model over one text: the class-bigram models, then the
 /// CJK character-frequency tables.
 #[derive(Clone, Debug)]
@@ -44,6 +54,17 @@ pub(super) struct TextScorer {
     plain_pairs: u64,
     /// The last character was plain ASCII.
     last_plain: bool,
+    /// The class-bigram models are not scored yet (see
+    /// [`TextScorer::deferred`]).
+    deferred: Option<Deferred>,
+}
+
+/// A text whose class-bigram models are not scored yet: the characters so
+/// far, and a lower bound of what any of those models would charge for them.
+#[derive(Clone, Debug, Default)]
+struct Deferred {
+    chars: Vec<char>,
+    bound: FloorCursor,
 }
 
 /// Every this many non-ASCII characters, the models far behind are dropped
@@ -59,32 +80,70 @@ impl TextScorer {
             since_prune: 0,
             plain_pairs: 0,
             last_plain: false,
+            deferred: None,
+        }
+    }
+
+    /// A scorer that charges plain ASCII (`charge_ascii`) and scores only
+    /// the CJK character frequencies until [`TextScorer::promote`]d: until
+    /// then [`TextScorer::best`] is a lower bound, cheap to keep, of the
+    /// cost the scorer would give.
+    pub fn deferred(charge_ascii: bool) -> TextScorer {
+        let mut scorer = TextScorer::new(charge_ascii);
+        // Only the CJK cursors are scored; the others are `bound`.
+        scorer.cursors[..MODELS.len()].iter_mut().for_each(|c| c.alive = false);
+        scorer.deferred = Some(Deferred::default());
+        scorer
+    }
+
+    /// Whether [`TextScorer::best`] is only a lower bound.
+    pub fn is_deferred(&self) -> bool {
+        self.deferred.is_some()
+    }
+
+    /// How many characters a deferred scorer holds.
+    pub fn held(&self) -> usize {
+        self.deferred.as_ref().map_or(0, |d| d.chars.len())
+    }
+
+    /// Scores every model over the characters so far, and from now on.
+    pub fn promote(&mut self) {
+        if let Some(deferred) = self.deferred.take() {
+            *self = TextScorer::new(self.charge_ascii);
+            deferred.chars.into_iter().for_each(|c| self.push(c));
         }
     }
 
     /// Scores the next character.
     pub fn push(&mut self, c: char) {
+        if let Some(deferred) = &mut self.deferred {
+            deferred.chars.push(c);
+        }
         if c.is_ascii() {
             return self.push_ascii(c as u8);
         }
         self.last_plain = false;
         // Readings that pay for their own ASCII (UTF-16, UTF-32) drop
         // hopeless models as they go; the others are pruned at checkpoints,
-        // where the ASCII skipped is known.
+        // where the ASCII skipped is known. (A deferred scorer's costs are
+        // a bound: it drops none.)
         self.since_prune += 1;
-        if self.charge_ascii && self.since_prune == PRUNE_EVERY {
+        if self.charge_ascii && self.since_prune == PRUNE_EVERY && self.deferred.is_none() {
             self.since_prune = 0;
             score::prune(&mut self.cursors, |_, c| u64::from(c.cost), PRUNE_GAP);
         }
-        let lower = c.to_lowercase().next().unwrap_or(c);
-        let flag = if c.is_uppercase() { UPPER } else { 0 };
-        if lower.is_ascii() {
-            // İ and the like: their lowercase is an ASCII letter.
-            let ascii = if flag == 0 { lower } else { lower.to_ascii_uppercase() };
-            return self.push_ascii(ascii as u8);
-        }
-        let symbol = SYMBOLS.binary_search(&lower).ok();
-        let fallback = category(lower);
+        let (flag, symbol, fallback) = if is_ideograph_or_syllable(c) {
+            (0, None, FAR_LETTER)
+        } else {
+            let lower = c.to_lowercase().next().unwrap_or(c);
+            let flag = if c.is_uppercase() { UPPER } else { 0 };
+            if lower.is_ascii() {
+                // İ and the like: their lowercase is an ASCII letter.
+                let ascii = if flag == 0 { lower } else { lower.to_ascii_uppercase() };
+                return self.push_ascii(ascii as u8);
+            }
+            (flag, SYMBOLS.binary_search(&lower).ok(), category(lower))
+        };
         let emission = match (symbol, fallback) {
             (Some(s), _) => SYMBOL_EMISSIONS[s],
             (None, OTHER_LETTER) => UNSEEN_LETTER_EMISSION,
@@ -93,9 +152,15 @@ impl TextScorer {
             (None, _) => 0,
         };
         let (bigram, cjk) = self.cursors.split_at_mut(MODELS.len());
-        for (i, cursor) in bigram.iter_mut().enumerate().filter(|(_, c)| c.alive) {
-            let class = symbol.map_or(fallback, |s| SYMBOL_CLASSES[s][i]) | flag;
-            cursor.step(&MODELS[i], class, emission);
+        if let Some(deferred) = &mut self.deferred {
+            // A character in no alphabet has its category's class in every
+            // model; the class of the others differs.
+            deferred.bound.step(symbol.is_none().then_some(fallback | flag), emission);
+        } else {
+            for (i, cursor) in bigram.iter_mut().enumerate().filter(|(_, c)| c.alive) {
+                let class = symbol.map_or(fallback, |s| SYMBOL_CLASSES[s][i]) | flag;
+                cursor.step(&MODELS[i], class, emission);
+            }
         }
         // One look-up in the character-frequency table serves every language.
         let known = charfreq::CHARS.binary_search(&u32::from(c)).ok();
@@ -124,9 +189,14 @@ impl TextScorer {
             self.plain_pairs += u64::from(self.last_plain);
         }
         self.last_plain = class != ODD;
-        for (model, cursor) in MODELS.iter().zip(bigram).filter(|(_, c)| c.alive) {
-            cursor.cost += base;
-            cursor.step(model, class, 0);
+        if let Some(deferred) = &mut self.deferred {
+            deferred.bound.cost += u64::from(base);
+            deferred.bound.step(Some(class), 0);
+        } else {
+            for (model, cursor) in MODELS.iter().zip(bigram).filter(|(_, c)| c.alive) {
+                cursor.cost += base;
+                cursor.step(model, class, 0);
+            }
         }
         for (column, cursor) in cjk.iter_mut().enumerate().filter(|(_, c)| c.alive) {
             cursor.cost += if class == ODD { ODD_COST } else { base };
@@ -134,42 +204,34 @@ impl TextScorer {
         }
     }
 
-    /// The language of a cursor.
-    fn language(i: usize) -> &'static str {
-        match MODELS.get(i) {
-            Some(model) => model.language,
-            None => CharFreq::ALL[i - MODELS.len()].language(),
-        }
-    }
-
-    /// The cost of cursor `i`, adjusted for the plain ASCII skipped (`gaps`)
-    /// or scored (`plain_pairs`), and for hints.
-    fn adjusted(&self, i: usize, cursor: &Cursor, hints: &Hints, gaps: &GapSums) -> u64 {
-        let language = Self::language(i);
-        let stay = MODELS.get(i).map_or_else(|| CJK_COSTS[i - MODELS.len()].1, |m| m.stay);
+    /// The cost of cursor `i`, charged for the plain ASCII skipped (in
+    /// `charges`) or scored (`plain_pairs`), and for hints.
+    fn adjusted(plain_pairs: u64, i: usize, cursor: &Cursor, charges: &Charges) -> u64 {
         let per_step = u64::from(STAY_STEPS_PER_BIT / u16::from(STEPS_PER_BIT));
-        let pairs = self.plain_pairs * u64::from(stay) / per_step;
-        score::adjusted(cursor.cost, gaps.cost(stay) + pairs, hints.bonus(language))
+        let pairs = plain_pairs * u64::from(score::stay(i)) / per_step;
+        charges.cost(i, u64::from(cursor.cost) + pairs)
     }
 
-    /// The best model (its cost adjusted for the plain ASCII the reading
-    /// skipped, `gaps`, and for hints) and its language.
-    pub fn best(&self, hints: &Hints, gaps: &GapSums) -> (u64, &'static str) {
+    /// The best model (its cost charged, see [`TextScorer::adjusted`]) and
+    /// its language.
+    /// For a deferred scorer, a lower bound of that cost, with the
+    /// language of the best CJK model.
+    pub fn best(&self, charges: &Charges) -> (u64, &'static str) {
         let scored = self.cursors.iter().enumerate().filter(|(_, c)| c.alive);
-        let best = scored.map(|(i, c)| (self.adjusted(i, c, hints, gaps), i));
+        let best = scored.map(|(i, c)| (Self::adjusted(self.plain_pairs, i, c, charges), i));
         let (cost, i) = best.min().unwrap_or((0, 0));
-        (cost, Self::language(i))
+        let bound = self.deferred.as_ref().map_or(u64::MAX, |d| charges.floor(d.bound.cost));
+        (cost.min(bound), language_tag(i))
     }
 
-    /// Drops the models more than `gap` behind the best.
-    pub fn prune(&mut self, hints: &Hints, gaps: &GapSums, gap: u64) {
-        let costs: Vec<u64> = self
-            .cursors
-            .iter()
-            .enumerate()
-            .map(|(i, c)| self.adjusted(i, c, hints, gaps))
-            .collect();
-        score::prune(&mut self.cursors, |i, _| costs[i], gap);
+    /// Drops the models more than `gap` behind the best (none while
+    /// deferred: its costs are a bound).
+    pub fn prune(&mut self, charges: &Charges, gap: u64) {
+        if self.deferred.is_some() {
+            return;
+        }
+        let pairs = self.plain_pairs;
+        score::prune(&mut self.cursors, |i, c| Self::adjusted(pairs, i, c, charges), gap);
     }
 }
 
@@ -239,7 +301,7 @@ pub fn plausibility(text: &str) -> Plausibility {
             plain = 0;
         }
     }
-    let (cost, language) = scorer.best(&Hints::default(), &gaps.sums());
+    let (cost, language) = scorer.best(&Charges::new(Some(&gaps), &Hints::default()));
     let bits = cost as f32 / f32::from(STEPS_PER_BIT);
     Plausibility { language: Some(language), bits, scored }
 }
@@ -271,6 +333,17 @@ mod tests {
     }
 
     #[test]
+    fn ideographs_and_syllables_are_far_letters() {
+        for c in ['\u{3400}', '\u{4DBF}', '中', '\u{9FFF}', '한', '\u{D7A3}'] {
+            assert!(is_ideograph_or_syllable(c), "{c}");
+            assert_eq!(category(c), FAR_LETTER, "{c}");
+            assert_eq!(c.to_lowercase().next(), Some(c));
+            assert!(SYMBOLS.binary_search(&c).is_err(), "{c}");
+        }
+        assert!(!SYMBOLS.iter().any(|&c| is_ideograph_or_syllable(c)));
+    }
+
+    #[test]
     fn cjk_costs_are_in_charfreq_order() {
         let languages: Vec<&str> = CJK_COSTS.iter().map(|x| x.0).collect();
         assert_eq!(languages, CharFreq::ALL.map(CharFreq::language));
@@ -280,7 +353,7 @@ mod tests {
     fn charged_ascii_costs_per_character() {
         let mut scorer = TextScorer::new(true);
         "abcd".chars().for_each(|c| scorer.push(c));
-        let (cost, _) = scorer.best(&Hints::default(), &Gaps::default().sums());
+        let (cost, _) = scorer.best(&Charges::new(None, &Hints::default()));
         assert!(cost >= u64::from(4 * ASCII_COST), "{cost}");
     }
 }
