@@ -65,7 +65,7 @@ pub use self::text::{plausibility, Plausibility};
 /// stops being scored, once there is some evidence. (The double-byte
 /// readings cost little to keep and are never dropped this way.)
 const PRUNE_GAP: u64 = 64 * STEPS_PER_BIT as u64;
-const PRUNE_EVIDENCE: u64 = 32;
+const PRUNE_EVIDENCE: u64 = 8;
 /// Both gaps grow with the square root of the evidence (interesting bytes),
 /// this many bits times it, up to [`GAP_CAP`]: a misleading stretch (a
 /// heading in capitals read in the wrong alphabet) can put a wrong reading
@@ -568,8 +568,10 @@ impl Detector {
                 }
             }
         }
-        if let Some((_, u)) = &mut self.utf8 {
-            u.plain(before);
+        if let Some((entry, u)) = &mut self.utf8 {
+            if self.status[*entry] == Status::Alive && !u.broken {
+                u.plain(before);
+            }
         }
     }
 
@@ -610,8 +612,10 @@ impl Detector {
                 }
             }
         }
-        if let Some((_, u)) = &mut self.utf8 {
-            u.plain(b);
+        if let Some((entry, u)) = &mut self.utf8 {
+            if self.status[*entry] == Status::Alive && !u.broken {
+                u.plain(b);
+            }
         }
         self.scan.before = b;
     }
@@ -648,31 +652,28 @@ impl Detector {
         };
         let mut live: Vec<(usize, u64, Option<&'static str>)> = Vec::with_capacity(all.len());
         let mut push = |entry: usize, cost: u64, language: Option<&'static str>| {
-            if legal(entry) {
-                live.push((entry, effective(entry, cost), language));
-            }
+            live.push((entry, effective(entry, cost), language));
         };
         for (entry, cost, language) in self.single.readings(charges) {
-            push(entry, cost, language);
+            if legal(entry) {
+                push(entry, cost, language);
+            }
         }
-        for (entry, m) in &self.multi {
-            push(
-                *entry,
-                charges.cost(m.language(), u64::from(m.cost())),
-                Some(language_tag(m.language())),
-            );
+        for (entry, m) in self.multi.iter().filter(|(e, _)| legal(*e)) {
+            let cost = charges.cost(m.language(), u64::from(m.cost()));
+            push(*entry, cost, Some(language_tag(m.language())));
         }
         // Bytes that end inside a character cost as much as an odd one.
         let cut = |incomplete: bool| if incomplete { u64::from(score::ODD_COST) } else { 0 };
-        if let Some((entry, u)) = &self.utf8 {
+        if let Some((entry, u)) = self.utf8.as_ref().filter(|(e, _)| legal(*e)) {
             let (cost, language) = u.scorer.best(charges);
             push(*entry, cost + cut(self.utf8_valid.is_truncated()), Some(language));
         }
-        for (entry, w) in &self.wide {
+        for (entry, w) in self.wide.iter().filter(|(e, _)| legal(*e)) {
             let (cost, language) = w.scorer.best(&self.own_charges);
             push(*entry, cost + cut(w.incomplete()), Some(language));
         }
-        for (entry, i) in self.iso2022.iter().filter(|(_, i)| i.switched) {
+        for (entry, i) in self.iso2022.iter().filter(|(e, i)| i.switched && legal(*e)) {
             // Its plain bytes are mostly double-byte characters, paid for.
             let cost = self.own_charges.cost(i.language(), u64::from(i.cost()));
             push(*entry, cost, Some(language_tag(i.language())));
@@ -781,7 +782,7 @@ impl Detector {
         }
         self.scan.fresh = false;
         self.charges.update(Some(&self.scan.gaps_so_far()), &self.hints);
-        if fresh {
+        if fresh && self.scan.interesting >= PRUNE_EVIDENCE {
             self.single.prune_models(&self.charges, MODEL_GAP);
             if let Some((_, u)) = &mut self.utf8 {
                 u.scorer.prune(&self.charges, MODEL_GAP);
@@ -816,13 +817,13 @@ impl Detector {
             }
         }
         // Disqualified readings were filtered out of `costs` by legality.
-        for entry in 0..self.status.len() {
-            if self.status[entry] == Status::Alive && !costs.iter().any(|c| c.0 == entry) {
-                let iso = self.iso2022.iter().any(|i| i.0 == entry);
-                if !iso {
-                    self.status[entry] = Status::Disqualified;
-                    self.single.retire(entry);
-                }
+        let mut legal = vec![false; self.status.len()];
+        costs.iter().for_each(|c| legal[c.0] = true);
+        self.iso2022.iter().for_each(|i| legal[i.0] = true);
+        for (entry, legal) in legal.into_iter().enumerate() {
+            if self.status[entry] == Status::Alive && !legal {
+                self.status[entry] = Status::Disqualified;
+                self.single.retire(entry);
             }
         }
         if self.scan.interesting < STOP_EVIDENCE {
@@ -937,15 +938,15 @@ impl Detector {
     }
 }
 
-/// The next checkpoint after `offset`: every 32 bytes up to 256, every 256
-/// up to 4 KiB, then every KiB.
+/// The next checkpoint after `offset`: at 16 bytes, then at each power of
+/// two up to 4 KiB, then every KiB. (Each costs about as much as scoring a
+/// few bytes in every reading: they thin out as the readings do.)
 fn next_boundary(offset: u64) -> u64 {
-    let step = match offset {
-        0..=255 => 32,
-        256..=4095 => 256,
-        _ => 1024,
-    };
-    (offset / step + 1) * step
+    match offset {
+        0..16 => 16,
+        16..4096 => (offset + 1).next_power_of_two(),
+        _ => (offset / 1024 + 1) * 1024,
+    }
 }
 
 #[cfg(test)]
@@ -1001,9 +1002,11 @@ mod tests {
 
     #[test]
     fn boundaries() {
-        assert_eq!(next_boundary(0), 32);
+        assert_eq!(next_boundary(0), 16);
+        assert_eq!(next_boundary(16), 32);
         assert_eq!(next_boundary(255), 256);
         assert_eq!(next_boundary(256), 512);
+        assert_eq!(next_boundary(4095), 4096);
         assert_eq!(next_boundary(4096), 5120);
     }
 }

@@ -2,11 +2,17 @@
 //! write, each scoring the class bigrams of the bytes through a generated
 //! byte → class table. A byte the encoding does not define (or a C1
 //! control) disqualifies the encoding.
+//!
+//! Encodings that decode every high byte seen so far to the same characters
+//! read the same text: they form a *group* that scores each language model
+//! once for all of them (windows-1252, ISO-8859-15 and windows-1254 on most
+//! French). A group splits when a byte its encodings decode differently
+//! arrives, each part carrying on from the scores so far.
 
 use super::score::{ascii_class, Charges, Cursor};
 use super::tables::{SingleByte, ILLEGAL, MODELS, SINGLE_BYTE};
 
-/// One encoding: its table and the range of its cursors.
+/// One encoding.
 #[derive(Clone, Debug)]
 struct Encoding {
     /// Index into `SINGLE_BYTE`.
@@ -15,7 +21,12 @@ struct Encoding {
     entry: usize,
     /// The high bytes it does not decode (bit `b - 0x80`).
     illegal: u128,
-    cursors: std::ops::Range<usize>,
+    /// The models it pairs with (bit per index into `MODELS`).
+    paired: u64,
+    /// Those still scored.
+    live: u64,
+    /// Its group, an index into `SingleScorer::groups`.
+    group: usize,
     disqualified: bool,
     /// Still scored (not pruned, not disqualified).
     alive: bool,
@@ -25,14 +36,79 @@ impl Encoding {
     fn table(&self) -> &'static SingleByte {
         &SINGLE_BYTE[self.table]
     }
+
+    /// The class table of model `model`, which it pairs with.
+    fn classes(&self, model: u32) -> &'static [u8; 128] {
+        // The table lists its models in model order.
+        let j = (self.paired & below(model)).count_ones() as usize;
+        &self.table().models[j].1
+    }
+
+    /// What it decodes high byte `high` to: `None` if it is out of the
+    /// running, `Some(0)` if it does not decode it.
+    fn read(&self, high: usize) -> Option<u16> {
+        let illegal = self.illegal >> high & 1 == 1;
+        self.alive.then_some(if illegal { 0 } else { self.table().chars[high] })
+    }
+}
+
+/// The bits below bit `i`.
+fn below(i: u32) -> u64 {
+    (1u64 << i) - 1
+}
+
+/// The positions of the bits set in `mask`, lowest first.
+fn bits(mut mask: u64) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        let i = mask.trailing_zeros();
+        mask &= mask.wrapping_sub(1);
+        (i < 64).then_some(i)
+    })
+}
+
+/// One language model's cursor, shared by the encodings of a group.
+#[derive(Clone, Debug)]
+struct Shared {
+    /// Index into `MODELS`.
+    model: u8,
+    /// The classes of the high bytes (those the group has seen are alike
+    /// in every encoding of the group that pairs with the model).
+    classes: &'static [u8; 128],
+    cursor: Cursor,
+}
+
+/// Encodings that decode the bytes seen alike, and their cursors.
+#[derive(Clone, Debug)]
+struct Group {
+    /// Indices into `SingleScorer::encodings`.
+    members: Vec<usize>,
+    /// The emissions of the high bytes (a member's).
+    emissions: &'static [u8; 128],
+    /// The models of `cursors` (bit per model index): model `m` is
+    /// `cursors[(needed & below(m)).count_ones()]`.
+    needed: u64,
+    /// One per model that a live member still scores, in model order.
+    cursors: Vec<Shared>,
+    /// Members left or dropped models: `cursors` may hold some no member
+    /// needs.
+    dirty: bool,
+}
+
+impl Group {
+    /// The cursor of model `model`, one of `needed`.
+    fn cursor(&self, model: u32) -> &Shared {
+        &self.cursors[(self.needed & below(model)).count_ones() as usize]
+    }
 }
 
 /// Every single-byte encoding's models over the same bytes.
 #[derive(Clone, Debug)]
 pub(super) struct SingleScorer {
     encodings: Vec<Encoding>,
-    /// One per (encoding, model) pair.
-    cursors: Vec<Cursor>,
+    groups: Vec<Group>,
+    /// The high bytes seen (bit `b - 0x80`): every group's encodings
+    /// decode them alike.
+    seen: u128,
     /// The class of the plain byte before the run that starts, until its
     /// first bytes are scored.
     pending: Option<u8>,
@@ -47,21 +123,108 @@ impl SingleScorer {
     /// Scorers for the given (entry index, index into `SINGLE_BYTE`, the
     /// high bytes it does not decode) encodings.
     pub fn new(tables: impl Iterator<Item = (usize, usize, u128)>) -> SingleScorer {
-        let mut encodings = Vec::new();
-        let mut count = 0;
-        for (entry, table, illegal) in tables {
-            let cursors = count..count + SINGLE_BYTE[table].models.len();
-            count = cursors.end;
-            encodings.push(Encoding {
-                table,
-                entry,
-                illegal,
-                cursors,
-                disqualified: false,
-                alive: true,
+        let encodings: Vec<Encoding> = tables
+            .map(|(entry, table, illegal)| {
+                let paired = SINGLE_BYTE[table].models.iter().fold(0, |m, x| m | 1 << x.0);
+                Encoding {
+                    table,
+                    entry,
+                    illegal,
+                    paired,
+                    live: paired,
+                    group: 0,
+                    disqualified: false,
+                    alive: true,
+                }
+            })
+            .collect();
+        // Nothing seen: every encoding reads alike.
+        let all = Group {
+            members: (0..encodings.len()).collect(),
+            emissions: &SINGLE_BYTE[encodings.first().map_or(0, |e| e.table)].emissions,
+            needed: 0,
+            cursors: Vec::new(),
+            dirty: true,
+        };
+        let mut scorer = SingleScorer { encodings, groups: vec![all], seen: 0, pending: None };
+        scorer.refresh(0, 0);
+        scorer
+    }
+
+    /// Brings group `g`'s cursors in line with its live members' models:
+    /// drops those none scores, takes those it lacks from group `source`
+    /// (the group it split from, or itself), and each one's classes from a
+    /// member that pairs with it.
+    fn refresh(&mut self, g: usize, source: usize) {
+        let encodings = &self.encodings;
+        self.groups[g].members.retain(|&e| encodings[e].alive);
+        let (group, from) = (&self.groups[g], &self.groups[source]);
+        let needed = group.members.iter().fold(0, |m, &e| m | encodings[e].live);
+        let mut cursors = Vec::with_capacity(needed.count_ones() as usize);
+        for model in bits(needed) {
+            let member = group.members.iter().find(|&&e| encodings[e].live >> model & 1 == 1);
+            let cursor = if from.needed >> model & 1 == 1 {
+                from.cursor(model).cursor
+            } else {
+                Cursor::default()
+            };
+            cursors.push(Shared {
+                model: model as u8,
+                classes: member.map_or(&[ILLEGAL; 128], |&e| encodings[e].classes(model)),
+                cursor,
             });
         }
-        SingleScorer { encodings, cursors: vec![Cursor::default(); count], pending: None }
+        let emissions = group.members.first().map(|&e| &encodings[e].table().emissions);
+        let group = &mut self.groups[g];
+        group.needed = needed;
+        group.cursors = cursors;
+        group.dirty = false;
+        if let Some(emissions) = emissions {
+            group.emissions = emissions;
+        }
+    }
+
+    /// Splits the groups whose encodings decode high byte `high` (`b -
+    /// 0x80`) differently, and disqualifies the encodings that do not
+    /// decode it.
+    fn split(&mut self, high: usize) {
+        for g in 0..self.groups.len() {
+            let members = std::mem::take(&mut self.groups[g].members);
+            let mut live = members.iter().filter_map(|&e| self.encodings[e].read(high));
+            let first = live.next();
+            if live.all(|c| Some(c) == first) && first != Some(0) {
+                self.groups[g].members = members;
+                continue;
+            }
+            // They differ: one group per character, the first keeps this one.
+            let mut parts: Vec<(u16, Vec<usize>)> = Vec::new();
+            for e in members {
+                match self.encodings[e].read(high) {
+                    None => {}
+                    Some(0) => {
+                        self.encodings[e].disqualified = true;
+                        self.encodings[e].alive = false;
+                    }
+                    Some(c) => match parts.iter_mut().find(|p| p.0 == c) {
+                        Some(part) => part.1.push(e),
+                        None => parts.push((c, vec![e])),
+                    },
+                }
+            }
+            let mut parts = parts.into_iter();
+            self.groups[g].members = parts.next().map_or_else(Vec::new, |p| p.1);
+            self.groups[g].dirty = true;
+            for (_, members) in parts {
+                for &e in &members {
+                    self.encodings[e].group = self.groups.len();
+                }
+                let emissions = self.groups[g].emissions;
+                let group =
+                    Group { members, emissions, needed: 0, cursors: Vec::new(), dirty: true };
+                self.groups.push(group);
+                self.refresh(self.groups.len() - 1, g);
+            }
+        }
     }
 
     /// A run of interesting bytes starts after the (plain ASCII) byte
@@ -73,26 +236,22 @@ impl SingleScorer {
     /// Scores the bytes of a run, and the plain ASCII byte that ends it if
     /// it is known (`after`).
     pub fn bytes(&mut self, run: &[u8], after: Option<u8>) {
-        let high = high_bytes(run);
+        let mut fresh = high_bytes(run) & !self.seen;
+        self.seen |= fresh;
+        while fresh != 0 {
+            self.split(fresh.trailing_zeros() as usize);
+            fresh &= fresh - 1;
+        }
+        self.tidy();
         let start = self.pending.take();
         let end = after.map(ascii_class);
-        for e in self.encodings.iter_mut().filter(|e| e.alive) {
-            if high & e.illegal != 0 {
-                e.disqualified = true;
-                e.alive = false;
-                continue;
-            }
-            let table = &SINGLE_BYTE[e.table];
-            let emissions = &table.emissions;
-            for (cursor, (model, classes)) in
-                self.cursors[e.cursors.clone()].iter_mut().zip(table.models)
-            {
-                if !cursor.alive {
-                    continue;
-                }
-                let model = &MODELS[usize::from(*model)];
+        for group in &mut self.groups {
+            let emissions = group.emissions;
+            for shared in &mut group.cursors {
+                let model = &MODELS[usize::from(shared.model)];
+                let classes = shared.classes;
                 // A copy, kept in registers.
-                let mut c = *cursor;
+                let mut c = shared.cursor;
                 if let Some(class) = start {
                     c.restart(model, class);
                 }
@@ -107,9 +266,22 @@ impl SingleScorer {
                 if let Some(class) = end {
                     c.step(model, class, 0);
                 }
-                *cursor = c;
+                shared.cursor = c;
             }
         }
+    }
+
+    /// The cost of each model encoding `e` still scores: (cost, model).
+    fn model_costs<'a>(
+        &'a self,
+        e: &'a Encoding,
+        charges: &'a Charges,
+    ) -> impl Iterator<Item = (u64, u32)> + 'a {
+        let group = &self.groups[e.group];
+        bits(if e.alive { e.live } else { 0 }).map(move |model| {
+            let cost = u64::from(group.cursor(model).cursor.cost);
+            (charges.cost(model as usize, cost), model)
+        })
     }
 
     /// Each encoding that is not disqualified: (entry index, its best
@@ -119,16 +291,10 @@ impl SingleScorer {
         charges: &'a Charges,
     ) -> impl Iterator<Item = (usize, u64, Option<&'static str>)> + 'a {
         self.encodings.iter().filter(|e| !e.disqualified).map(move |e| {
-            let best = self.cursors[e.cursors.clone()]
-                .iter()
-                .zip(e.table().models)
-                .filter(|(c, _)| c.alive)
-                .map(|(c, (m, _))| (charges.cost(usize::from(*m), u64::from(c.cost)), *m))
-                .min();
             // An encoding with no model for any language scores as an
             // encoding of nothing: it can only win on a tie.
-            match best {
-                Some((cost, m)) => (e.entry, cost, Some(MODELS[usize::from(m)].language)),
+            match self.model_costs(e, charges).min() {
+                Some((cost, m)) => (e.entry, cost, Some(MODELS[m as usize].language)),
                 None => (e.entry, u64::from(u32::MAX), None),
             }
         })
@@ -136,24 +302,39 @@ impl SingleScorer {
 
     /// Stops scoring the encoding at `entry` (pruned by the detector).
     pub fn retire(&mut self, entry: usize) {
-        if let Some(e) = self.encodings.iter_mut().find(|e| e.entry == entry) {
+        if let Some(e) = self.encodings.iter_mut().find(|e| e.entry == entry && e.alive) {
             e.alive = false;
+            self.groups[e.group].dirty = true;
+        }
+    }
+
+    /// Refreshes the groups whose members left or dropped models.
+    fn tidy(&mut self) {
+        for g in 0..self.groups.len() {
+            if self.groups[g].dirty {
+                self.refresh(g, g);
+            }
         }
     }
 
     /// Within each live encoding, drops the models more than `gap` behind
     /// its best.
     pub fn prune_models(&mut self, charges: &Charges, gap: u64) {
-        for e in self.encodings.iter().filter(|e| e.alive) {
-            let models = e.table().models;
-            let cursors = &mut self.cursors[e.cursors.clone()];
-            let cost = |c: &Cursor, m: &u8| charges.cost(usize::from(*m), u64::from(c.cost));
-            let live = cursors.iter().zip(models).filter(|(c, _)| c.alive);
-            let Some(best) = live.map(|(c, (m, _))| cost(c, m)).min() else { continue };
-            for (c, (m, _)) in cursors.iter_mut().zip(models) {
-                if c.alive && cost(c, m) > best + gap {
-                    c.alive = false;
+        for e in 0..self.encodings.len() {
+            let encoding = &self.encodings[e];
+            let Some(best) = self.model_costs(encoding, charges).map(|c| c.0).min() else {
+                continue;
+            };
+            let mut keep = encoding.live;
+            for (cost, model) in self.model_costs(encoding, charges) {
+                if cost > best + gap {
+                    keep &= !(1 << model);
                 }
+            }
+            if keep != encoding.live {
+                let group = encoding.group;
+                self.encodings[e].live = keep;
+                self.groups[group].dirty = true;
             }
         }
     }
@@ -161,5 +342,70 @@ impl SingleScorer {
     /// Whether any encoding is still scored.
     pub fn any_alive(&self) -> bool {
         self.encodings.iter().any(|e| e.alive)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::detect::score::Hints;
+    use crate::Charset;
+
+    fn scorer() -> SingleScorer {
+        let tables = SINGLE_BYTE.iter().enumerate().map(|(i, t)| {
+            let illegal = (0..128).filter(|&b| t.chars[b] == 0).fold(0, |m, b| m | 1 << b);
+            (i, i, illegal)
+        });
+        SingleScorer::new(tables)
+    }
+
+    fn index(charset: Charset) -> usize {
+        SINGLE_BYTE.iter().position(|t| t.charset == charset.name()).unwrap()
+    }
+
+    fn cost_of(s: &SingleScorer, charset: Charset) -> Option<u64> {
+        let charges = Charges::new(None, &Hints::default());
+        let cost = s.readings(&charges).find(|r| r.0 == index(charset)).map(|r| r.1);
+        cost
+    }
+
+    fn group(s: &SingleScorer, charset: Charset) -> usize {
+        s.encodings[index(charset)].group
+    }
+
+    #[test]
+    fn groups_split_and_score_alike() {
+        let mut s = scorer();
+        assert_eq!(s.groups.len(), 1);
+        let (bytes, _) = Charset::Windows1252.encode("déjà");
+        s.begin(b' ');
+        s.bytes(&bytes[1..], Some(b' '));
+        // windows-1252 and ISO-8859-15 read é and à alike: one group.
+        assert_eq!(group(&s, Charset::Windows1252), group(&s, Charset::Iso8859_15));
+        assert_ne!(group(&s, Charset::Windows1252), group(&s, Charset::Windows1251));
+        assert_eq!(cost_of(&s, Charset::Windows1252), cost_of(&s, Charset::Iso8859_15));
+        // 0xA4 is ¤ in windows-1252, € in ISO-8859-15.
+        s.begin(b' ');
+        s.bytes(b"\xA4", Some(b' '));
+        assert_ne!(group(&s, Charset::Windows1252), group(&s, Charset::Iso8859_15));
+        assert_ne!(cost_of(&s, Charset::Windows1252), cost_of(&s, Charset::Iso8859_15));
+    }
+
+    #[test]
+    fn models_fit_a_mask_in_order() {
+        // A bit each in a `u64`.
+        assert!(MODELS.len() <= 64);
+        for table in &SINGLE_BYTE {
+            assert!(table.models.windows(2).all(|w| w[0].0 < w[1].0), "{}", table.charset);
+        }
+    }
+
+    #[test]
+    fn undefined_bytes_disqualify() {
+        let mut s = scorer();
+        s.begin(b' ');
+        s.bytes(b"\x81", None);
+        assert_eq!(cost_of(&s, Charset::Windows1252), None);
+        assert!(cost_of(&s, Charset::Windows1251).is_some());
     }
 }

@@ -7,9 +7,9 @@ use super::score::{
     ODD_COST,
 };
 use super::tables::{
-    CJK_COSTS, FAR_LETTER, FAR_LETTER_EMISSION, MODELS, ODD, OTHER_LETTER, STAY_STEPS_PER_BIT,
-    STEPS_PER_BIT, SYMBOL, SYMBOLS, SYMBOL_CLASSES, SYMBOL_COST, SYMBOL_EMISSIONS,
-    UNSEEN_LETTER_EMISSION, UNSEEN_SYMBOL_EMISSION, UPPER,
+    CJK_COSTS, FAR_LETTER, FAR_LETTER_EMISSION, MODELS, ODD, OTHER_LETTER, STEPS_PER_BIT, SYMBOL,
+    SYMBOLS, SYMBOL_CLASSES, SYMBOL_COST, SYMBOL_EMISSIONS, UNSEEN_LETTER_EMISSION,
+    UNSEEN_SYMBOL_EMISSION, UPPER,
 };
 use charsight_tables::charfreq;
 
@@ -207,9 +207,7 @@ impl TextScorer {
     /// The cost of cursor `i`, charged for the plain ASCII skipped (in
     /// `charges`) or scored (`plain_pairs`), and for hints.
     fn adjusted(plain_pairs: u64, i: usize, cursor: &Cursor, charges: &Charges) -> u64 {
-        let per_step = u64::from(STAY_STEPS_PER_BIT / u16::from(STEPS_PER_BIT));
-        let pairs = plain_pairs * u64::from(score::stay(i)) / per_step;
-        charges.cost(i, u64::from(cursor.cost) + pairs)
+        charges.cost_with_pairs(i, u64::from(cursor.cost), plain_pairs)
     }
 
     /// The best model (its cost charged, see [`TextScorer::adjusted`]) and
