@@ -60,26 +60,27 @@ fn is_category(c: u8) -> bool {
     matches!(c, SYMBOL | OTHER_LETTER | FAR_LETTER)
 }
 
+/// Whether class `c` (without [`UPPER`]) is a letter in `model`.
+#[inline]
+fn is_letter(model: &Model, c: u8) -> bool {
+    // A 64-bit shift of one half: cheaper than shifting the `u128`.
+    let half = if c >= 64 { (model.letters >> 64) as u64 } else { model.letters as u64 };
+    half >> (c & 63) & 1 == 1
+}
+
+/// The case state after a character (see [`Cursor::case`]), by whether it
+/// is a letter, whether it is uppercase, and whether the state before was
+/// after a capital: `[letter][upper][after capital]`.
+const CASE_AFTER: [[[u8; 2]; 2]; 2] = [[[0, 0], [0, 0]], [[1, 1], [2, 3]]];
+
 impl Cursor {
     /// Starts over after a character of class `class` (with the [`UPPER`]
     /// flag) that followed a non-letter.
     #[inline]
     pub fn restart(&mut self, model: &Model, class: u8) {
         let c = class & !UPPER;
-        self.case = Self::case_after(model, c, class & UPPER != 0, 0);
+        self.case = CASE_AFTER[usize::from(is_letter(model, c))][usize::from(class >> 7)][0];
         self.prev = c;
-    }
-
-    /// The case state after a character of class `c`, uppercase or not,
-    /// from case state `case`.
-    #[inline]
-    fn case_after(model: &Model, c: u8, upper: bool, case: u8) -> u8 {
-        match (model.letters >> c & 1 == 1, upper) {
-            (false, _) => 0,
-            (true, false) => 1,
-            (true, true) if case >= 2 => 3,
-            (true, true) => 2,
-        }
     }
 
     /// Scores the character of class `class` (with the [`UPPER`] flag) after
@@ -89,8 +90,8 @@ impl Cursor {
     #[inline]
     pub fn step(&mut self, model: &Model, class: u8, emission: u8) {
         let (p, c) = (self.prev, class & !UPPER);
-        let upper = class & UPPER != 0;
-        let letter = model.letters >> c & 1 == 1;
+        let upper = usize::from(class >> 7);
+        let letter = is_letter(model, c);
         if p > LAST_ASCII || c > LAST_ASCII {
             let mut cost =
                 u32::from(model.bigrams[usize::from(p) * model.classes + usize::from(c)]);
@@ -98,11 +99,11 @@ impl Cursor {
                 cost += u32::from(emission);
             }
             if letter {
-                cost += u32::from(model.case[usize::from(self.case) * 2 + usize::from(upper)]);
+                cost += u32::from(model.case[usize::from(self.case) * 2 + upper]);
             }
             self.cost += cost;
         }
-        self.case = Self::case_after(model, c, upper, self.case);
+        self.case = CASE_AFTER[usize::from(letter)][upper][usize::from(self.case >= 2)];
         self.prev = c;
     }
 }

@@ -8,8 +8,8 @@ use super::score::{
 };
 use super::tables::{
     CJK_COSTS, FAR_LETTER, FAR_LETTER_EMISSION, MODELS, ODD, OTHER_LETTER, STEPS_PER_BIT, SYMBOL,
-    SYMBOLS, SYMBOL_CLASSES, SYMBOL_COST, SYMBOL_EMISSIONS, UNSEEN_LETTER_EMISSION,
-    UNSEEN_SYMBOL_EMISSION, UPPER,
+    SYMBOLS, SYMBOL_CLASSES, SYMBOL_COST, SYMBOL_EMISSIONS, UNSEEN_LETTER_EMISSIONS,
+    UNSEEN_SYMBOL_EMISSIONS, UPPER,
 };
 use charsight_tables::charfreq;
 
@@ -144,22 +144,28 @@ impl TextScorer {
             }
             (flag, SYMBOLS.binary_search(&lower).ok(), category(lower))
         };
-        let emission = match (symbol, fallback) {
-            (Some(s), _) => SYMBOL_EMISSIONS[s],
-            (None, OTHER_LETTER) => UNSEEN_LETTER_EMISSION,
-            (None, FAR_LETTER) => FAR_LETTER_EMISSION,
-            (None, SYMBOL) => UNSEEN_SYMBOL_EMISSION,
-            (None, _) => 0,
+        // Its emission in each model (see `SYMBOL_EMISSIONS`).
+        let emissions: &[u8] = match (symbol, fallback) {
+            (Some(s), _) => &SYMBOL_EMISSIONS[s],
+            (None, OTHER_LETTER) => &UNSEEN_LETTER_EMISSIONS,
+            (None, SYMBOL) => &UNSEEN_SYMBOL_EMISSIONS,
+            (None, _) => &[],
+        };
+        let emission = |i: usize| match fallback {
+            FAR_LETTER if symbol.is_none() => FAR_LETTER_EMISSION,
+            _ => emissions.get(i).copied().unwrap_or(0),
         };
         let (bigram, cjk) = self.cursors.split_at_mut(MODELS.len());
         if let Some(deferred) = &mut self.deferred {
             // A character in no alphabet has its category's class in every
-            // model; the class of the others differs.
-            deferred.bound.step(symbol.is_none().then_some(fallback | flag), emission);
+            // model, and at least the cheapest model's emission; the class
+            // of the others differs.
+            let cheapest = (0..MODELS.len()).map(emission).min().unwrap_or(0);
+            deferred.bound.step(symbol.is_none().then_some(fallback | flag), cheapest);
         } else {
             for (i, cursor) in bigram.iter_mut().enumerate().filter(|(_, c)| c.alive) {
                 let class = symbol.map_or(fallback, |s| SYMBOL_CLASSES[s][i]) | flag;
-                cursor.step(&MODELS[i], class, emission);
+                cursor.step(&MODELS[i], class, emission(i));
             }
         }
         // One look-up in the character-frequency table serves every language.
