@@ -268,8 +268,11 @@ impl Pipe {
     }
 }
 
-/// Runs `write` into standard output, or into a temporary file beside `path`
-/// that replaces `path` only if the run succeeds.
+/// Runs `write` into standard output, or into `path`. A regular file (or a
+/// path that does not exist yet) is written through a temporary file beside
+/// it that replaces it only if the run succeeds; a symbolic link is followed
+/// so that its target, not the link, is replaced. Anything else (a device
+/// such as `/dev/null`, a FIFO) cannot be replaced and is written directly.
 fn write_output(
     path: Option<&Path>,
     stdout: &mut impl Write,
@@ -278,15 +281,24 @@ fn write_output(
     let Some(path) = path.filter(|p| p.as_os_str() != "-") else {
         return write(stdout).context("standard output");
     };
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let mut file =
-        tempfile::NamedTempFile::new_in(dir).with_context(|| format!("{}", path.display()))?;
+    let context = || format!("{}", path.display());
+    let target = match std::fs::metadata(path) {
+        Ok(meta) if !meta.is_file() => {
+            let file = std::fs::OpenOptions::new().write(true).open(path).with_context(context)?;
+            let mut w = io::BufWriter::new(file);
+            return write(&mut w).and_then(|r| w.flush().map(|_| r)).with_context(context);
+        }
+        Ok(_) => std::fs::canonicalize(path).with_context(context)?,
+        Err(_) => path.to_path_buf(),
+    };
+    let dir = target.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let mut file = tempfile::NamedTempFile::new_in(dir).with_context(context)?;
     let mut w = io::BufWriter::new(file.as_file_mut());
     let result = write(&mut w).and_then(|r| w.flush().map(|_| r));
     drop(w);
-    let result = result.with_context(|| format!("{}", path.display()))?;
+    let result = result.with_context(context)?;
     if result.1.is_none() {
-        file.persist(path).with_context(|| format!("{}", path.display()))?;
+        file.persist(&target).with_context(context)?;
     }
     Ok(result)
 }

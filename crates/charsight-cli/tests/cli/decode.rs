@@ -216,12 +216,13 @@ fn malformed_bytes_past_the_deciding_prefix_are_reported() {
     file.write_all(b"tail \xFF\n").unwrap();
     drop(file);
     let rep = dir.path().join("r.json");
+    let out = dir.path().join("out.txt");
     charsight()
         .args([
             "decode",
             path.to_str().unwrap(),
             "-o",
-            "/dev/null",
+            out.to_str().unwrap(),
             "--report",
             rep.to_str().unwrap(),
         ])
@@ -287,4 +288,36 @@ fn detect_shows_policy_rule_and_verification() {
         .success()
         .stdout(predicate::str::contains("declared windows-1252, actual UTF-8: valid_utf8"));
     charsight().args(["detect", "--policy", "nonsense"]).arg(&greek).assert().code(2);
+}
+
+/// `-o` onto something that is not a regular file (a FIFO here; a device
+/// such as /dev/null in use) writes into it and leaves it in place.
+#[test]
+fn output_to_a_fifo_or_device_is_written_not_replaced() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || fs::read(fifo).unwrap())
+    };
+    let input = write(dir.path(), "in.txt", "naïve café".as_bytes());
+    charsight().args(["decode", &input, "-o", fifo.to_str().unwrap()]).assert().success();
+    assert_eq!(reader.join().unwrap(), "naïve café".as_bytes());
+    assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo(), "still a FIFO");
+}
+
+/// `-o` through a symbolic link replaces the file it points to, not the link.
+#[test]
+fn output_through_a_symlink_replaces_its_target() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("target.txt");
+    fs::write(&target, "old").unwrap();
+    let link = dir.path().join("link.txt");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let input = write(dir.path(), "in.txt", "naïve café".as_bytes());
+    charsight().args(["decode", &input, "-o", link.to_str().unwrap()]).assert().success();
+    assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert_eq!(fs::read_to_string(&target).unwrap(), "naïve café");
 }

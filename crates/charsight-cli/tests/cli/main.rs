@@ -2,4 +2,5 @@
 
 mod decode;
 mod detect;
+mod url;
 mod util;

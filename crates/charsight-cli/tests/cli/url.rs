@@ -1,18 +1,13 @@
 //! `charsight url`: every option, and the pass-through guarantees (one output
 //! line per input line, in order; lines without a URL unchanged).
 
-use assert_cmd::Command;
 use proptest::prelude::*;
 use serde_json::Value;
 
+use crate::util::charsight;
+
 fn url(args: &[&str], stdin: &[u8]) -> (Vec<u8>, i32) {
-    let output = Command::cargo_bin("charsight")
-        .unwrap()
-        .arg("url")
-        .args(args)
-        .write_stdin(stdin)
-        .output()
-        .unwrap();
+    let output = charsight().arg("url").args(args).write_stdin(stdin).output().unwrap();
     (output.stdout, output.status.code().unwrap())
 }
 
