@@ -275,8 +275,9 @@ pub struct Guess {
     /// The language of the text (BCP 47), by the model that scored best;
     /// `None` for pure ASCII or when no model applies.
     pub language: Option<&'static str>,
-    /// The bytes are all ASCII (0x00–0x7F): every ASCII-compatible encoding
-    /// decodes them alike.
+    /// The bytes are all ASCII (0x00–0x7F) and read best as such (not as
+    /// UTF-16 or UTF-32 text without high bytes): every ASCII-compatible
+    /// encoding decodes them alike.
     pub ascii: bool,
     /// The bytes are clearly not text: NULs or control bytes outside the
     /// patterns of UTF-16 and UTF-32.
@@ -883,9 +884,6 @@ impl Detector {
             costs = exact.costs(&charges);
         }
         costs.sort_by_key(|c| (c.1, all[c.0].prior, c.0));
-        let ascii = self.scan.high == 0;
-        // ASCII, and the same text in every ASCII-compatible reading.
-        let plain = ascii && !self.iso2022.iter().any(|i| i.1.switched);
         let best_cost = costs.first().map_or(0, |c| c.1);
         let scale = f64::from(STEPS_PER_BIT) * TEMPERATURE;
         let weights: Vec<f64> =
@@ -905,15 +903,17 @@ impl Detector {
             .map(|(&(entry, cost, language), &decoding)| Candidate {
                 charset: all[entry].charset,
                 confidence: (alike[decoding] / total) as f32,
-                language: if plain && Some(decoding) == best_decoding { None } else { language },
+                // Plain ASCII (label 0) has no language.
+                language: if decoding == 0 { None } else { language },
                 bits_behind: ((cost - best_cost) as f64 / f64::from(STEPS_PER_BIT)) as f32,
             })
             .collect();
         let mut candidates = candidates;
-        if plain {
-            // Pure ASCII: every ASCII-compatible reading gives the same
-            // text, and that text is the right one (see the crate docs).
-            for c in candidates.iter_mut().filter(|c| c.language.is_none()) {
+        // Plain ASCII read as such: every ASCII-compatible reading gives the
+        // same text, and that text is the right one (see the crate docs).
+        let ascii = best_decoding == Some(0);
+        if ascii {
+            for (c, _) in candidates.iter_mut().zip(&decodings).filter(|(_, &d)| d == 0) {
                 c.confidence = 1.0;
             }
         }
@@ -975,6 +975,20 @@ mod tests {
             let g = guess(&c.encode(text).0);
             assert_eq!(g.charset, Some(c));
             assert!(!g.binary, "{c}");
+        }
+    }
+
+    #[test]
+    fn wide_readings_have_the_language_of_their_text_not_of_their_markup() {
+        let french = "<note id=\"n1\" type=\"ui\">Afficher l'aide détaillée et quitter; \
+                      les éléments sélectionnés sont conservés.</note>";
+        for (text, language) in
+            [(french, "fr"), ("Съешь же ещё этих мягких французских булок", "ru")]
+        {
+            for c in [Charset::Utf16Le, Charset::Utf32Be] {
+                let g = guess(&c.encode(text).0);
+                assert_eq!((g.charset, g.language, g.ascii), (Some(c), Some(language), false));
+            }
         }
     }
 

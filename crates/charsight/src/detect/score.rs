@@ -71,7 +71,7 @@ fn is_letter(model: &Model, c: u8) -> bool {
 /// The case state after a character (see [`Cursor::case`]), by whether it
 /// is a letter, whether it is uppercase, and whether the state before was
 /// after a capital: `[letter][upper][after capital]`.
-const CASE_AFTER: [[[u8; 2]; 2]; 2] = [[[0, 0], [0, 0]], [[1, 1], [2, 3]]];
+pub(super) const CASE_AFTER: [[[u8; 2]; 2]; 2] = [[[0, 0], [0, 0]], [[1, 1], [2, 3]]];
 
 impl Cursor {
     /// Starts over after a character of class `class` (with the [`UPPER`]
@@ -318,8 +318,6 @@ impl GapSums {
 pub(super) struct Charges {
     plain: Vec<u64>,
     bonus: Vec<u32>,
-    /// Each language's [`stay`], for readings that score their own ASCII.
-    stay: Vec<u16>,
 }
 
 impl Charges {
@@ -339,19 +337,6 @@ impl Charges {
             .extend((0..language_count()).map(|i| sums.as_ref().map_or(0, |s| s.cost(stay(i)))));
         self.bonus.clear();
         self.bonus.extend((0..language_count()).map(|i| hints.bonus(i)));
-        if self.stay.is_empty() {
-            self.stay.extend((0..language_count()).map(stay));
-        }
-    }
-
-    /// The cost (in steps) of `events` in language `i`'s models, charged,
-    /// with `pairs` plain ASCII characters after plain ASCII ones scored
-    /// (readings that score their own ASCII): each costs the language's
-    /// [`stay`].
-    #[inline]
-    pub fn cost_with_pairs(&self, i: usize, events: u64, pairs: u64) -> u64 {
-        let per_step = u64::from(STAY_STEPS_PER_BIT / u16::from(STEPS_PER_BIT));
-        self.cost(i, events + pairs * u64::from(self.stay[i]) / per_step)
     }
 
     /// The cost (in steps) of `events` in language `i`'s models, charged.

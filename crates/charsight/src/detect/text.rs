@@ -3,13 +3,13 @@
 //! UTF-32) and, through [`plausibility`], for any string.
 
 use super::score::{
-    self, ascii_class, language_tag, Charges, Cursor, FloorCursor, Gaps, Hints, ASCII_COST,
-    ODD_COST,
+    self, ascii_class, language_tag, Charges, Cursor, FloorCursor, GapSums, Gaps, Hints,
+    ASCII_COST, CASE_AFTER, ODD_COST,
 };
 use super::tables::{
-    CJK_COSTS, FAR_LETTER, FAR_LETTER_EMISSION, MODELS, ODD, OTHER_LETTER, STEPS_PER_BIT, SYMBOL,
-    SYMBOLS, SYMBOL_CLASSES, SYMBOL_COST, SYMBOL_EMISSIONS, UNSEEN_LETTER_EMISSIONS,
-    UNSEEN_SYMBOL_EMISSIONS, UPPER,
+    ASCII_LETTER, ASCII_OTHER, CJK_COSTS, FAR_LETTER, FAR_LETTER_EMISSION, LAST_ASCII, MODELS, ODD,
+    OTHER_LETTER, STEPS_PER_BIT, SYMBOL, SYMBOLS, SYMBOL_CLASSES, SYMBOL_COST, SYMBOL_EMISSIONS,
+    UNSEEN_LETTER_EMISSIONS, UNSEEN_SYMBOL_EMISSIONS, UPPER,
 };
 use charsight_tables::charfreq;
 
@@ -49,14 +49,38 @@ pub(super) struct TextScorer {
     charge_ascii: bool,
     /// Non-ASCII characters scored since the models were last pruned.
     since_prune: u32,
-    /// Plain ASCII characters after plain ASCII ones (charged readings):
-    /// each costs its model's `stay`, added in [`TextScorer::best`].
-    plain_pairs: u64,
-    /// The last character was plain ASCII.
-    last_plain: bool,
+    /// The stretches of plain ASCII text between other characters
+    /// (charged readings), as the bytes' scan keeps them for the others:
+    /// markup (`<…>`) is left out of them. Each costs its model's `stay`
+    /// per character after the first, added in [`TextScorer::best`].
+    gaps: Gaps,
+    /// The plain ASCII text since the last other character.
+    stretch: u64,
+    /// Inside a `<…>` tag.
+    in_tag: bool,
+    /// What every model pays for the plain ASCII characters scored (charged
+    /// readings): the same for all, so kept once.
+    ascii_cost: u64,
+    /// The run of plain ASCII characters going on (see [`AsciiRun`]).
+    run: AsciiRun,
     /// The class-bigram models are not scored yet (see
     /// [`TextScorer::deferred`]).
     deferred: Option<Deferred>,
+}
+
+/// A run of plain ASCII characters. Its first character after another one
+/// is scored by every model (the pair is evidence); the pairs after it cost
+/// nothing in any model, and from the second character on every model is in
+/// the same state (the classes are shared, and so is the case state), so
+/// the models catch up once, when the run ends.
+#[derive(Clone, Copy, Debug, Default)]
+struct AsciiRun {
+    /// Characters in the run so far.
+    len: u32,
+    /// The class of the last (without [`UPPER`]).
+    last: u8,
+    /// The case state after the last.
+    case: u8,
 }
 
 /// A text whose class-bigram models are not scored yet: the characters so
@@ -78,8 +102,11 @@ impl TextScorer {
             cursors: vec![Cursor::default(); MODELS.len() + CharFreq::ALL.len()],
             charge_ascii,
             since_prune: 0,
-            plain_pairs: 0,
-            last_plain: false,
+            gaps: Gaps::default(),
+            stretch: 0,
+            in_tag: false,
+            ascii_cost: 0,
+            run: AsciiRun::default(),
             deferred: None,
         }
     }
@@ -122,7 +149,8 @@ impl TextScorer {
         if c.is_ascii() {
             return self.push_ascii(c as u8);
         }
-        self.last_plain = false;
+        self.end_stretch();
+        self.end_run();
         // Readings that pay for their own ASCII (UTF-16, UTF-32) drop
         // hopeless models as they go; the others are pruned at checkpoints,
         // where the ASCII skipped is known. (A deferred scorer's costs are
@@ -185,35 +213,97 @@ impl TextScorer {
 
     fn push_ascii(&mut self, b: u8) {
         let class = ascii_class(b);
-        let base = match class {
-            ODD => 0,
-            _ if self.charge_ascii => ASCII_COST,
-            _ => 0,
-        };
-        let (bigram, cjk) = self.cursors.split_at_mut(MODELS.len());
-        if self.charge_ascii && class != ODD {
-            self.plain_pairs += u64::from(self.last_plain);
+        if self.charge_ascii {
+            match b {
+                b'<' => self.in_tag = true,
+                b'>' => self.in_tag = false,
+                _ if class == ODD => self.end_stretch(),
+                _ if !self.in_tag => self.stretch += 1,
+                _ => {}
+            }
         }
-        self.last_plain = class != ODD;
+        if class == ODD {
+            self.end_run();
+        } else if self.charge_ascii {
+            self.ascii_cost += u64::from(ASCII_COST);
+        }
         if let Some(deferred) = &mut self.deferred {
-            deferred.bound.cost += u64::from(base);
             deferred.bound.step(Some(class), 0);
-        } else {
+        }
+        if class != ODD && self.run.len > 0 {
+            // Inside a run: the shared state moves on.
+            let (c, upper) = (class & !UPPER, usize::from(class >> 7));
+            let letter = (ASCII_LETTER..=LAST_ASCII).contains(&c);
+            let after_capital = usize::from(self.run.case >= 2);
+            self.run = AsciiRun {
+                len: self.run.len + 1,
+                last: c,
+                case: CASE_AFTER[usize::from(letter)][upper][after_capital],
+            };
+            return;
+        }
+        let (bigram, cjk) = self.cursors.split_at_mut(MODELS.len());
+        if self.deferred.is_none() {
             for (model, cursor) in MODELS.iter().zip(bigram).filter(|(_, c)| c.alive) {
-                cursor.cost += base;
                 cursor.step(model, class, 0);
             }
         }
         for (column, cursor) in cjk.iter_mut().enumerate().filter(|(_, c)| c.alive) {
-            cursor.cost += if class == ODD { ODD_COST } else { base };
+            if class == ODD {
+                cursor.cost += ODD_COST;
+            }
             cursor.cjk_edge(&CJK_COSTS[column].2, Some(b.is_ascii_alphabetic()));
+        }
+        if class != ODD {
+            let (c, upper) = (class & !UPPER, class & UPPER != 0);
+            let letter = (ASCII_LETTER..=LAST_ASCII).contains(&c);
+            // The state after it, as far as the next character goes: after
+            // an uppercase letter, or not.
+            self.run = AsciiRun { len: 1, last: c, case: if letter && upper { 2 } else { 0 } };
         }
     }
 
+    /// A run of plain ASCII characters ends: the models catch up with its
+    /// last character.
+    fn end_run(&mut self) {
+        let run = std::mem::take(&mut self.run);
+        if run.len < 2 {
+            return;
+        }
+        let (bigram, cjk) = self.cursors.split_at_mut(MODELS.len());
+        for cursor in bigram.iter_mut().filter(|c| c.alive) {
+            (cursor.prev, cursor.case) = (run.last, run.case);
+        }
+        let letter = (ASCII_LETTER..=LAST_ASCII).contains(&run.last);
+        for cursor in cjk.iter_mut().filter(|c| c.alive) {
+            cursor.prev = if letter { ASCII_LETTER } else { ASCII_OTHER };
+        }
+    }
+
+    /// A stretch of plain ASCII text ends (charged readings).
+    fn end_stretch(&mut self) {
+        if self.charge_ascii {
+            self.gaps.add(self.stretch);
+            self.stretch = 0;
+        }
+    }
+
+    /// The stretches of plain ASCII text scored so far, for a reading that
+    /// scores its own ASCII.
+    fn own_gaps(&self) -> Option<GapSums> {
+        self.charge_ascii.then(|| {
+            let mut gaps = self.gaps.clone();
+            gaps.add(self.stretch);
+            gaps.sums()
+        })
+    }
+
     /// The cost of cursor `i`, charged for the plain ASCII skipped (in
-    /// `charges`) or scored (`plain_pairs`), and for hints.
-    fn adjusted(plain_pairs: u64, i: usize, cursor: &Cursor, charges: &Charges) -> u64 {
-        charges.cost_with_pairs(i, u64::from(cursor.cost), plain_pairs)
+    /// `charges`) or scored (`own`, see [`TextScorer::own_gaps`]), and for
+    /// hints.
+    fn adjusted(&self, own: Option<&GapSums>, i: usize, cursor: &Cursor, charges: &Charges) -> u64 {
+        let plain = own.map_or(0, |gaps| gaps.cost(score::stay(i)));
+        charges.cost(i, u64::from(cursor.cost) + self.ascii_cost + plain)
     }
 
     /// The best model (its cost charged, see [`TextScorer::adjusted`]) and
@@ -221,10 +311,14 @@ impl TextScorer {
     /// For a deferred scorer, a lower bound of that cost, with the
     /// language of the best CJK model.
     pub fn best(&self, charges: &Charges) -> (u64, &'static str) {
+        let own = self.own_gaps();
         let scored = self.cursors.iter().enumerate().filter(|(_, c)| c.alive);
-        let best = scored.map(|(i, c)| (Self::adjusted(self.plain_pairs, i, c, charges), i));
+        let best = scored.map(|(i, c)| (self.adjusted(own.as_ref(), i, c, charges), i));
         let (cost, i) = best.min().unwrap_or((0, 0));
-        let bound = self.deferred.as_ref().map_or(u64::MAX, |d| charges.floor(d.bound.cost));
+        let bound = self
+            .deferred
+            .as_ref()
+            .map_or(u64::MAX, |d| charges.floor(d.bound.cost + self.ascii_cost));
         (cost.min(bound), language_tag(i))
     }
 
@@ -234,8 +328,10 @@ impl TextScorer {
         if self.deferred.is_some() {
             return;
         }
-        let pairs = self.plain_pairs;
-        score::prune(&mut self.cursors, |i, c| Self::adjusted(pairs, i, c, charges), gap);
+        let own = self.own_gaps();
+        let mut cursors = std::mem::take(&mut self.cursors);
+        score::prune(&mut cursors, |i, c| self.adjusted(own.as_ref(), i, c, charges), gap);
+        self.cursors = cursors;
     }
 }
 
