@@ -89,6 +89,13 @@ const MODEL_GAP: u64 = 40 * STEPS_PER_BIT as u64;
 const STOP_GAP: u64 = 64 * STEPS_PER_BIT as u64;
 /// …after at least this many bytes that are not plain ASCII…
 const STOP_EVIDENCE: u64 = 256;
+/// When the best reading is UTF-16 or UTF-32, the encoding may be certain
+/// long before the language is (every byte is evidence of the encoding, the
+/// markup around the text none of its language): the detector reads on
+/// until that reading has scored this many characters beyond ASCII…
+const WIDE_STOP_TEXT: u64 = 128;
+/// …or this many bytes.
+const WIDE_STOP_LIMIT: u64 = 16 * 1024;
 /// How far back a run scored in watch mode may start.
 const CONTEXT: usize = 64;
 /// Softmax temperature of the confidence: costs are divided by this many
@@ -841,7 +848,11 @@ impl Detector {
         let close: Vec<usize> =
             live.iter().filter(|c| c.1 < best_cost + stop_gap).map(|c| c.0).collect();
         if close.len() <= 1 {
-            self.done = true;
+            let wide = self.wide.iter().find(|(e, _)| close.contains(e));
+            let language_open = wide.is_some_and(|(_, w)| {
+                w.scorer.non_ascii() < WIDE_STOP_TEXT && self.offset < WIDE_STOP_LIMIT
+            });
+            self.done = !language_open;
             return;
         }
         // Only single-byte readings are close: score only the runs with a
@@ -990,6 +1001,21 @@ mod tests {
                 assert_eq!((g.charset, g.language, g.ascii), (Some(c), Some(language), false));
             }
         }
+    }
+
+    #[test]
+    fn wide_readings_read_on_for_the_language() {
+        // The encoding is certain within the markup; the language only
+        // shows in the accented letters further on.
+        let mut text = String::from("<?xml version=\"1.0\"?>\n<notes>\n");
+        for i in 0..6 {
+            text += &format!(
+                "<note id=\"n{i}\" type=\"ui\">Mostra le informazioni sulla versione</note>\n"
+            );
+        }
+        text += "<note>Può darsi che la città sia già più grande: è così.</note>\n";
+        let g = guess(&Charset::Utf16Le.encode(&text).0);
+        assert_eq!((g.charset, g.language), (Some(Charset::Utf16Le), Some("it")));
     }
 
     #[test]

@@ -49,6 +49,8 @@ pub(super) struct TextScorer {
     charge_ascii: bool,
     /// Non-ASCII characters scored since the models were last pruned.
     since_prune: u32,
+    /// Characters beyond ASCII scored.
+    non_ascii: u64,
     /// The stretches of plain ASCII text between other characters
     /// (charged readings), as the bytes' scan keeps them for the others:
     /// markup (`<…>`) is left out of them. Each costs its model's `stay`
@@ -102,6 +104,7 @@ impl TextScorer {
             cursors: vec![Cursor::default(); MODELS.len() + CharFreq::ALL.len()],
             charge_ascii,
             since_prune: 0,
+            non_ascii: 0,
             gaps: Gaps::default(),
             stretch: 0,
             in_tag: false,
@@ -121,6 +124,12 @@ impl TextScorer {
         scorer.cursors[..MODELS.len()].iter_mut().for_each(|c| c.alive = false);
         scorer.deferred = Some(Deferred::default());
         scorer
+    }
+
+    /// How many characters beyond ASCII it has scored: the evidence of
+    /// the language.
+    pub fn non_ascii(&self) -> u64 {
+        self.non_ascii
     }
 
     /// Whether [`TextScorer::best`] is only a lower bound.
@@ -151,6 +160,7 @@ impl TextScorer {
         }
         self.end_stretch();
         self.end_run();
+        self.non_ascii += 1;
         // Readings that pay for their own ASCII (UTF-16, UTF-32) drop
         // hopeless models as they go; the others are pruned at checkpoints,
         // where the ASCII skipped is known. (A deferred scorer's costs are
