@@ -6,7 +6,7 @@
 //! (EUC-JP, EUC-KR: the same code points with the high bit set). Any byte
 //! above 0x7F, an unknown escape or a broken pair disqualifies it.
 
-use super::score::ASCII_COST;
+use super::score::{self, ASCII_COST};
 use super::tables::{multi_byte, FIRST_LEAD, FIRST_TRAIL, ILLEGAL, MULTI_BYTE, TRAILS};
 use crate::Charset;
 
@@ -78,12 +78,13 @@ impl Iso2022Scorer {
         })
     }
 
-    /// The language of the double-byte set.
-    pub fn language(&self) -> &'static str {
-        match self.variant {
+    /// The index of the language of the double-byte set.
+    pub fn language(&self) -> usize {
+        let tag = match self.variant {
             Variant::Jp => "ja",
             Variant::Kr => "ko",
-        }
+        };
+        score::cjk_language(tag).expect("Japanese and Korean have character frequencies")
     }
 
     /// Reads the next bytes of the stream (all of them).

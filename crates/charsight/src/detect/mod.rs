@@ -52,7 +52,7 @@ use charsight_tables::detect::Kind;
 
 use self::iso2022::Iso2022Scorer;
 use self::multi::MultiScorer;
-use self::score::{Gaps, Hints, ASCII_COST};
+use self::score::{language_tag, Charges, Gaps, Hints, ASCII_COST};
 
 use self::single::SingleScorer;
 use self::tables::{entries, Entry, STEPS_PER_BIT};
@@ -65,7 +65,7 @@ pub use self::text::{language_costs, plausibility, LanguageCosts, Plausibility};
 /// stops being scored, once there is some evidence. (The double-byte
 /// readings cost little to keep and are never dropped this way.)
 const PRUNE_GAP: u64 = 64 * STEPS_PER_BIT as u64;
-const PRUNE_EVIDENCE: u64 = 32;
+const PRUNE_EVIDENCE: u64 = 8;
 /// Both gaps grow with the square root of the evidence (interesting bytes),
 /// this many bits times it, up to [`GAP_CAP`]: a misleading stretch (a
 /// heading in capitals read in the wrong alphabet) can put a wrong reading
@@ -79,6 +79,9 @@ fn needed_gap(base: u64, interesting: u64) -> u64 {
     let grown = (GAP_PER_ROOT * (interesting as f64).sqrt() * f64::from(STEPS_PER_BIT)) as u64;
     grown.clamp(base, GAP_CAP)
 }
+/// A wide reading waits at most this many characters to be scored in full
+/// (see [`Detector::settle_deferred`]).
+const DEFER_LIMIT: usize = 1024;
 /// A language model this far behind the best of its reading stops being scored.
 const MODEL_GAP: u64 = 40 * STEPS_PER_BIT as u64;
 /// The detector stops reading once the best is this far ahead of every
@@ -86,13 +89,20 @@ const MODEL_GAP: u64 = 40 * STEPS_PER_BIT as u64;
 const STOP_GAP: u64 = 64 * STEPS_PER_BIT as u64;
 /// …after at least this many bytes that are not plain ASCII…
 const STOP_EVIDENCE: u64 = 256;
+/// When the best reading is UTF-16 or UTF-32, the encoding may be certain
+/// long before the language is (every byte is evidence of the encoding, the
+/// markup around the text none of its language): the detector reads on
+/// until that reading has scored this many characters beyond ASCII…
+const WIDE_STOP_TEXT: u64 = 128;
+/// …or this many bytes.
+const WIDE_STOP_LIMIT: u64 = 16 * 1024;
 /// How far back a run scored in watch mode may start.
 const CONTEXT: usize = 64;
 /// Softmax temperature of the confidence: costs are divided by this many
 /// bits per halving of probability, fitted on the tuning half of the held-out
 /// text (`cargo run --release -p xtask -- samples --part tune --out DIR`, then
 /// `xtask calibrate DIR`).
-const TEMPERATURE: f64 = 1.8;
+const TEMPERATURE: f64 = 1.6;
 
 /// A streaming content detector.
 ///
@@ -111,6 +121,11 @@ const TEMPERATURE: f64 = 1.8;
 #[derive(Clone, Debug)]
 pub struct Detector {
     hints: Hints,
+    /// The charges of the last checkpoint.
+    charges: Charges,
+    /// The charges of readings that score their own plain ASCII (UTF-16,
+    /// UTF-32, ISO-2022): the hint bonus only.
+    own_charges: Charges,
     status: Vec<Status>,
     single: SingleScorer,
     multi: Vec<(usize, MultiScorer)>,
@@ -144,18 +159,6 @@ enum Status {
     /// No longer scored; it was this far behind the best (in steps).
     Pruned(u64),
     Disqualified,
-}
-
-/// What a reading decodes the bytes to, for grouping readings that decode
-/// them alike (see [`Detector::decoding`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Decoding {
-    /// Plain ASCII, as every ASCII-compatible reading of ASCII bytes.
-    Ascii,
-    /// A single-byte encoding's characters for the high bytes seen.
-    Chars(Vec<u16>),
-    /// Nothing else decodes alike.
-    Own(usize),
 }
 
 /// The scanner's state: where runs of interesting bytes (not plain ASCII)
@@ -255,6 +258,15 @@ fn find_interesting(bytes: &[u8]) -> Option<usize> {
     blocks.remainder().iter().position(|&b| is_interesting(b)).map(|i| at + i)
 }
 
+/// The positions of the bits set in `mask`, lowest first.
+fn bits(mut mask: u128) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        let i = mask.trailing_zeros();
+        mask &= mask.wrapping_sub(1);
+        (i < 128).then_some(i as usize)
+    })
+}
+
 /// What the detector concluded.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -270,8 +282,9 @@ pub struct Guess {
     /// The language of the text (BCP 47), by the model that scored best;
     /// `None` for pure ASCII or when no model applies.
     pub language: Option<&'static str>,
-    /// The bytes are all ASCII (0x00–0x7F): every ASCII-compatible encoding
-    /// decodes them alike.
+    /// The bytes are all ASCII (0x00–0x7F) and read best as such (not as
+    /// UTF-16 or UTF-32 text without high bytes): every ASCII-compatible
+    /// encoding decodes them alike.
     pub ascii: bool,
     /// The bytes are clearly not text: NULs or control bytes outside the
     /// patterns of UTF-16 and UTF-32.
@@ -336,7 +349,7 @@ impl Detector {
     pub fn with_hints(tld: Option<&str>, language: Option<&str>) -> Detector {
         let all = entries();
         let of_kind = |kind: Kind| all.iter().enumerate().filter(move |(_, e)| e.kind == kind);
-        let single = SingleScorer::new(of_kind(Kind::Single).map(|(i, e)| (i, e.table)));
+        let single = SingleScorer::new(of_kind(Kind::Single).map(|(i, e)| (i, e.table, e.illegal)));
         let multi = of_kind(Kind::Multi).map(|(i, e)| (i, MultiScorer::new(e.table))).collect();
         let mut utf8 = None;
         let mut wide = Vec::new();
@@ -353,8 +366,11 @@ impl Detector {
         let iso2022 = of_kind(Kind::Iso2022)
             .filter_map(|(i, e)| Some((i, Iso2022Scorer::new(e.charset)?)))
             .collect();
+        let hints = Hints::new(tld, language);
         Detector {
-            hints: Hints::new(tld, language),
+            charges: Charges::default(),
+            own_charges: Charges::new(None, &hints),
+            hints,
             status: vec![Status::Alive; all.len()],
             single,
             multi,
@@ -404,6 +420,15 @@ impl Detector {
         if last && !self.finished {
             self.finished = true;
             self.utf8_valid.feed(b"", true);
+            if self
+                .wide
+                .iter()
+                .any(|(e, w)| self.status[*e] == Status::Alive && w.scorer.is_deferred())
+            {
+                let charges = Charges::new(Some(&self.scan.gaps_so_far()), &self.hints);
+                let costs = self.costs(&charges);
+                self.settle_deferred(&costs, true);
+            }
         }
     }
 
@@ -430,11 +455,10 @@ impl Detector {
             } else if self.scan.in_run {
                 let len = piece[i..].iter().position(|&b| !is_interesting(b));
                 let end = len.map_or(piece.len(), |n| i + n);
-                self.run(&piece[i..end], self.offset + i as u64);
-                if end == piece.len() {
-                    return;
-                }
-                self.after(piece[end]);
+                let after = piece.get(end).copied();
+                self.run(&piece[i..end], self.offset + i as u64, after);
+                let Some(after) = after else { return };
+                self.after(after);
                 self.scan.plain(&piece[end..=end]);
                 self.scan.in_run = false;
                 self.scan.after_end = self.offset + end as u64 + 1;
@@ -486,7 +510,7 @@ impl Detector {
         self.scan.before = if start > 0 { context[start - 1] } else { b' ' };
         self.begin(false);
         self.scan.in_run = true;
-        self.run(&context[start..], abs);
+        self.run(&context[start..], abs, None);
     }
 
     /// The readings that decode every byte themselves.
@@ -552,19 +576,23 @@ impl Detector {
                 }
             }
         }
-        if let Some((_, u)) = &mut self.utf8 {
-            u.plain(before);
+        if let Some((entry, u)) = &mut self.utf8 {
+            if self.status[*entry] == Status::Alive && !u.broken {
+                u.plain(before);
+            }
         }
     }
 
-    /// Interesting bytes starting at stream offset `at`.
-    fn run(&mut self, run: &[u8], at: u64) {
+    /// Interesting bytes starting at stream offset `at`, and the plain byte
+    /// that ends them if it is known (the single-byte readings score it
+    /// with them; see [`Detector::after`] for the others).
+    fn run(&mut self, run: &[u8], at: u64, after: Option<u8>) {
         for (i, &b) in run.iter().enumerate() {
             self.scan.note(b, at + i as u64);
         }
         self.scan.run_end = at + run.len() as u64;
         if self.single.any_alive() {
-            self.single.bytes(run);
+            self.single.bytes(run, after);
         }
         for (entry, m) in &mut self.multi {
             if self.status[*entry] == Status::Alive {
@@ -581,9 +609,9 @@ impl Detector {
         }
     }
 
-    /// The plain byte that closes a run.
+    /// The plain byte that closes a run (the single-byte readings scored it
+    /// with the run).
     fn after(&mut self, b: u8) {
-        self.single.after(b);
         for (entry, m) in &mut self.multi {
             if self.status[*entry] == Status::Alive {
                 m.bytes(&[b]);
@@ -592,43 +620,35 @@ impl Detector {
                 }
             }
         }
-        if let Some((_, u)) = &mut self.utf8 {
-            u.plain(b);
+        if let Some((entry, u)) = &mut self.utf8 {
+            if self.status[*entry] == Status::Alive && !u.broken {
+                u.plain(b);
+            }
         }
         self.scan.before = b;
     }
 
     /// Every reading not disqualified: (entry, cost in steps with prior and
-    /// the common ASCII charge, language). Pruned readings get the best
-    /// cost plus their gap when pruned.
-    fn costs(&self) -> Vec<(usize, u64, Option<&'static str>)> {
+    /// the common ASCII charge, language), with the skipped ASCII charged
+    /// by `charges`. Pruned readings get the best cost plus their gap when
+    /// pruned.
+    fn costs(&self, charges: &Charges) -> Vec<(usize, u64, Option<&'static str>)> {
         let all = entries();
         let plain = self.offset - self.scan.interesting;
-        let gaps = &self.scan.gaps_so_far().sums();
-        let mut raw: Vec<(usize, u64, Option<&'static str>)> = Vec::new();
-        raw.extend(self.single.readings(&self.hints, gaps));
-        for (entry, m) in &self.multi {
-            let (language, bonus) = (m.language(), self.hints.bonus(m.language()));
-            let cost = score::adjusted(m.cost(), gaps.cost(score::stay(language)), bonus);
-            raw.push((*entry, cost, Some(m.language())));
-        }
-        // Bytes that end inside a character cost as much as an odd one.
-        let cut = |incomplete: bool| if incomplete { u64::from(score::ODD_COST) } else { 0 };
-        if let Some((entry, u)) = &self.utf8 {
-            let (cost, language) = u.scorer.best(&self.hints, gaps);
-            raw.push((*entry, cost + cut(self.utf8_valid.is_truncated()), Some(language)));
-        }
-        let none = Gaps::default().sums();
-        for (entry, w) in &self.wide {
-            let (cost, language) = w.scorer.best(&self.hints, &none);
-            raw.push((*entry, cost + cut(w.incomplete()), Some(language)));
-        }
-        for (entry, i) in self.iso2022.iter().filter(|(_, i)| i.switched) {
-            // Its plain bytes are mostly double-byte characters, paid for.
-            let cost = score::adjusted(i.cost(), 0, self.hints.bonus(i.language()));
-            raw.push((*entry, cost, Some(i.language())));
-        }
         let high = self.scan.high;
+        let legal = |entry: usize| -> bool {
+            let e: &Entry = &all[entry];
+            self.status[entry] != Status::Disqualified
+                && match e.kind {
+                    Kind::Single => high & e.illegal == 0,
+                    Kind::Unicode if e.charset == Charset::Utf8 => {
+                        self.utf8_valid.is_valid()
+                            && !self.utf8.as_ref().is_some_and(|u| u.1.broken)
+                    }
+                    _ => true,
+                }
+        };
+        // The prior, and the plain ASCII charge of ASCII-compatible readings.
         let effective = |entry: usize, cost: u64| -> u64 {
             let e: &Entry = &all[entry];
             let ascii = if e.kind == Kind::Unicode && e.charset != Charset::Utf8 {
@@ -638,21 +658,34 @@ impl Detector {
             };
             cost + u64::from(e.prior) + ascii
         };
-        let legal = |entry: usize| -> bool {
-            let e: &Entry = &all[entry];
-            match e.kind {
-                Kind::Single => high & e.illegal == 0,
-                Kind::Unicode if e.charset == Charset::Utf8 => {
-                    self.utf8_valid.is_valid() && !self.utf8.as_ref().is_some_and(|u| u.1.broken)
-                }
-                _ => true,
-            }
+        let mut live: Vec<(usize, u64, Option<&'static str>)> = Vec::with_capacity(all.len());
+        let mut push = |entry: usize, cost: u64, language: Option<&'static str>| {
+            live.push((entry, effective(entry, cost), language));
         };
-        let mut live: Vec<(usize, u64, Option<&'static str>)> = raw
-            .into_iter()
-            .filter(|&(e, _, _)| self.status[e] != Status::Disqualified && legal(e))
-            .map(|(e, cost, lang)| (e, effective(e, cost), lang))
-            .collect();
+        for (entry, cost, language) in self.single.readings(charges) {
+            if legal(entry) {
+                push(entry, cost, language);
+            }
+        }
+        for (entry, m) in self.multi.iter().filter(|(e, _)| legal(*e)) {
+            let cost = charges.cost(m.language(), u64::from(m.cost()));
+            push(*entry, cost, Some(language_tag(m.language())));
+        }
+        // Bytes that end inside a character cost as much as an odd one.
+        let cut = |incomplete: bool| if incomplete { u64::from(score::ODD_COST) } else { 0 };
+        if let Some((entry, u)) = self.utf8.as_ref().filter(|(e, _)| legal(*e)) {
+            let (cost, language) = u.scorer.best(charges);
+            push(*entry, cost + cut(self.utf8_valid.is_truncated()), Some(language));
+        }
+        for (entry, w) in self.wide.iter().filter(|(e, _)| legal(*e)) {
+            let (cost, language) = w.scorer.best(&self.own_charges);
+            push(*entry, cost + cut(w.incomplete()), Some(language));
+        }
+        for (entry, i) in self.iso2022.iter().filter(|(e, i)| i.switched && legal(*e)) {
+            // Its plain bytes are mostly double-byte characters, paid for.
+            let cost = self.own_charges.cost(i.language(), u64::from(i.cost()));
+            push(*entry, cost, Some(language_tag(i.language())));
+        }
         let best = live
             .iter()
             .filter(|(e, _, _)| self.status[*e] == Status::Alive)
@@ -667,40 +700,109 @@ impl Detector {
         live
     }
 
-    /// What a reading decodes the bytes examined to, as far as telling
-    /// readings apart goes: readings with equal keys decode them alike.
-    fn decoding(&self, entry: usize) -> Decoding {
-        let e = &entries()[entry];
-        let ascii_compatible = e.kind != Kind::Unicode || e.charset == Charset::Utf8;
-        let switched =
-            e.kind == Kind::Iso2022 && self.iso2022.iter().any(|(i, r)| *i == entry && r.switched);
-        if self.scan.high == 0 && ascii_compatible && !switched {
-            return Decoding::Ascii;
+    /// Which of the readings `readings` (entries) decode the bytes examined
+    /// alike: a label for each, equal for readings that decode them to the
+    /// same text (0 for plain ASCII, read alike by every ASCII-compatible
+    /// reading).
+    fn decodings(&self, readings: &[usize]) -> Vec<usize> {
+        let high = self.scan.high;
+        let seen: Vec<usize> = bits(high).collect();
+        let chars =
+            |entry: usize| &charsight_tables::detect::SINGLE_BYTE[entries()[entry].table].chars;
+        // Single-byte readings so far: (hash of the characters seen, label, entry).
+        let mut single: Vec<(u64, usize, usize)> = Vec::new();
+        let mut labels = Vec::with_capacity(readings.len());
+        for (k, &entry) in readings.iter().enumerate() {
+            let e = &entries()[entry];
+            let ascii_compatible = e.kind != Kind::Unicode || e.charset == Charset::Utf8;
+            let switched = e.kind == Kind::Iso2022
+                && self.iso2022.iter().any(|(i, r)| *i == entry && r.switched);
+            let label = if high == 0 && ascii_compatible && !switched {
+                0
+            } else if e.kind == Kind::Single {
+                let table = chars(entry);
+                let hash = seen.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, &i| {
+                    (h ^ u64::from(table[i])).wrapping_mul(0x0000_0100_0000_01b3)
+                });
+                let alike = single.iter().find(|&&(h, _, other)| {
+                    h == hash && seen.iter().all(|&i| chars(other)[i] == table[i])
+                });
+                match alike {
+                    Some(&(_, label, _)) => label,
+                    None => {
+                        single.push((hash, k + 1, entry));
+                        k + 1
+                    }
+                }
+            } else {
+                k + 1
+            };
+            labels.push(label);
         }
-        if e.kind == Kind::Single {
-            let chars = &charsight_tables::detect::SINGLE_BYTE[e.table].chars;
-            let seen = (0..128).filter(|&i| self.scan.high >> i & 1 == 1);
-            return Decoding::Chars(seen.map(|i| chars[i]).collect());
+        labels
+    }
+
+    /// Whether `entry` is a wide reading whose cost is still a lower bound
+    /// (see [`TextScorer::deferred`](text::TextScorer::deferred)).
+    fn is_deferred(&self, entry: usize) -> bool {
+        self.wide.iter().any(|(e, w)| *e == entry && w.scorer.is_deferred())
+    }
+
+    /// At a checkpoint, settles the deferred wide readings (from their
+    /// bounds in `costs`): one whose bound is far behind the best of the
+    /// others is pruned, one that comes close is scored in full (from its
+    /// first byte), the others wait. Returns whether one was scored.
+    fn settle_deferred(
+        &mut self,
+        costs: &[(usize, u64, Option<&'static str>)],
+        last: bool,
+    ) -> bool {
+        let best = costs
+            .iter()
+            .filter(|c| self.status[c.0] == Status::Alive && !self.is_deferred(c.0))
+            .map(|c| c.1)
+            .min();
+        let gap = needed_gap(PRUNE_GAP, self.scan.interesting);
+        let mut promoted = false;
+        for (entry, w) in &mut self.wide {
+            let bound = costs.iter().find(|c| c.0 == *entry).map(|c| c.1);
+            let (Some(bound), true) = (bound, w.scorer.is_deferred()) else { continue };
+            match best {
+                Some(best) if bound > best + gap => {
+                    self.status[*entry] = Status::Pruned(bound - best)
+                }
+                Some(best) if !last && bound > best + gap / 2 && w.scorer.held() < DEFER_LIMIT => {}
+                _ => {
+                    w.scorer.promote();
+                    promoted = true;
+                }
+            }
         }
-        Decoding::Own(entry)
+        promoted
     }
 
     /// At a checkpoint: prune readings far behind, and stop if decided.
     fn checkpoint(&mut self) {
         let wide_alive = self.wide.iter().any(|(e, _)| self.status[*e] == Status::Alive);
-        if !self.scan.fresh && !wide_alive {
+        let fresh = self.scan.fresh;
+        if !fresh && !wide_alive {
             return;
         }
         self.scan.fresh = false;
-        let gaps = self.scan.gaps_so_far().sums();
-        self.single.prune_models(&self.hints, &gaps, MODEL_GAP);
-        if let Some((_, u)) = &mut self.utf8 {
-            u.scorer.prune(&self.hints, &gaps, MODEL_GAP);
+        self.charges.update(Some(&self.scan.gaps_so_far()), &self.hints);
+        if fresh && self.scan.interesting >= PRUNE_EVIDENCE {
+            self.single.prune_models(&self.charges, MODEL_GAP);
+            if let Some((_, u)) = &mut self.utf8 {
+                u.scorer.prune(&self.charges, MODEL_GAP);
+            }
         }
         for (_, w) in &mut self.wide {
-            w.scorer.prune(&self.hints, &Gaps::default().sums(), MODEL_GAP);
+            w.scorer.prune(&self.own_charges, MODEL_GAP);
         }
-        let costs = self.costs();
+        let mut costs = self.costs(&self.charges);
+        if self.settle_deferred(&costs, false) {
+            costs = self.costs(&self.charges);
+        }
         let Some(&(_, best_cost, _)) = costs.iter().min_by_key(|x| (x.1, x.0)) else {
             return;
         };
@@ -723,13 +825,13 @@ impl Detector {
             }
         }
         // Disqualified readings were filtered out of `costs` by legality.
-        for entry in 0..self.status.len() {
-            if self.status[entry] == Status::Alive && !costs.iter().any(|c| c.0 == entry) {
-                let iso = self.iso2022.iter().any(|i| i.0 == entry);
-                if !iso {
-                    self.status[entry] = Status::Disqualified;
-                    self.single.retire(entry);
-                }
+        let mut legal = vec![false; self.status.len()];
+        costs.iter().for_each(|c| legal[c.0] = true);
+        self.iso2022.iter().for_each(|i| legal[i.0] = true);
+        for (entry, legal) in legal.into_iter().enumerate() {
+            if self.status[entry] == Status::Alive && !legal {
+                self.status[entry] = Status::Disqualified;
+                self.single.retire(entry);
             }
         }
         if self.scan.interesting < STOP_EVIDENCE {
@@ -746,7 +848,11 @@ impl Detector {
         let close: Vec<usize> =
             live.iter().filter(|c| c.1 < best_cost + stop_gap).map(|c| c.0).collect();
         if close.len() <= 1 {
-            self.done = true;
+            let wide = self.wide.iter().find(|(e, _)| close.contains(e));
+            let language_open = wide.is_some_and(|(_, w)| {
+                w.scorer.non_ascii() < WIDE_STOP_TEXT && self.offset < WIDE_STOP_LIMIT
+            });
+            self.done = !language_open;
             return;
         }
         // Only single-byte readings are close: score only the runs with a
@@ -778,45 +884,47 @@ impl Detector {
     /// The guess from what has been fed so far.
     pub fn guess(&self) -> Guess {
         let all = entries();
-        let mut costs = self.costs();
+        let charges = Charges::new(Some(&self.scan.gaps_so_far()), &self.hints);
+        let mut costs = self.costs(&charges);
+        // A deferred wide reading whose bound is not far behind is scored.
+        let best = costs.iter().map(|c| c.1).min().unwrap_or(0);
+        let close = |c: &&(usize, u64, Option<&str>)| c.1 <= best + PRUNE_GAP;
+        if costs.iter().filter(close).any(|c| self.is_deferred(c.0)) {
+            let mut exact = self.clone();
+            exact.wide.iter_mut().for_each(|(_, w)| w.scorer.promote());
+            costs = exact.costs(&charges);
+        }
         costs.sort_by_key(|c| (c.1, all[c.0].prior, c.0));
-        let ascii = self.scan.high == 0;
-        // ASCII, and the same text in every ASCII-compatible reading.
-        let plain = ascii && !self.iso2022.iter().any(|i| i.1.switched);
         let best_cost = costs.first().map_or(0, |c| c.1);
         let scale = f64::from(STEPS_PER_BIT) * TEMPERATURE;
         let weights: Vec<f64> =
             costs.iter().map(|c| (-((c.1 - best_cost) as f64) / scale).exp2()).collect();
         let total: f64 = weights.iter().sum();
-        let decodings: Vec<Decoding> = costs.iter().map(|c| self.decoding(c.0)).collect();
-        let best_decoding = decodings.first().cloned();
+        let readings: Vec<usize> = costs.iter().map(|c| c.0).collect();
+        let decodings = self.decodings(&readings);
+        // The weight of each decoding: the readings that decode alike.
+        let mut alike = vec![0f64; readings.len() + 1];
+        for (&label, w) in decodings.iter().zip(&weights) {
+            alike[label] += w;
+        }
+        let best_decoding = decodings.first().copied();
         let candidates: Vec<Candidate> = costs
             .iter()
             .zip(&decodings)
-            .map(|(&(entry, cost, language), decoding)| {
-                let alike: f64 = decodings
-                    .iter()
-                    .zip(&weights)
-                    .filter(|(other, _)| *other == decoding)
-                    .map(|(_, w)| w)
-                    .sum();
-                Candidate {
-                    charset: all[entry].charset,
-                    confidence: (alike / total) as f32,
-                    language: if plain && Some(decoding) == best_decoding.as_ref() {
-                        None
-                    } else {
-                        language
-                    },
-                    bits_behind: ((cost - best_cost) as f64 / f64::from(STEPS_PER_BIT)) as f32,
-                }
+            .map(|(&(entry, cost, language), &decoding)| Candidate {
+                charset: all[entry].charset,
+                confidence: (alike[decoding] / total) as f32,
+                // Plain ASCII (label 0) has no language.
+                language: if decoding == 0 { None } else { language },
+                bits_behind: ((cost - best_cost) as f64 / f64::from(STEPS_PER_BIT)) as f32,
             })
             .collect();
         let mut candidates = candidates;
-        if plain {
-            // Pure ASCII: every ASCII-compatible reading gives the same
-            // text, and that text is the right one (see the crate docs).
-            for c in candidates.iter_mut().filter(|c| c.language.is_none()) {
+        // Plain ASCII read as such: every ASCII-compatible reading gives the
+        // same text, and that text is the right one (see the crate docs).
+        let ascii = best_decoding == Some(0);
+        if ascii {
+            for (c, _) in candidates.iter_mut().zip(&decodings).filter(|(_, &d)| d == 0) {
                 c.confidence = 1.0;
             }
         }
@@ -841,15 +949,15 @@ impl Detector {
     }
 }
 
-/// The next checkpoint after `offset`: every 32 bytes up to 256, every 256
-/// up to 4 KiB, then every KiB.
+/// The next checkpoint after `offset`: at 16 bytes, then at each power of
+/// two up to 4 KiB, then every KiB. (Each costs about as much as scoring a
+/// few bytes in every reading: they thin out as the readings do.)
 fn next_boundary(offset: u64) -> u64 {
-    let step = match offset {
-        0..=255 => 32,
-        256..=4095 => 256,
-        _ => 1024,
-    };
-    (offset / step + 1) * step
+    match offset {
+        0..16 => 16,
+        16..4096 => (offset + 1).next_power_of_two(),
+        _ => (offset / 1024 + 1) * 1024,
+    }
 }
 
 #[cfg(test)]
@@ -882,6 +990,35 @@ mod tests {
     }
 
     #[test]
+    fn wide_readings_have_the_language_of_their_text_not_of_their_markup() {
+        let french = "<note id=\"n1\" type=\"ui\">Afficher l'aide détaillée et quitter; \
+                      les éléments sélectionnés sont conservés.</note>";
+        for (text, language) in
+            [(french, "fr"), ("Съешь же ещё этих мягких французских булок", "ru")]
+        {
+            for c in [Charset::Utf16Le, Charset::Utf32Be] {
+                let g = guess(&c.encode(text).0);
+                assert_eq!((g.charset, g.language, g.ascii), (Some(c), Some(language), false));
+            }
+        }
+    }
+
+    #[test]
+    fn wide_readings_read_on_for_the_language() {
+        // The encoding is certain within the markup; the language only
+        // shows in the accented letters further on.
+        let mut text = String::from("<?xml version=\"1.0\"?>\n<notes>\n");
+        for i in 0..6 {
+            text += &format!(
+                "<note id=\"n{i}\" type=\"ui\">Mostra le informazioni sulla versione</note>\n"
+            );
+        }
+        text += "<note>Può darsi che la città sia già più grande: è così.</note>\n";
+        let g = guess(&Charset::Utf16Le.encode(&text).0);
+        assert_eq!((g.charset, g.language), (Some(Charset::Utf16Le), Some("it")));
+    }
+
+    #[test]
     fn binary() {
         assert!(
             guess(b"\x7FELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x03\x00>\x00").binary
@@ -905,9 +1042,11 @@ mod tests {
 
     #[test]
     fn boundaries() {
-        assert_eq!(next_boundary(0), 32);
+        assert_eq!(next_boundary(0), 16);
+        assert_eq!(next_boundary(16), 32);
         assert_eq!(next_boundary(255), 256);
         assert_eq!(next_boundary(256), 512);
+        assert_eq!(next_boundary(4095), 4096);
         assert_eq!(next_boundary(4096), 5120);
     }
 }

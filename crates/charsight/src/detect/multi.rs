@@ -40,6 +40,8 @@ pub(super) struct MultiScorer {
     pub disqualified: bool,
     /// Characters read (two or more bytes, or a single non-ASCII byte).
     pub chars: u32,
+    /// The index of its language (see `score::language_count`).
+    language: usize,
     /// The language's costs of edges between ASCII and its characters.
     edges: [u8; 5],
     /// What came last: one of its characters (`None`), or an ASCII letter
@@ -49,6 +51,8 @@ pub(super) struct MultiScorer {
 
 impl MultiScorer {
     pub fn new(table: usize) -> MultiScorer {
+        let language = score::cjk_language(MULTI_BYTE[table].language)
+            .expect("a double-byte table's language has character frequencies");
         MultiScorer {
             table,
             state: State::Ground,
@@ -56,7 +60,8 @@ impl MultiScorer {
             refund: 0,
             disqualified: false,
             chars: 0,
-            edges: score::cjk_edges(MULTI_BYTE[table].language),
+            language,
+            edges: score::cjk_edges(language),
             last: Some(false),
         }
     }
@@ -165,9 +170,9 @@ impl MultiScorer {
         (self.cost + cut).saturating_sub(self.refund).min(u64::from(u32::MAX / 4)) as u32
     }
 
-    /// The language of the character frequencies.
-    pub fn language(&self) -> &'static str {
-        self.table().language
+    /// The index of the language of the character frequencies.
+    pub fn language(&self) -> usize {
+        self.language
     }
 }
 

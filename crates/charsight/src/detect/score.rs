@@ -34,78 +34,207 @@ pub(super) fn ascii_class(b: u8) -> u8 {
     }
 }
 
-/// One language model's progress over a text: the previous class and the
-/// cost so far.
+/// One language model's progress over a text: the previous class, the
+/// case state and the cost so far.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Cursor {
+    /// The previous character's class (without [`UPPER`]).
     pub prev: u8,
-    /// The previous two characters were uppercase letters.
-    pub caps: bool,
+    /// The case state before the next letter: after a non-letter (0), a
+    /// lowercase letter (1), a capital (2), two capitals (3).
+    pub case: u8,
     pub cost: u32,
     pub alive: bool,
 }
 
 impl Default for Cursor {
     fn default() -> Cursor {
-        Cursor { prev: ASCII_OTHER, caps: false, cost: 0, alive: true }
+        Cursor { prev: ASCII_OTHER, case: 0, cost: 0, alive: true }
     }
 }
 
+/// Whether class `c` (without [`UPPER`]) is a category class, whose
+/// characters also pay an emission.
+#[inline]
+fn is_category(c: u8) -> bool {
+    matches!(c, SYMBOL | OTHER_LETTER | FAR_LETTER)
+}
+
+/// Whether class `c` (without [`UPPER`]) is a letter in `model`.
+#[inline]
+fn is_letter(model: &Model, c: u8) -> bool {
+    // A 64-bit shift of one half: cheaper than shifting the `u128`.
+    let half = if c >= 64 { (model.letters >> 64) as u64 } else { model.letters as u64 };
+    half >> (c & 63) & 1 == 1
+}
+
+/// The case state after a character (see [`Cursor::case`]), by whether it
+/// is a letter, whether it is uppercase, and whether the state before was
+/// after a capital: `[letter][upper][after capital]`.
+pub(super) const CASE_AFTER: [[[u8; 2]; 2]; 2] = [[[0, 0], [0, 0]], [[1, 1], [2, 3]]];
+
 impl Cursor {
+    /// Starts over after a character of class `class` (with the [`UPPER`]
+    /// flag) that followed a non-letter.
+    #[inline]
+    pub fn restart(&mut self, model: &Model, class: u8) {
+        let c = class & !UPPER;
+        self.case = CASE_AFTER[usize::from(is_letter(model, c))][usize::from(class >> 7)][0];
+        self.prev = c;
+    }
+
     /// Scores the character of class `class` (with the [`UPPER`] flag) after
     /// the previous one; a character in a category class (another letter, a
     /// symbol) also costs its `emission`. A pair of ASCII classes costs
     /// nothing here: it is the same in every ASCII-compatible reading.
     #[inline]
     pub fn step(&mut self, model: &Model, class: u8, emission: u8) {
-        let (p, c) = (self.prev & !UPPER, class & !UPPER);
-        let prev_letter = model.letters >> p & 1 == 1;
-        let prev_upper = prev_letter && self.prev & UPPER != 0;
-        let letter = model.letters >> c & 1 == 1;
-        let upper = letter && class & UPPER != 0;
+        let (p, c) = (self.prev, class & !UPPER);
+        let upper = usize::from(class >> 7);
+        let letter = is_letter(model, c);
         if p > LAST_ASCII || c > LAST_ASCII {
-            let k = model.classes;
-            self.cost += u32::from(model.bigrams[usize::from(p) * k + usize::from(c)]);
-            if matches!(c, SYMBOL | OTHER_LETTER | FAR_LETTER) {
-                self.cost += u32::from(emission);
+            let mut cost =
+                u32::from(model.bigrams[usize::from(p) * model.classes + usize::from(c)]);
+            if is_category(c) {
+                cost += u32::from(emission);
             }
             if letter {
-                // After a non-letter, a lowercase letter, a capital, two capitals.
-                let state = match (prev_letter, prev_upper, self.caps) {
-                    (false, _, _) => 0,
-                    (true, false, _) => 1,
-                    (true, true, false) => 2,
-                    (true, true, true) => 3,
-                };
-                self.cost += u32::from(model.case[state * 2 + usize::from(upper)]);
+                cost += u32::from(model.case[usize::from(self.case) * 2 + upper]);
+            }
+            self.cost += cost;
+        }
+        self.case = CASE_AFTER[usize::from(letter)][upper][usize::from(self.case >= 2)];
+        self.prev = c;
+    }
+}
+
+/// The classes every model shares: ASCII and the categories (up to
+/// [`FAR_LETTER`]).
+const SHARED: usize = FAR_LETTER as usize + 1;
+
+/// Whether shared class `c` is a letter in every model.
+fn shared_letter(c: u8) -> bool {
+    matches!(c, ASCII_LETTER..=LAST_ASCII | OTHER_LETTER | FAR_LETTER)
+}
+
+/// The cheapest model at each step over the shared classes.
+struct Floor {
+    bigrams: [[u8; SHARED]; SHARED],
+    case: [[u8; 2]; 4],
+}
+
+fn floor() -> &'static Floor {
+    static FLOOR: std::sync::OnceLock<Floor> = std::sync::OnceLock::new();
+    FLOOR.get_or_init(|| {
+        let mut floor = Floor { bigrams: [[u8::MAX; SHARED]; SHARED], case: [[u8::MAX; 2]; 4] };
+        for model in &MODELS {
+            for (p, row) in floor.bigrams.iter_mut().enumerate() {
+                for (c, cost) in row.iter_mut().enumerate() {
+                    *cost = (*cost).min(model.bigrams[p * model.classes + c]);
+                }
+            }
+            for (state, costs) in floor.case.iter_mut().enumerate() {
+                for (upper, cost) in costs.iter_mut().enumerate() {
+                    *cost = (*cost).min(model.case[state * 2 + upper]);
+                }
             }
         }
-        self.caps = upper && prev_upper;
-        self.prev = class;
+        floor
+    })
+}
+
+/// A lower bound of every model's [`Cursor`] over the same text: each step
+/// costs what the cheapest model charges for it. Exact for the shared
+/// classes; a character whose class differs between models (one in some
+/// alphabet) costs nothing and leaves the next step's context unknown.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct FloorCursor {
+    /// The previous class, `None` if it differs between models.
+    prev: Option<u8>,
+    /// The case state (see [`Cursor::case`]), `None` if unknown.
+    case: Option<u8>,
+    pub cost: u64,
+}
+
+impl Default for FloorCursor {
+    fn default() -> FloorCursor {
+        FloorCursor { prev: Some(ASCII_OTHER), case: Some(0), cost: 0 }
     }
 }
 
-/// A model's cost as readings are compared: its events, plus its charge
-/// for the plain ASCII skipped ([`Gaps::cost`]), less the hint bonus.
-pub(super) fn adjusted(events: u32, plain: u64, bonus: u32) -> u64 {
-    (u64::from(events) + plain).saturating_sub(u64::from(bonus))
+impl FloorCursor {
+    /// Scores a character of shared class `class` (with [`UPPER`]), or
+    /// (`None`) one whose class differs between models.
+    pub fn step(&mut self, class: Option<u8>, emission: u8) {
+        let Some(class) = class else {
+            (self.prev, self.case) = (None, None);
+            return;
+        };
+        let (c, upper) = (class & !UPPER, class & UPPER != 0);
+        let letter = shared_letter(c);
+        let f = floor();
+        if self.prev.is_none_or(|p| p > LAST_ASCII || c > LAST_ASCII) {
+            let bigram = self.prev.map_or(0, |p| f.bigrams[usize::from(p)][usize::from(c)]);
+            let mut cost = u32::from(bigram);
+            if is_category(c) {
+                cost += u32::from(emission);
+            }
+            if letter {
+                let states = match self.case {
+                    Some(state) => usize::from(state)..usize::from(state) + 1,
+                    None => 0..4,
+                };
+                cost += u32::from(states.map(|s| f.case[s][usize::from(upper)]).min().unwrap_or(0));
+            }
+            self.cost += u64::from(cost);
+        }
+        self.case = match (letter, upper, self.case) {
+            (false, _, _) => Some(0),
+            (true, false, _) => Some(1),
+            (true, true, Some(state)) if state >= 2 => Some(3),
+            (true, true, Some(_)) => Some(2),
+            (true, true, None) => None,
+        };
+        self.prev = Some(c);
+    }
 }
 
-/// The cost of plain ASCII going on after plain ASCII in a language's text,
-/// in stay steps (see `Model::stay`): its model's, or for a CJK language its
-/// text's counts (whose edges between ASCII and the rest are [`cjk_edges`]).
-pub(super) fn stay(language: &str) -> u16 {
-    if let Some(&(_, stay, _)) = CJK_COSTS.iter().find(|x| x.0 == language) {
-        return stay;
+/// The languages scored, by index: every bigram model of [`MODELS`], then
+/// the CJK character frequencies, in `charfreq` order (as [`CJK_COSTS`]).
+pub(super) fn language_count() -> usize {
+    MODELS.len() + CJK_COSTS.len()
+}
+
+/// The BCP 47 tag of language `i`.
+pub(super) fn language_tag(i: usize) -> &'static str {
+    match MODELS.get(i) {
+        Some(model) => model.language,
+        None => CJK_COSTS[i - MODELS.len()].0,
     }
-    MODELS.iter().find(|m| m.language == language).map_or(0, |m| m.stay)
+}
+
+/// The index of a CJK language's character frequencies (`ja`, `ko`,
+/// `zh-Hans`, `zh-Hant`).
+pub(super) fn cjk_language(tag: &str) -> Option<usize> {
+    CJK_COSTS.iter().position(|x| x.0 == tag).map(|i| MODELS.len() + i)
+}
+
+/// The cost of plain ASCII going on after plain ASCII in language `i`'s
+/// text, in stay steps (see `Model::stay`): its model's, or for a CJK
+/// language its text's counts (whose edges between ASCII and the rest are
+/// [`cjk_edges`]).
+pub(super) fn stay(i: usize) -> u16 {
+    match MODELS.get(i) {
+        Some(model) => model.stay,
+        None => CJK_COSTS[i - MODELS.len()].1,
+    }
 }
 
 /// A CJK language's costs (steps) of the edges between ASCII and its
 /// characters: ASCII letter → character, other ASCII → character, character
 /// → ASCII letter, character → other ASCII, character → character.
-pub(super) fn cjk_edges(language: &str) -> [u8; 5] {
-    CJK_COSTS.iter().find(|x| x.0 == language).map_or([0; 5], |x| x.2)
+pub(super) fn cjk_edges(i: usize) -> [u8; 5] {
+    CJK_COSTS[i - MODELS.len()].2
 }
 
 /// Scores the edges of a CJK language: `prev` and `next` say whether each
@@ -182,12 +311,55 @@ impl GapSums {
     }
 }
 
+/// What a decision point charges each language's models on top of their
+/// events: the plain ASCII skipped (by the stretches, [`GapSums::cost`])
+/// less the hint bonus, by language index ([`language_count`]).
+#[derive(Clone, Debug, Default)]
+pub(super) struct Charges {
+    plain: Vec<u64>,
+    bonus: Vec<u32>,
+}
+
+impl Charges {
+    /// The charges for the stretches `gaps` (`None` for readings that score
+    /// their own ASCII) under `hints`.
+    pub fn new(gaps: Option<&Gaps>, hints: &Hints) -> Charges {
+        let mut charges = Charges::default();
+        charges.update(gaps, hints);
+        charges
+    }
+
+    /// Recomputes the charges in place.
+    pub fn update(&mut self, gaps: Option<&Gaps>, hints: &Hints) {
+        let sums = gaps.map(Gaps::sums);
+        self.plain.clear();
+        self.plain
+            .extend((0..language_count()).map(|i| sums.as_ref().map_or(0, |s| s.cost(stay(i)))));
+        self.bonus.clear();
+        self.bonus.extend((0..language_count()).map(|i| hints.bonus(i)));
+    }
+
+    /// The cost (in steps) of `events` in language `i`'s models, charged.
+    #[inline]
+    pub fn cost(&self, i: usize, events: u64) -> u64 {
+        (events + self.plain[i]).saturating_sub(u64::from(self.bonus[i]))
+    }
+
+    /// A lower bound of what `events` in any language's models cost,
+    /// charged.
+    pub fn floor(&self, events: u64) -> u64 {
+        let (plain, bonus) = (self.plain.iter().min(), self.bonus.iter().max());
+        (events + plain.copied().unwrap_or(0))
+            .saturating_sub(u64::from(bonus.copied().unwrap_or(0)))
+    }
+}
+
 impl Cursor {
     /// Scores a CJK language's edge to what comes next: one of its
     /// characters (`None`) or ASCII (`Some(is_letter)`). `prev` holds
     /// [`FAR_LETTER`] after one of its characters.
     pub fn cjk_edge(&mut self, edges: &[u8; 5], next: Option<bool>) {
-        let prev = match self.prev & !UPPER {
+        let prev = match self.prev {
             FAR_LETTER => None,
             p => Some((ASCII_LETTER..=LAST_ASCII).contains(&p)),
         };
@@ -217,7 +389,8 @@ pub(super) fn prune(cursors: &mut [Cursor], cost: impl Fn(usize, &Cursor) -> u64
 /// domain: their models get a head start.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(super) struct Hints {
-    languages: Vec<&'static str>,
+    /// The head start of each language (by index), empty without hints.
+    bonus: Vec<u32>,
 }
 
 /// The head start of an expected language (in steps): enough to settle a
@@ -237,18 +410,19 @@ impl Hints {
                 languages.extend(TLDS[i].1.iter().filter_map(|l| canonical_language(l)));
             }
         }
-        languages.sort_unstable();
-        languages.dedup();
-        Hints { languages }
+        if languages.is_empty() {
+            return Hints::default();
+        }
+        let bonus = (0..language_count())
+            .map(|i| if languages.contains(&language_tag(i)) { HINT_BONUS } else { 0 })
+            .collect();
+        Hints { bonus }
     }
 
-    /// The bonus (in steps) of a model's language.
-    pub fn bonus(&self, language: &str) -> u32 {
-        if self.languages.contains(&language) {
-            HINT_BONUS
-        } else {
-            0
-        }
+    /// The bonus (in steps) of language `i`.
+    #[inline]
+    pub fn bonus(&self, i: usize) -> u32 {
+        self.bonus.get(i).copied().unwrap_or(0)
     }
 }
 
@@ -273,11 +447,12 @@ mod tests {
 
     #[test]
     fn hints_resolve_languages_and_domains() {
+        let index = |tag: &str| (0..language_count()).find(|&i| language_tag(i) == tag).unwrap();
         let hints = Hints::new(Some("www.example.co.jp"), Some("ru-RU"));
-        assert_eq!(hints.bonus("ja"), HINT_BONUS);
-        assert_eq!(hints.bonus("ru"), HINT_BONUS);
-        assert_eq!(hints.bonus("fr"), 0);
-        assert_eq!(Hints::new(Some("TW"), None).bonus("zh-Hant"), HINT_BONUS);
+        assert_eq!(hints.bonus(index("ja")), HINT_BONUS);
+        assert_eq!(hints.bonus(index("ru")), HINT_BONUS);
+        assert_eq!(hints.bonus(index("fr")), 0);
+        assert_eq!(Hints::new(Some("TW"), None).bonus(index("zh-Hant")), HINT_BONUS);
         assert_eq!(Hints::new(Some("com"), Some("xx")), Hints::default());
         assert_eq!(canonical_language("nb-NO"), Some("no"));
         assert_eq!(canonical_language("zh-HK"), Some("zh-Hant"));

@@ -2,18 +2,31 @@
 //! write, each scoring the class bigrams of the bytes through a generated
 //! byte → class table. A byte the encoding does not define (or a C1
 //! control) disqualifies the encoding.
+//!
+//! Encodings that decode every high byte seen so far to the same characters
+//! read the same text: they form a *group* that scores each language model
+//! once for all of them (windows-1252, ISO-8859-15 and windows-1254 on most
+//! French). A group splits when a byte its encodings decode differently
+//! arrives, each part carrying on from the scores so far.
 
-use super::score::{self, ascii_class, Cursor, GapSums, Hints};
+use super::score::{ascii_class, Charges, Cursor};
 use super::tables::{SingleByte, ILLEGAL, MODELS, SINGLE_BYTE};
 
-/// One encoding: its table and the range of its cursors.
+/// One encoding.
 #[derive(Clone, Debug)]
 struct Encoding {
     /// Index into `SINGLE_BYTE`.
     table: usize,
     /// Index of the encoding among the detector's entries.
     entry: usize,
-    cursors: std::ops::Range<usize>,
+    /// The high bytes it does not decode (bit `b - 0x80`).
+    illegal: u128,
+    /// The models it pairs with (bit per index into `MODELS`).
+    paired: u64,
+    /// Those still scored.
+    live: u64,
+    /// Its group, an index into `SingleScorer::groups`.
+    group: usize,
     disqualified: bool,
     /// Still scored (not pruned, not disqualified).
     alive: bool,
@@ -23,133 +36,368 @@ impl Encoding {
     fn table(&self) -> &'static SingleByte {
         &SINGLE_BYTE[self.table]
     }
+
+    /// The class and emission tables of model `model`, which it pairs
+    /// with.
+    fn tables(&self, model: u32) -> (&'static [u8; 128], &'static [u8; 128]) {
+        // The table lists its models in model order.
+        let j = (self.paired & below(model)).count_ones() as usize;
+        let (_, classes, emissions) = &self.table().models[j];
+        (classes, emissions)
+    }
+
+    /// What it decodes high byte `high` to: `None` if it is out of the
+    /// running, `Some(0)` if it does not decode it.
+    fn read(&self, high: usize) -> Option<u16> {
+        let illegal = self.illegal >> high & 1 == 1;
+        self.alive.then_some(if illegal { 0 } else { self.table().chars[high] })
+    }
+}
+
+/// The bits below bit `i`.
+fn below(i: u32) -> u64 {
+    (1u64 << i) - 1
+}
+
+/// The positions of the bits set in `mask`, lowest first.
+fn bits(mut mask: u64) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        let i = mask.trailing_zeros();
+        mask &= mask.wrapping_sub(1);
+        (i < 64).then_some(i)
+    })
+}
+
+/// One language model's cursor, shared by the encodings of a group.
+#[derive(Clone, Debug)]
+struct Shared {
+    /// Index into `MODELS`.
+    model: u8,
+    /// The classes of the high bytes (those the group has seen are alike
+    /// in every encoding of the group that pairs with the model).
+    classes: &'static [u8; 128],
+    /// Their emissions (alike as the classes are).
+    emissions: &'static [u8; 128],
+    cursor: Cursor,
+}
+
+/// Encodings that decode the bytes seen alike, and their cursors.
+#[derive(Clone, Debug)]
+struct Group {
+    /// Indices into `SingleScorer::encodings`.
+    members: Vec<usize>,
+    /// The models of `cursors` (bit per model index): model `m` is
+    /// `cursors[(needed & below(m)).count_ones()]`.
+    needed: u64,
+    /// One per model that a live member still scores, in model order.
+    cursors: Vec<Shared>,
+    /// Members left or dropped models: `cursors` may hold some no member
+    /// needs.
+    dirty: bool,
+}
+
+impl Group {
+    /// The cursor of model `model`, one of `needed`.
+    fn cursor(&self, model: u32) -> &Shared {
+        &self.cursors[(self.needed & below(model)).count_ones() as usize]
+    }
 }
 
 /// Every single-byte encoding's models over the same bytes.
 #[derive(Clone, Debug)]
 pub(super) struct SingleScorer {
     encodings: Vec<Encoding>,
-    /// One per (encoding, model) pair.
-    cursors: Vec<Cursor>,
+    groups: Vec<Group>,
+    /// The high bytes seen (bit `b - 0x80`): every group's encodings
+    /// decode them alike.
+    seen: u128,
+    /// The class of the plain byte before the run that starts, until its
+    /// first bytes are scored.
+    pending: Option<u8>,
+}
+
+/// The high bytes of `run` (bit `b - 0x80`).
+fn high_bytes(run: &[u8]) -> u128 {
+    run.iter().filter(|&&b| b >= 0x80).fold(0, |mask, &b| mask | 1 << (b - 0x80))
 }
 
 impl SingleScorer {
-    /// Scorers for the given (entry index, index into `SINGLE_BYTE`) encodings.
-    pub fn new(tables: impl Iterator<Item = (usize, usize)>) -> SingleScorer {
-        let mut encodings = Vec::new();
-        let mut count = 0;
-        for (entry, table) in tables {
-            let cursors = count..count + SINGLE_BYTE[table].models.len();
-            count = cursors.end;
-            encodings.push(Encoding { table, entry, cursors, disqualified: false, alive: true });
-        }
-        SingleScorer { encodings, cursors: vec![Cursor::default(); count] }
-    }
-
-    /// A run of interesting bytes starts after the (plain ASCII) byte `before`.
-    pub fn begin(&mut self, before: u8) {
-        let class = ascii_class(before);
-        self.cursors.iter_mut().for_each(|c| {
-            c.prev = class;
-            c.caps = false;
-        });
-    }
-
-    /// Scores the bytes of a run.
-    pub fn bytes(&mut self, run: &[u8]) {
-        for encoding in self.encodings.iter_mut().filter(|e| e.alive) {
-            let pairs = encoding.table().models;
-            for (cursor, (model, classes)) in
-                self.cursors[encoding.cursors.clone()].iter_mut().zip(pairs.iter())
-            {
-                if !cursor.alive {
-                    continue;
+    /// Scorers for the given (entry index, index into `SINGLE_BYTE`, the
+    /// high bytes it does not decode) encodings.
+    pub fn new(tables: impl Iterator<Item = (usize, usize, u128)>) -> SingleScorer {
+        let encodings: Vec<Encoding> = tables
+            .map(|(entry, table, illegal)| {
+                let paired = SINGLE_BYTE[table].models.iter().fold(0, |m, x| m | 1 << x.0);
+                Encoding {
+                    table,
+                    entry,
+                    illegal,
+                    paired,
+                    live: paired,
+                    group: 0,
+                    disqualified: false,
+                    alive: true,
                 }
-                let model = &MODELS[usize::from(*model)];
-                let emissions = &SINGLE_BYTE[encoding.table].emissions;
+            })
+            .collect();
+        // Nothing seen: every encoding reads alike.
+        let all = Group {
+            members: (0..encodings.len()).collect(),
+            needed: 0,
+            cursors: Vec::new(),
+            dirty: true,
+        };
+        let mut scorer = SingleScorer { encodings, groups: vec![all], seen: 0, pending: None };
+        scorer.refresh(0, 0);
+        scorer
+    }
+
+    /// Brings group `g`'s cursors in line with its live members' models:
+    /// drops those none scores, takes those it lacks from group `source`
+    /// (the group it split from, or itself), and each one's classes from a
+    /// member that pairs with it.
+    fn refresh(&mut self, g: usize, source: usize) {
+        let encodings = &self.encodings;
+        self.groups[g].members.retain(|&e| encodings[e].alive);
+        let (group, from) = (&self.groups[g], &self.groups[source]);
+        let needed = group.members.iter().fold(0, |m, &e| m | encodings[e].live);
+        let mut cursors = Vec::with_capacity(needed.count_ones() as usize);
+        for model in bits(needed) {
+            let member = group.members.iter().find(|&&e| encodings[e].live >> model & 1 == 1);
+            let cursor = if from.needed >> model & 1 == 1 {
+                from.cursor(model).cursor
+            } else {
+                Cursor::default()
+            };
+            let (classes, emissions) =
+                member.map_or((&[ILLEGAL; 128], &[0; 128]), |&e| encodings[e].tables(model));
+            cursors.push(Shared { model: model as u8, classes, emissions, cursor });
+        }
+        let group = &mut self.groups[g];
+        group.needed = needed;
+        group.cursors = cursors;
+        group.dirty = false;
+    }
+
+    /// Splits the groups whose encodings decode high byte `high` (`b -
+    /// 0x80`) differently, and disqualifies the encodings that do not
+    /// decode it.
+    fn split(&mut self, high: usize) {
+        for g in 0..self.groups.len() {
+            let members = std::mem::take(&mut self.groups[g].members);
+            let mut live = members.iter().filter_map(|&e| self.encodings[e].read(high));
+            let first = live.next();
+            if live.all(|c| Some(c) == first) && first != Some(0) {
+                self.groups[g].members = members;
+                continue;
+            }
+            // They differ: one group per character, the first keeps this one.
+            let mut parts: Vec<(u16, Vec<usize>)> = Vec::new();
+            for e in members {
+                match self.encodings[e].read(high) {
+                    None => {}
+                    Some(0) => {
+                        self.encodings[e].disqualified = true;
+                        self.encodings[e].alive = false;
+                    }
+                    Some(c) => match parts.iter_mut().find(|p| p.0 == c) {
+                        Some(part) => part.1.push(e),
+                        None => parts.push((c, vec![e])),
+                    },
+                }
+            }
+            let mut parts = parts.into_iter();
+            self.groups[g].members = parts.next().map_or_else(Vec::new, |p| p.1);
+            self.groups[g].dirty = true;
+            for (_, members) in parts {
+                for &e in &members {
+                    self.encodings[e].group = self.groups.len();
+                }
+                let group = Group { members, needed: 0, cursors: Vec::new(), dirty: true };
+                self.groups.push(group);
+                self.refresh(self.groups.len() - 1, g);
+            }
+        }
+    }
+
+    /// A run of interesting bytes starts after the (plain ASCII) byte
+    /// `before` (the models restart from it with the run's first bytes).
+    pub fn begin(&mut self, before: u8) {
+        self.pending = Some(ascii_class(before));
+    }
+
+    /// Scores the bytes of a run, and the plain ASCII byte that ends it if
+    /// it is known (`after`).
+    pub fn bytes(&mut self, run: &[u8], after: Option<u8>) {
+        let mut fresh = high_bytes(run) & !self.seen;
+        self.seen |= fresh;
+        while fresh != 0 {
+            self.split(fresh.trailing_zeros() as usize);
+            fresh &= fresh - 1;
+        }
+        self.tidy();
+        let start = self.pending.take();
+        let end = after.map(ascii_class);
+        for group in &mut self.groups {
+            for shared in &mut group.cursors {
+                let model = &MODELS[usize::from(shared.model)];
+                let (classes, emissions) = (shared.classes, shared.emissions);
+                // A copy, kept in registers.
+                let mut c = shared.cursor;
+                if let Some(class) = start {
+                    c.restart(model, class);
+                }
                 for &b in run {
                     let (class, emission) = match b.checked_sub(0x80) {
                         None => (ascii_class(b), 0),
                         Some(high) => (classes[usize::from(high)], emissions[usize::from(high)]),
                     };
-                    if class == ILLEGAL {
-                        encoding.disqualified = true;
-                        encoding.alive = false;
-                        break;
-                    }
-                    cursor.step(model, class, emission);
+                    debug_assert_ne!(class, ILLEGAL);
+                    c.step(model, class, emission);
                 }
-                if encoding.disqualified {
-                    break;
+                if let Some(class) = end {
+                    c.step(model, class, 0);
                 }
+                shared.cursor = c;
             }
         }
     }
 
-    /// The plain ASCII byte that ends a run.
-    pub fn after(&mut self, b: u8) {
-        let class = ascii_class(b);
-        for encoding in self.encodings.iter().filter(|e| e.alive) {
-            for (cursor, (model, _)) in self.cursors[encoding.cursors.clone()]
-                .iter_mut()
-                .zip(encoding.table().models.iter())
-            {
-                if cursor.alive {
-                    cursor.step(&MODELS[usize::from(*model)], class, 0);
-                }
-            }
-        }
+    /// The cost of each model encoding `e` still scores: (cost, model).
+    fn model_costs<'a>(
+        &'a self,
+        e: &'a Encoding,
+        charges: &'a Charges,
+    ) -> impl Iterator<Item = (u64, u32)> + 'a {
+        let group = &self.groups[e.group];
+        bits(if e.alive { e.live } else { 0 }).map(move |model| {
+            let cost = u64::from(group.cursor(model).cursor.cost);
+            (charges.cost(model as usize, cost), model)
+        })
     }
 
     /// Each encoding that is not disqualified: (entry index, its best
-    /// model's cost, adjusted for the plain ASCII skipped and hints, and the
-    /// model's language).
+    /// model's cost, charged, and the model's language).
     pub fn readings<'a>(
         &'a self,
-        hints: &'a Hints,
-        gaps: &'a GapSums,
+        charges: &'a Charges,
     ) -> impl Iterator<Item = (usize, u64, Option<&'static str>)> + 'a {
         self.encodings.iter().filter(|e| !e.disqualified).map(move |e| {
-            let best = self.cursors[e.cursors.clone()]
-                .iter()
-                .zip(e.table().models.iter())
-                .filter(|(c, _)| c.alive)
-                .map(|(c, (m, _))| {
-                    let model = &MODELS[usize::from(*m)];
-                    let cost =
-                        score::adjusted(c.cost, gaps.cost(model.stay), hints.bonus(model.language));
-                    (cost, Some(model.language))
-                })
-                .min();
             // An encoding with no model for any language scores as an
             // encoding of nothing: it can only win on a tie.
-            let (cost, language) = best.unwrap_or((u64::from(u32::MAX), None));
-            (e.entry, cost, language)
+            match self.model_costs(e, charges).min() {
+                Some((cost, m)) => (e.entry, cost, Some(MODELS[m as usize].language)),
+                None => (e.entry, u64::from(u32::MAX), None),
+            }
         })
     }
 
     /// Stops scoring the encoding at `entry` (pruned by the detector).
     pub fn retire(&mut self, entry: usize) {
-        if let Some(e) = self.encodings.iter_mut().find(|e| e.entry == entry) {
+        if let Some(e) = self.encodings.iter_mut().find(|e| e.entry == entry && e.alive) {
             e.alive = false;
+            self.groups[e.group].dirty = true;
+        }
+    }
+
+    /// Refreshes the groups whose members left or dropped models.
+    fn tidy(&mut self) {
+        for g in 0..self.groups.len() {
+            if self.groups[g].dirty {
+                self.refresh(g, g);
+            }
         }
     }
 
     /// Within each live encoding, drops the models more than `gap` behind
     /// its best.
-    pub fn prune_models(&mut self, hints: &Hints, gaps: &GapSums, gap: u64) {
-        for e in self.encodings.iter().filter(|e| e.alive) {
-            let models = e.table().models;
-            let cost = |i: usize, c: &Cursor| {
-                let model = &MODELS[usize::from(models[i].0)];
-                score::adjusted(c.cost, gaps.cost(model.stay), hints.bonus(model.language))
+    pub fn prune_models(&mut self, charges: &Charges, gap: u64) {
+        for e in 0..self.encodings.len() {
+            let encoding = &self.encodings[e];
+            let Some(best) = self.model_costs(encoding, charges).map(|c| c.0).min() else {
+                continue;
             };
-            score::prune(&mut self.cursors[e.cursors.clone()], cost, gap);
+            let mut keep = encoding.live;
+            for (cost, model) in self.model_costs(encoding, charges) {
+                if cost > best + gap {
+                    keep &= !(1 << model);
+                }
+            }
+            if keep != encoding.live {
+                let group = encoding.group;
+                self.encodings[e].live = keep;
+                self.groups[group].dirty = true;
+            }
         }
     }
 
     /// Whether any encoding is still scored.
     pub fn any_alive(&self) -> bool {
         self.encodings.iter().any(|e| e.alive)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::detect::score::Hints;
+    use crate::Charset;
+
+    fn scorer() -> SingleScorer {
+        let tables = SINGLE_BYTE.iter().enumerate().map(|(i, t)| {
+            let illegal = (0..128).filter(|&b| t.chars[b] == 0).fold(0, |m, b| m | 1 << b);
+            (i, i, illegal)
+        });
+        SingleScorer::new(tables)
+    }
+
+    fn index(charset: Charset) -> usize {
+        SINGLE_BYTE.iter().position(|t| t.charset == charset.name()).unwrap()
+    }
+
+    fn cost_of(s: &SingleScorer, charset: Charset) -> Option<u64> {
+        let charges = Charges::new(None, &Hints::default());
+        let cost = s.readings(&charges).find(|r| r.0 == index(charset)).map(|r| r.1);
+        cost
+    }
+
+    fn group(s: &SingleScorer, charset: Charset) -> usize {
+        s.encodings[index(charset)].group
+    }
+
+    #[test]
+    fn groups_split_and_score_alike() {
+        let mut s = scorer();
+        assert_eq!(s.groups.len(), 1);
+        let (bytes, _) = Charset::Windows1252.encode("déjà");
+        s.begin(b' ');
+        s.bytes(&bytes[1..], Some(b' '));
+        // windows-1252 and ISO-8859-15 read é and à alike: one group.
+        assert_eq!(group(&s, Charset::Windows1252), group(&s, Charset::Iso8859_15));
+        assert_ne!(group(&s, Charset::Windows1252), group(&s, Charset::Windows1251));
+        assert_eq!(cost_of(&s, Charset::Windows1252), cost_of(&s, Charset::Iso8859_15));
+        // 0xA4 is ¤ in windows-1252, € in ISO-8859-15.
+        s.begin(b' ');
+        s.bytes(b"\xA4", Some(b' '));
+        assert_ne!(group(&s, Charset::Windows1252), group(&s, Charset::Iso8859_15));
+        assert!(cost_of(&s, Charset::Iso8859_15).is_some());
+    }
+
+    #[test]
+    fn models_fit_a_mask_in_order() {
+        // A bit each in a `u64`.
+        assert!(MODELS.len() <= 64);
+        for table in &SINGLE_BYTE {
+            assert!(table.models.windows(2).all(|w| w[0].0 < w[1].0), "{}", table.charset);
+        }
+    }
+
+    #[test]
+    fn undefined_bytes_disqualify() {
+        let mut s = scorer();
+        s.begin(b' ');
+        s.bytes(b"\x81", None);
+        assert_eq!(cost_of(&s, Charset::Windows1252), None);
+        assert!(cost_of(&s, Charset::Windows1251).is_some());
     }
 }

@@ -2,11 +2,14 @@
 //! characters. Used for the Unicode readings of bytes (UTF-8, UTF-16,
 //! UTF-32) and, through [`plausibility`], for any string.
 
-use super::score::{self, ascii_class, Cursor, GapSums, Gaps, Hints, ASCII_COST, ODD_COST};
+use super::score::{
+    self, ascii_class, language_tag, Charges, Cursor, FloorCursor, GapSums, Gaps, Hints,
+    ASCII_COST, CASE_AFTER, ODD_COST,
+};
 use super::tables::{
-    CJK_COSTS, FAR_LETTER, FAR_LETTER_EMISSION, MODELS, ODD, OTHER_LETTER, STAY_STEPS_PER_BIT,
-    STEPS_PER_BIT, SYMBOL, SYMBOLS, SYMBOL_CLASSES, SYMBOL_COST, SYMBOL_EMISSIONS,
-    UNSEEN_LETTER_EMISSION, UNSEEN_SYMBOL_EMISSION, UPPER,
+    ASCII_LETTER, ASCII_OTHER, CJK_COSTS, FAR_LETTER, FAR_LETTER_EMISSION, LAST_ASCII, MODELS, ODD,
+    OTHER_LETTER, STEPS_PER_BIT, SYMBOL, SYMBOLS, SYMBOL_CLASSES, SYMBOL_COST, SYMBOL_EMISSIONS,
+    UNSEEN_LETTER_EMISSIONS, UNSEEN_SYMBOL_EMISSIONS, UPPER,
 };
 use charsight_tables::charfreq;
 
@@ -29,6 +32,13 @@ fn category(c: char) -> u8 {
     }
 }
 
+/// Whether `c` is a CJK ideograph (the unified ones and extension A) or a
+/// Hangul syllable: a caseless letter in no alphabet ([`FAR_LETTER`]), the
+/// bulk of CJK text, known without a look-up.
+fn is_ideograph_or_syllable(c: char) -> bool {
+    matches!(c, '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}' | '\u{AC00}'..='\u{D7A3}')
+}
+
 /// Every language model over one text: the class-bigram models, then the
 /// CJK character-frequency tables.
 #[derive(Clone, Debug)]
@@ -39,11 +49,48 @@ pub(super) struct TextScorer {
     charge_ascii: bool,
     /// Non-ASCII characters scored since the models were last pruned.
     since_prune: u32,
-    /// Plain ASCII characters after plain ASCII ones (charged readings):
-    /// each costs its model's `stay`, added in [`TextScorer::best`].
-    plain_pairs: u64,
-    /// The last character was plain ASCII.
-    last_plain: bool,
+    /// Characters beyond ASCII scored.
+    non_ascii: u64,
+    /// The stretches of plain ASCII text between other characters
+    /// (charged readings), as the bytes' scan keeps them for the others:
+    /// markup (`<…>`) is left out of them. Each costs its model's `stay`
+    /// per character after the first, added in [`TextScorer::best`].
+    gaps: Gaps,
+    /// The plain ASCII text since the last other character.
+    stretch: u64,
+    /// Inside a `<…>` tag.
+    in_tag: bool,
+    /// What every model pays for the plain ASCII characters scored (charged
+    /// readings): the same for all, so kept once.
+    ascii_cost: u64,
+    /// The run of plain ASCII characters going on (see [`AsciiRun`]).
+    run: AsciiRun,
+    /// The class-bigram models are not scored yet (see
+    /// [`TextScorer::deferred`]).
+    deferred: Option<Deferred>,
+}
+
+/// A run of plain ASCII characters. Its first character after another one
+/// is scored by every model (the pair is evidence); the pairs after it cost
+/// nothing in any model, and from the second character on every model is in
+/// the same state (the classes are shared, and so is the case state), so
+/// the models catch up once, when the run ends.
+#[derive(Clone, Copy, Debug, Default)]
+struct AsciiRun {
+    /// Characters in the run so far.
+    len: u32,
+    /// The class of the last (without [`UPPER`]).
+    last: u8,
+    /// The case state after the last.
+    case: u8,
+}
+
+/// A text whose class-bigram models are not scored yet: the characters so
+/// far, and a lower bound of what any of those models would charge for them.
+#[derive(Clone, Debug, Default)]
+struct Deferred {
+    chars: Vec<char>,
+    bound: FloorCursor,
 }
 
 /// Every this many non-ASCII characters, the models far behind are dropped
@@ -57,45 +104,107 @@ impl TextScorer {
             cursors: vec![Cursor::default(); MODELS.len() + CharFreq::ALL.len()],
             charge_ascii,
             since_prune: 0,
-            plain_pairs: 0,
-            last_plain: false,
+            non_ascii: 0,
+            gaps: Gaps::default(),
+            stretch: 0,
+            in_tag: false,
+            ascii_cost: 0,
+            run: AsciiRun::default(),
+            deferred: None,
+        }
+    }
+
+    /// A scorer that charges plain ASCII (`charge_ascii`) and scores only
+    /// the CJK character frequencies until [`TextScorer::promote`]d: until
+    /// then [`TextScorer::best`] is a lower bound, cheap to keep, of the
+    /// cost the scorer would give.
+    pub fn deferred(charge_ascii: bool) -> TextScorer {
+        let mut scorer = TextScorer::new(charge_ascii);
+        // Only the CJK cursors are scored; the others are `bound`.
+        scorer.cursors[..MODELS.len()].iter_mut().for_each(|c| c.alive = false);
+        scorer.deferred = Some(Deferred::default());
+        scorer
+    }
+
+    /// How many characters beyond ASCII it has scored: the evidence of
+    /// the language.
+    pub fn non_ascii(&self) -> u64 {
+        self.non_ascii
+    }
+
+    /// Whether [`TextScorer::best`] is only a lower bound.
+    pub fn is_deferred(&self) -> bool {
+        self.deferred.is_some()
+    }
+
+    /// How many characters a deferred scorer holds.
+    pub fn held(&self) -> usize {
+        self.deferred.as_ref().map_or(0, |d| d.chars.len())
+    }
+
+    /// Scores every model over the characters so far, and from now on.
+    pub fn promote(&mut self) {
+        if let Some(deferred) = self.deferred.take() {
+            *self = TextScorer::new(self.charge_ascii);
+            deferred.chars.into_iter().for_each(|c| self.push(c));
         }
     }
 
     /// Scores the next character.
     pub fn push(&mut self, c: char) {
+        if let Some(deferred) = &mut self.deferred {
+            deferred.chars.push(c);
+        }
         if c.is_ascii() {
             return self.push_ascii(c as u8);
         }
-        self.last_plain = false;
+        self.end_stretch();
+        self.end_run();
+        self.non_ascii += 1;
         // Readings that pay for their own ASCII (UTF-16, UTF-32) drop
         // hopeless models as they go; the others are pruned at checkpoints,
-        // where the ASCII skipped is known.
+        // where the ASCII skipped is known. (A deferred scorer's costs are
+        // a bound: it drops none.)
         self.since_prune += 1;
-        if self.charge_ascii && self.since_prune == PRUNE_EVERY {
+        if self.charge_ascii && self.since_prune == PRUNE_EVERY && self.deferred.is_none() {
             self.since_prune = 0;
             score::prune(&mut self.cursors, |_, c| u64::from(c.cost), PRUNE_GAP);
         }
-        let lower = c.to_lowercase().next().unwrap_or(c);
-        let flag = if c.is_uppercase() { UPPER } else { 0 };
-        if lower.is_ascii() {
-            // İ and the like: their lowercase is an ASCII letter.
-            let ascii = if flag == 0 { lower } else { lower.to_ascii_uppercase() };
-            return self.push_ascii(ascii as u8);
-        }
-        let symbol = SYMBOLS.binary_search(&lower).ok();
-        let fallback = category(lower);
-        let emission = match (symbol, fallback) {
-            (Some(s), _) => SYMBOL_EMISSIONS[s],
-            (None, OTHER_LETTER) => UNSEEN_LETTER_EMISSION,
-            (None, FAR_LETTER) => FAR_LETTER_EMISSION,
-            (None, SYMBOL) => UNSEEN_SYMBOL_EMISSION,
-            (None, _) => 0,
+        let (flag, symbol, fallback) = if is_ideograph_or_syllable(c) {
+            (0, None, FAR_LETTER)
+        } else {
+            let lower = c.to_lowercase().next().unwrap_or(c);
+            let flag = if c.is_uppercase() { UPPER } else { 0 };
+            if lower.is_ascii() {
+                // İ and the like: their lowercase is an ASCII letter.
+                let ascii = if flag == 0 { lower } else { lower.to_ascii_uppercase() };
+                return self.push_ascii(ascii as u8);
+            }
+            (flag, SYMBOLS.binary_search(&lower).ok(), category(lower))
+        };
+        // Its emission in each model (see `SYMBOL_EMISSIONS`).
+        let emissions: &[u8] = match (symbol, fallback) {
+            (Some(s), _) => &SYMBOL_EMISSIONS[s],
+            (None, OTHER_LETTER) => &UNSEEN_LETTER_EMISSIONS,
+            (None, SYMBOL) => &UNSEEN_SYMBOL_EMISSIONS,
+            (None, _) => &[],
+        };
+        let emission = |i: usize| match fallback {
+            FAR_LETTER if symbol.is_none() => FAR_LETTER_EMISSION,
+            _ => emissions.get(i).copied().unwrap_or(0),
         };
         let (bigram, cjk) = self.cursors.split_at_mut(MODELS.len());
-        for (i, cursor) in bigram.iter_mut().enumerate().filter(|(_, c)| c.alive) {
-            let class = symbol.map_or(fallback, |s| SYMBOL_CLASSES[s][i]) | flag;
-            cursor.step(&MODELS[i], class, emission);
+        if let Some(deferred) = &mut self.deferred {
+            // A character in no alphabet has its category's class in every
+            // model, and at least the cheapest model's emission; the class
+            // of the others differs.
+            let cheapest = (0..MODELS.len()).map(emission).min().unwrap_or(0);
+            deferred.bound.step(symbol.is_none().then_some(fallback | flag), cheapest);
+        } else {
+            for (i, cursor) in bigram.iter_mut().enumerate().filter(|(_, c)| c.alive) {
+                let class = symbol.map_or(fallback, |s| SYMBOL_CLASSES[s][i]) | flag;
+                cursor.step(&MODELS[i], class, emission(i));
+            }
         }
         // One look-up in the character-frequency table serves every language.
         let known = charfreq::CHARS.binary_search(&u32::from(c)).ok();
@@ -114,62 +223,125 @@ impl TextScorer {
 
     fn push_ascii(&mut self, b: u8) {
         let class = ascii_class(b);
-        let base = match class {
-            ODD => 0,
-            _ if self.charge_ascii => ASCII_COST,
-            _ => 0,
-        };
-        let (bigram, cjk) = self.cursors.split_at_mut(MODELS.len());
-        if self.charge_ascii && class != ODD {
-            self.plain_pairs += u64::from(self.last_plain);
+        if self.charge_ascii {
+            match b {
+                b'<' => self.in_tag = true,
+                b'>' => self.in_tag = false,
+                _ if class == ODD => self.end_stretch(),
+                _ if !self.in_tag => self.stretch += 1,
+                _ => {}
+            }
         }
-        self.last_plain = class != ODD;
-        for (model, cursor) in MODELS.iter().zip(bigram).filter(|(_, c)| c.alive) {
-            cursor.cost += base;
-            cursor.step(model, class, 0);
+        if class == ODD {
+            self.end_run();
+        } else if self.charge_ascii {
+            self.ascii_cost += u64::from(ASCII_COST);
+        }
+        if let Some(deferred) = &mut self.deferred {
+            deferred.bound.step(Some(class), 0);
+        }
+        if class != ODD && self.run.len > 0 {
+            // Inside a run: the shared state moves on.
+            let (c, upper) = (class & !UPPER, usize::from(class >> 7));
+            let letter = (ASCII_LETTER..=LAST_ASCII).contains(&c);
+            let after_capital = usize::from(self.run.case >= 2);
+            self.run = AsciiRun {
+                len: self.run.len + 1,
+                last: c,
+                case: CASE_AFTER[usize::from(letter)][upper][after_capital],
+            };
+            return;
+        }
+        let (bigram, cjk) = self.cursors.split_at_mut(MODELS.len());
+        if self.deferred.is_none() {
+            for (model, cursor) in MODELS.iter().zip(bigram).filter(|(_, c)| c.alive) {
+                cursor.step(model, class, 0);
+            }
         }
         for (column, cursor) in cjk.iter_mut().enumerate().filter(|(_, c)| c.alive) {
-            cursor.cost += if class == ODD { ODD_COST } else { base };
+            if class == ODD {
+                cursor.cost += ODD_COST;
+            }
             cursor.cjk_edge(&CJK_COSTS[column].2, Some(b.is_ascii_alphabetic()));
         }
-    }
-
-    /// The language of a cursor.
-    fn language(i: usize) -> &'static str {
-        match MODELS.get(i) {
-            Some(model) => model.language,
-            None => CharFreq::ALL[i - MODELS.len()].language(),
+        if class != ODD {
+            let (c, upper) = (class & !UPPER, class & UPPER != 0);
+            let letter = (ASCII_LETTER..=LAST_ASCII).contains(&c);
+            // The state after it, as far as the next character goes: after
+            // an uppercase letter, or not.
+            self.run = AsciiRun { len: 1, last: c, case: if letter && upper { 2 } else { 0 } };
         }
     }
 
-    /// The cost of cursor `i`, adjusted for the plain ASCII skipped (`gaps`)
-    /// or scored (`plain_pairs`), and for hints.
-    fn adjusted(&self, i: usize, cursor: &Cursor, hints: &Hints, gaps: &GapSums) -> u64 {
-        let language = Self::language(i);
-        let stay = MODELS.get(i).map_or_else(|| CJK_COSTS[i - MODELS.len()].1, |m| m.stay);
-        let per_step = u64::from(STAY_STEPS_PER_BIT / u16::from(STEPS_PER_BIT));
-        let pairs = self.plain_pairs * u64::from(stay) / per_step;
-        score::adjusted(cursor.cost, gaps.cost(stay) + pairs, hints.bonus(language))
+    /// A run of plain ASCII characters ends: the models catch up with its
+    /// last character.
+    fn end_run(&mut self) {
+        let run = std::mem::take(&mut self.run);
+        if run.len < 2 {
+            return;
+        }
+        let (bigram, cjk) = self.cursors.split_at_mut(MODELS.len());
+        for cursor in bigram.iter_mut().filter(|c| c.alive) {
+            (cursor.prev, cursor.case) = (run.last, run.case);
+        }
+        let letter = (ASCII_LETTER..=LAST_ASCII).contains(&run.last);
+        for cursor in cjk.iter_mut().filter(|c| c.alive) {
+            cursor.prev = if letter { ASCII_LETTER } else { ASCII_OTHER };
+        }
     }
 
-    /// The best model (its cost adjusted for the plain ASCII the reading
-    /// skipped, `gaps`, and for hints) and its language.
-    pub fn best(&self, hints: &Hints, gaps: &GapSums) -> (u64, &'static str) {
+    /// A stretch of plain ASCII text ends (charged readings).
+    fn end_stretch(&mut self) {
+        if self.charge_ascii {
+            self.gaps.add(self.stretch);
+            self.stretch = 0;
+        }
+    }
+
+    /// The stretches of plain ASCII text scored so far, for a reading that
+    /// scores its own ASCII.
+    fn own_gaps(&self) -> Option<GapSums> {
+        self.charge_ascii.then(|| {
+            let mut gaps = self.gaps.clone();
+            gaps.add(self.stretch);
+            gaps.sums()
+        })
+    }
+
+    /// The cost of cursor `i`, charged for the plain ASCII skipped (in
+    /// `charges`) or scored (`own`, see [`TextScorer::own_gaps`]), and for
+    /// hints.
+    fn adjusted(&self, own: Option<&GapSums>, i: usize, cursor: &Cursor, charges: &Charges) -> u64 {
+        let plain = own.map_or(0, |gaps| gaps.cost(score::stay(i)));
+        charges.cost(i, u64::from(cursor.cost) + self.ascii_cost + plain)
+    }
+
+    /// The best model (its cost charged, see [`TextScorer::adjusted`]) and
+    /// its language.
+    /// For a deferred scorer, a lower bound of that cost, with the
+    /// language of the best CJK model.
+    pub fn best(&self, charges: &Charges) -> (u64, &'static str) {
+        let own = self.own_gaps();
         let scored = self.cursors.iter().enumerate().filter(|(_, c)| c.alive);
-        let best = scored.map(|(i, c)| (self.adjusted(i, c, hints, gaps), i));
+        let best = scored.map(|(i, c)| (self.adjusted(own.as_ref(), i, c, charges), i));
         let (cost, i) = best.min().unwrap_or((0, 0));
-        (cost, Self::language(i))
+        let bound = self
+            .deferred
+            .as_ref()
+            .map_or(u64::MAX, |d| charges.floor(d.bound.cost + self.ascii_cost));
+        (cost.min(bound), language_tag(i))
     }
 
-    /// Drops the models more than `gap` behind the best.
-    pub fn prune(&mut self, hints: &Hints, gaps: &GapSums, gap: u64) {
-        let costs: Vec<u64> = self
-            .cursors
-            .iter()
-            .enumerate()
-            .map(|(i, c)| self.adjusted(i, c, hints, gaps))
-            .collect();
-        score::prune(&mut self.cursors, |i, _| costs[i], gap);
+    /// Drops the models more than `gap` behind the best (none while
+    /// deferred: its costs are a bound).
+    pub fn prune(&mut self, charges: &Charges, gap: u64) {
+        if self.deferred.is_some() {
+            return;
+        }
+        let own = self.own_gaps();
+        let mut cursors = std::mem::take(&mut self.cursors);
+        score::prune(&mut cursors, |i, c| self.adjusted(own.as_ref(), i, c, charges), gap);
+        self.cursors = cursors;
     }
 }
 
@@ -222,14 +394,14 @@ pub fn plausibility(text: &str) -> Plausibility {
     if scored == 0 {
         return Plausibility { language: None, bits: 0.0, scored };
     }
-    let (cost, language) = scorer.best(&Hints::default(), &gaps);
+    let (cost, language) = scorer.best(&Charges::new(Some(&gaps), &Hints::default()));
     let bits = cost as f32 / f32::from(STEPS_PER_BIT);
     Plausibility { language: Some(language), bits, scored }
 }
 
 /// Every model over `text` (with a space before and after), the stretches
 /// of plain ASCII it skipped, and how many characters it scored.
-fn score_text(text: &str) -> (TextScorer, GapSums, usize) {
+fn score_text(text: &str) -> (TextScorer, Gaps, usize) {
     let mut scorer = TextScorer::new(false);
     scorer.push(' ');
     let mut scored = 0;
@@ -248,7 +420,7 @@ fn score_text(text: &str) -> (TextScorer, GapSums, usize) {
             plain = 0;
         }
     }
-    (scorer, gaps.sums(), scored)
+    (scorer, gaps, scored)
 }
 
 /// The cost of a text under each language's models ([`language_costs`]),
@@ -297,11 +469,13 @@ impl LanguageCosts {
 /// ```
 pub fn language_costs(text: &str) -> LanguageCosts {
     let (scorer, gaps, scored) = score_text(text);
-    let hints = Hints::default();
+    let charges = Charges::new(Some(&gaps), &Hints::default());
+    let own = scorer.own_gaps();
     let mut costs: Vec<(&'static str, f32)> = Vec::with_capacity(scorer.cursors.len());
     for (i, cursor) in scorer.cursors.iter().enumerate() {
-        let language = TextScorer::language(i);
-        let bits = scorer.adjusted(i, cursor, &hints, &gaps) as f32 / f32::from(STEPS_PER_BIT);
+        let language = language_tag(i);
+        let bits =
+            scorer.adjusted(own.as_ref(), i, cursor, &charges) as f32 / f32::from(STEPS_PER_BIT);
         // Models of one language are mostly next to each other.
         match costs.last_mut() {
             Some((l, c)) if *l == language => *c = c.min(bits),
@@ -338,6 +512,17 @@ mod tests {
     }
 
     #[test]
+    fn ideographs_and_syllables_are_far_letters() {
+        for c in ['\u{3400}', '\u{4DBF}', '中', '\u{9FFF}', '한', '\u{D7A3}'] {
+            assert!(is_ideograph_or_syllable(c), "{c}");
+            assert_eq!(category(c), FAR_LETTER, "{c}");
+            assert_eq!(c.to_lowercase().next(), Some(c));
+            assert!(SYMBOLS.binary_search(&c).is_err(), "{c}");
+        }
+        assert!(!SYMBOLS.iter().any(|&c| is_ideograph_or_syllable(c)));
+    }
+
+    #[test]
     fn cjk_costs_are_in_charfreq_order() {
         let languages: Vec<&str> = CJK_COSTS.iter().map(|x| x.0).collect();
         assert_eq!(languages, CharFreq::ALL.map(CharFreq::language));
@@ -347,7 +532,7 @@ mod tests {
     fn charged_ascii_costs_per_character() {
         let mut scorer = TextScorer::new(true);
         "abcd".chars().for_each(|c| scorer.push(c));
-        let (cost, _) = scorer.best(&Hints::default(), &Gaps::default().sums());
+        let (cost, _) = scorer.best(&Charges::new(None, &Hints::default()));
         assert!(cost >= u64::from(4 * ASCII_COST), "{cost}");
     }
 }

@@ -89,7 +89,7 @@ impl WideReading {
             carry: [0; 4],
             carry_len: 0,
             high: None,
-            scorer: TextScorer::new(true),
+            scorer: TextScorer::deferred(true),
             disqualified: false,
         }
     }

@@ -440,16 +440,29 @@ pub fn emit_models(body: &mut String, models: &[Model]) -> Result<()> {
 }
 
 /// What a character costs when it stands in a category class (another
-/// letter, a symbol), in steps: `-log2` of its share of its category over
-/// the text of every language, so a letter common elsewhere (é) costs less
-/// than a rare one, and € less than ¤. Also the cost of a character of each
-/// category that no text showed (`unseen`, by category).
+/// letter, a symbol) in a model, in steps: `-log2` of its share of the
+/// model's category. The share mixes the model's own counts of the
+/// characters outside its alphabet (Estonian text has a few š, no ð) with
+/// the pool of every language's text (weight [`POOL_WEIGHT`]), so a letter
+/// common elsewhere (é) costs less than a rare one, and € less than ¤.
+/// Also the cost of a character of each category that no text showed
+/// (`unseen_*`, per model).
 pub struct Emissions {
-    pub of: BTreeMap<char, u8>,
-    pub unseen_letter: u8,
-    pub unseen_symbol: u8,
+    /// Per symbol (in [`emit_symbols`]' order), per model; 0 where the
+    /// symbol is in the model's alphabet.
+    pub of: BTreeMap<char, Vec<u8>>,
+    pub unseen_letter: Vec<u8>,
+    pub unseen_symbol: Vec<u8>,
     pub far_letter: u8,
 }
+
+/// How many of its own out-of-alphabet characters a model must have seen
+/// before they weigh as much as the pool in its emissions.
+const POOL_WEIGHT: f64 = 16.0;
+/// The share of the pooled symbol distribution spread evenly over every
+/// symbol the encodings write: the training text (documentation, UI) has
+/// far fewer €, °, ², ½ than the documents detection meets.
+const EVEN_SYMBOLS: f64 = 0.5;
 
 pub fn emissions(models: &[Model], symbols: &BTreeSet<char>) -> Emissions {
     let mut pooled: BTreeMap<char, u64> = BTreeMap::new();
@@ -458,9 +471,9 @@ pub fn emissions(models: &[Model], symbols: &BTreeSet<char>) -> Emissions {
             *pooled.entry(c).or_default() += n;
         }
     }
-    let steps = |bits: f64| {
-        (bits.clamp(*EMISSION_BITS.start(), *EMISSION_BITS.end()) * STEPS_PER_BIT).round() as u8
-    };
+    let steps =
+        |p: f64| (-p.log2()).clamp(*EMISSION_BITS.start(), *EMISSION_BITS.end()) * STEPS_PER_BIT;
+    let steps = |p: f64| steps(p).round() as u8;
     let mut totals: BTreeMap<u8, (f64, f64)> = BTreeMap::new();
     for &c in pooled.keys().chain(symbols.iter()) {
         let n = pooled.get(&c).copied().unwrap_or(0) as f64;
@@ -468,27 +481,48 @@ pub fn emissions(models: &[Model], symbols: &BTreeSet<char>) -> Emissions {
         entry.0 += n;
         entry.1 += 1.0;
     }
-    let probability = |cat: u8, n: f64| {
+    // The pooled share of `c` (with count `n`) in its category.
+    let pool = |cat: u8, n: f64| {
         let (total, kinds) = totals.get(&cat).copied().unwrap_or((0.0, 0.0));
-        (n + 0.5) / (total + 0.5 * (kinds + 1.0))
+        let counted = (n + 0.5) / (total + 0.5 * (kinds + 1.0));
+        if cat == SYMBOL {
+            (1.0 - EVEN_SYMBOLS) * counted + EVEN_SYMBOLS / (kinds + 1.0)
+        } else {
+            counted
+        }
     };
-    let mut of = BTreeMap::new();
-    for &c in symbols {
-        let cat = category(c);
-        let bits = match cat {
-            OTHER_LETTER | SYMBOL => {
-                -probability(cat, pooled.get(&c).copied().unwrap_or(0) as f64).log2()
-            }
-            FAR_LETTER => FAR_LETTER_BITS,
-            _ => 0.0,
+    let mut of: BTreeMap<char, Vec<u8>> = BTreeMap::new();
+    let (mut unseen_letter, mut unseen_symbol) = (Vec::new(), Vec::new());
+    for m in models {
+        // The model's own characters outside its alphabet, by category.
+        let outside = |c: &char| m.alphabet.binary_search(c).is_err();
+        let mut own: BTreeMap<u8, f64> = BTreeMap::new();
+        for (c, &n) in m.char_counts.iter().filter(|(c, _)| outside(c)) {
+            *own.entry(category(*c)).or_default() += n as f64;
+        }
+        let share = |cat: u8, c: Option<char>| {
+            let n = c.filter(outside).and_then(|c| m.char_counts.get(&c)).copied().unwrap_or(0);
+            let pooled = pool(cat, c.and_then(|c| pooled.get(&c)).copied().unwrap_or(0) as f64);
+            let mine = own.get(&cat).copied().unwrap_or(0.0);
+            (n as f64 + POOL_WEIGHT * pooled) / (mine + POOL_WEIGHT)
         };
-        of.insert(c, if bits == 0.0 { 0 } else { steps(bits) });
+        for &c in symbols {
+            let cat = category(c);
+            let emission = match cat {
+                OTHER_LETTER | SYMBOL if outside(&c) => steps(share(cat, Some(c))),
+                FAR_LETTER => (FAR_LETTER_BITS * STEPS_PER_BIT).round() as u8,
+                _ => 0,
+            };
+            of.entry(c).or_default().push(emission);
+        }
+        unseen_letter.push(steps(share(OTHER_LETTER, None)));
+        unseen_symbol.push(steps(share(SYMBOL, None)));
     }
     Emissions {
         of,
-        unseen_letter: steps(-probability(OTHER_LETTER, 0.0).log2()),
-        unseen_symbol: steps(-probability(SYMBOL, 0.0).log2()),
-        far_letter: steps(FAR_LETTER_BITS),
+        unseen_letter,
+        unseen_symbol,
+        far_letter: (FAR_LETTER_BITS * STEPS_PER_BIT).round() as u8,
     }
 }
 
@@ -503,25 +537,33 @@ pub fn emit_symbols(
     writeln!(
         body,
         "/// What a character in a category class (another letter, a symbol) costs\n\
-         /// on top of its class, in steps, by index into [`SYMBOLS`]; 0 for others."
+         /// on top of its class, in steps, by index into [`SYMBOLS`], in each of\n\
+         /// [`MODELS`]; 0 where it has another class."
     )?;
-    let of: Vec<u8> = symbols.iter().map(|c| emissions.of[c]).collect();
-    writeln!(body, "pub static SYMBOL_EMISSIONS: [u8; {}] = {of:?};", symbols.len())?;
+    write!(body, "pub static SYMBOL_EMISSIONS: [[u8; {}]; {}] = [", models.len(), symbols.len())?;
+    for c in symbols {
+        write!(body, "{:?},", emissions.of[c])?;
+    }
+    body.push_str("];\n");
     for (name, value, doc) in [
         (
-            "UNSEEN_LETTER_EMISSION",
-            emissions.unseen_letter,
-            "The emission of a letter missing from [`SYMBOLS`].",
+            "UNSEEN_LETTER_EMISSIONS",
+            &emissions.unseen_letter,
+            "The emission of a letter missing from [`SYMBOLS`], in each of [`MODELS`].",
         ),
         (
-            "UNSEEN_SYMBOL_EMISSION",
-            emissions.unseen_symbol,
-            "The emission of a symbol missing from [`SYMBOLS`].",
+            "UNSEEN_SYMBOL_EMISSIONS",
+            &emissions.unseen_symbol,
+            "The emission of a symbol missing from [`SYMBOLS`], in each of [`MODELS`].",
         ),
-        ("FAR_LETTER_EMISSION", emissions.far_letter, "The emission of a [`FAR_LETTER`]."),
     ] {
-        writeln!(body, "/// {doc}\npub const {name}: u8 = {value};")?;
+        writeln!(body, "/// {doc}\npub static {name}: [u8; {}] = {value:?};", value.len())?;
     }
+    writeln!(
+        body,
+        "/// The emission of a [`FAR_LETTER`].\npub const FAR_LETTER_EMISSION: u8 = {};",
+        emissions.far_letter
+    )?;
     writeln!(body, "/// Lowercase characters with a class in [`SYMBOL_CLASSES`], ascending.")?;
     write!(body, "pub static SYMBOLS: [char; {}] = [", symbols.len())?;
     for c in symbols {

@@ -67,9 +67,10 @@ pub fn emit_single(body: &mut String, encodings: &[&Encoding], models: &[Model])
          pub struct SingleByte {{\n\
          /// The charset's canonical name.\npub charset: &'static str,\n\
          /// The character of bytes 0x80..=0xFF; 0 where the byte is illegal.\npub chars: [u16; 128],\n\
-         /// The emission of each character (see [`SYMBOL_EMISSIONS`]).\npub emissions: [u8; 128],\n\
-         /// (index into [`MODELS`], class of bytes 0x80..=0xFF with [`UPPER`], or [`ILLEGAL`]).\n\
-         pub models: &'static [(u8, [u8; 128])],\n}}"
+         /// Per model that pairs with it: (index into [`MODELS`], class of bytes \
+         0x80..=0xFF with [`UPPER`] or [`ILLEGAL`], their emissions (see \
+         [`SYMBOL_EMISSIONS`])), in model order.\n\
+         pub models: &'static [(u8, [u8; 128], [u8; 128])],\n}}"
     )?;
     write!(
         body,
@@ -83,11 +84,9 @@ pub fn emit_single(body: &mut String, encodings: &[&Encoding], models: &[Model])
             .map(|c| c.map_or(Ok(0), |c| u16::try_from(u32::from(c))))
             .collect::<Result<_, _>>()
             .context("a single-byte character outside the BMP")?;
-        let emission: Vec<u8> =
-            half.iter().map(|c| c.map_or(0, |c| emissions.of[&model::fold(c).0])).collect();
         write!(
             body,
-            "SingleByte {{ charset: {:?}, chars: {chars:?}, emissions: {emission:?}, models: &[",
+            "SingleByte {{ charset: {:?}, chars: {chars:?}, models: &[",
             encoding.charset.name()
         )?;
         for (index, m) in models.iter().enumerate() {
@@ -95,7 +94,11 @@ pub fn emit_single(body: &mut String, encodings: &[&Encoding], models: &[Model])
                 continue;
             }
             let classes: Vec<u8> = half.iter().map(|c| c.map_or(ILLEGAL, |c| m.class(c))).collect();
-            write!(body, "({index}, {classes:?}),")?;
+            let emission: Vec<u8> = half
+                .iter()
+                .map(|c| c.map_or(0, |c| emissions.of[&model::fold(c).0][index]))
+                .collect();
+            write!(body, "({index}, {classes:?}, {emission:?}),")?;
         }
         body.push_str("] },");
     }
