@@ -39,6 +39,11 @@ fn is_ideograph_or_syllable(c: char) -> bool {
     matches!(c, '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}' | '\u{AC00}'..='\u{D7A3}')
 }
 
+/// Hiragana or katakana.
+fn is_kana(c: char) -> bool {
+    matches!(c, '\u{3040}'..='\u{30FF}')
+}
+
 /// Every language model over one text: the class-bigram models, then the
 /// CJK character-frequency tables.
 #[derive(Clone, Debug)]
@@ -427,8 +432,9 @@ fn score_text(text: &str) -> (TextScorer, Gaps, usize) {
 /// for comparing two readings of the same bytes under one language.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LanguageCosts {
-    /// Each language and its cost in bits (the best of its models).
-    costs: Vec<(&'static str, f32)>,
+    /// Each language and its cost in bits (the best of its models), and
+    /// whether that language may explain the text best.
+    costs: Vec<(&'static str, f32, bool)>,
     scored: usize,
 }
 
@@ -439,7 +445,8 @@ impl LanguageCosts {
         if self.scored == 0 {
             return None;
         }
-        self.costs.iter().copied().min_by(|a, b| a.1.total_cmp(&b.1))
+        let eligible = self.costs.iter().filter(|c| c.2).map(|&(l, c, _)| (l, c));
+        eligible.min_by(|a, b| a.1.total_cmp(&b.1))
     }
 
     /// The cost in bits under `language` (0 for pure ASCII); `None` for a
@@ -448,7 +455,7 @@ impl LanguageCosts {
         if self.scored == 0 {
             return Some(0.0);
         }
-        self.costs.iter().filter(|(l, _)| *l == language).map(|&(_, c)| c).min_by(f32::total_cmp)
+        self.costs.iter().filter(|c| c.0 == language).map(|c| c.1).min_by(f32::total_cmp)
     }
 }
 
@@ -471,15 +478,21 @@ pub fn language_costs(text: &str) -> LanguageCosts {
     let (scorer, gaps, scored) = score_text(text);
     let charges = Charges::new(Some(&gaps), &Hints::default());
     let own = scorer.own_gaps();
-    let mut costs: Vec<(&'static str, f32)> = Vec::with_capacity(scorer.cursors.len());
+    // A character-frequency table prices every character outside its
+    // script alike, and cheaply: it can tell how rare a reading is in
+    // Chinese, Japanese or Korean, but not be the language of a text that
+    // has none of their characters.
+    let cjk_text = text.chars().any(|c| is_ideograph_or_syllable(c) || is_kana(c));
+    let mut costs: Vec<(&'static str, f32, bool)> = Vec::with_capacity(scorer.cursors.len());
     for (i, cursor) in scorer.cursors.iter().enumerate() {
         let language = language_tag(i);
         let bits =
             scorer.adjusted(own.as_ref(), i, cursor, &charges) as f32 / f32::from(STEPS_PER_BIT);
         // Models of one language are mostly next to each other.
+        let eligible = i < MODELS.len() || cjk_text;
         match costs.last_mut() {
-            Some((l, c)) if *l == language => *c = c.min(bits),
-            _ => costs.push((language, bits)),
+            Some((l, c, e)) if *l == language && *e == eligible => *c = c.min(bits),
+            _ => costs.push((language, bits, eligible)),
         }
     }
     LanguageCosts { costs, scored }
@@ -500,6 +513,18 @@ mod tests {
         ] {
             assert_eq!(plausibility(text).language, Some(language), "{text}");
         }
+    }
+
+    /// A character-frequency table charges little for Latin-1 letters (they
+    /// are all alike to it) but is never the language of text without CJK
+    /// characters; it is still priced, to compare readings under it.
+    #[test]
+    fn cjk_tables_explain_only_cjk_text() {
+        let garbled =
+            language_costs("Caf\u{FFFD} and D\u{C3}\u{A9}j\u{C3}\u{A0} vu, na\u{C3}\u{AF}ve");
+        assert!(!matches!(garbled.best(), Some(("ja" | "ko" | "zh-Hans" | "zh-Hant", _))));
+        assert!(garbled.get("zh-Hans").is_some());
+        assert_eq!(language_costs("中文的文章").best().map(|b| b.0), Some("zh-Hans"));
     }
 
     #[test]
