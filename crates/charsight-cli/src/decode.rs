@@ -230,14 +230,13 @@ fn transcode(
     mut rest: impl Read,
     mut sink: impl Write,
 ) -> io::Result<Transcoded> {
-    let mut pipe = Pipe::new(plan);
+    let mut pipe = Pipe::new(plan, head.len() as u64);
     let mut outcome = Outcome::default();
     if let Some(bom) = plan.output.bom().filter(|_| plan.output != Charset::Utf8) {
         sink.write_all(bom)?;
     }
     outcome.bytes_in += head.len() as u64;
     let mut fail = pipe.step(head, false, &mut sink)?;
-    let before_rest = pipe.decoder.malformed().sequences;
     outcome.after.decided_on_bytes = head.len() as u64;
     let mut buf = vec![0; CHUNK];
     while fail.is_none() {
@@ -252,7 +251,7 @@ fn transcode(
     outcome.malformed = pipe.decoder.malformed().clone();
     outcome.escape_collisions = pipe.decoder.escape_collisions();
     outcome.findings = pipe.decoder.findings().clone();
-    outcome.after.malformed = outcome.malformed.sequences - before_rest;
+    outcome.after.malformed = outcome.malformed.past().unwrap_or(0);
     outcome.after.first_offset =
         outcome.malformed.ranges.iter().map(|r| r.offset).find(|&o| o >= head.len() as u64);
     Ok((outcome, fail))
@@ -267,8 +266,9 @@ struct Pipe {
 }
 
 impl Pipe {
-    fn new(plan: &Plan) -> Pipe {
-        let decoder = plan.decoder();
+    /// A pipe for `plan` whose input's first `decided_on` bytes decided it.
+    fn new(plan: &Plan, decided_on: u64) -> Pipe {
+        let decoder = plan.decoder().count_malformed_past(decided_on);
         let raw_escapes = plan.errors == Errors::Escape && !plan.output.is_unicode();
         let encoder = TextEncoder::new(plan.output, plan.unmappable).raw_escapes(raw_escapes);
         Pipe { decoder, encoder, text: String::new(), bytes: Vec::new() }

@@ -78,9 +78,24 @@ pub struct MalformedLog {
     pub ranges: Vec<ByteRange>,
     /// Whether ranges were left out of the log.
     pub truncated: bool,
+    /// The offset from which [`MalformedLog::past`] counts, and its count.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    past: Option<(u64, u64)>,
 }
 
 impl MalformedLog {
+    /// The malformed sequences recorded at or after the input offset given
+    /// to [`MalformedLog::count_past`] (`None` if it was not given).
+    pub fn past(&self) -> Option<u64> {
+        self.past.map(|(_, n)| n)
+    }
+
+    /// Counts the sequences met from input `offset` on, apart, from now on
+    /// (a decision taken on a prefix, and what the rest showed).
+    pub(crate) fn count_past(&mut self, offset: u64) {
+        self.past = Some((offset, 0));
+    }
+
     fn record(&mut self, m: &Malformed) {
         self.record_range(m.offset, m.len() as u64);
     }
@@ -89,6 +104,9 @@ impl MalformedLog {
     pub(crate) fn record_range(&mut self, offset: u64, len: u64) {
         self.sequences += 1;
         self.bytes += len;
+        if let Some((from, n)) = &mut self.past {
+            *n += u64::from(offset >= *from);
+        }
         let full = self.ranges.len() >= MAX_LOGGED_RANGES;
         match self.ranges.last_mut() {
             Some(last) if last.offset + last.len == offset => last.len += len,
@@ -404,6 +422,14 @@ impl TextDecoder {
     /// The malformed sequences met so far.
     pub fn malformed(&self) -> &MalformedLog {
         &self.log
+    }
+
+    /// Also counts the malformed sequences from input `offset` on
+    /// ([`MalformedLog::past`]): what the bytes after a decision prefix
+    /// showed.
+    pub fn count_malformed_past(mut self, offset: u64) -> TextDecoder {
+        self.log.count_past(offset);
+        self
     }
 
     /// In [`Errors::Escape`] mode, how many decoded characters were already

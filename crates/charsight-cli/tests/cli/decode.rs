@@ -227,6 +227,26 @@ fn malformed_bytes_past_the_deciding_prefix_are_reported() {
     );
 }
 
+/// A malformed byte inside the prefix that decided is not reported as met
+/// past it, with repairs on (which hold text back until a block ends) as
+/// without.
+#[test]
+fn malformed_bytes_in_the_deciding_prefix_are_not_past_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(dir.path(), "short.txt", b"caf\xC3\xA9, cr\xC3\xA8me \xFF\xFE fin\n");
+    for repair in ["none", "ncr"] {
+        let rep = dir.path().join("r.json");
+        charsight()
+            .args(["decode", "--repair", repair, &input, "--report", rep.to_str().unwrap()])
+            .assert()
+            .success()
+            .stderr(predicate::str::contains("past the first").not());
+        let r = report(&rep);
+        assert_eq!(r["after_decision"]["malformed"], 0, "--repair {repair}");
+        assert_eq!(r["after_decision"]["decided_on_bytes"], 21);
+    }
+}
+
 /// A 256 MB input decodes under a 120 MB address-space limit: memory does
 /// not grow with the input.
 #[test]

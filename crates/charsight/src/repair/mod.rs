@@ -581,6 +581,15 @@ impl Repairer {
         &self.findings
     }
 
+    /// Also counts the malformed sequences from input `offset` on that no
+    /// repair decodes ([`MalformedLog::past`]): what the bytes after a
+    /// decision prefix showed.
+    pub fn count_malformed_past(mut self, offset: u64) -> Repairer {
+        self.decoder = self.decoder.count_malformed_past(offset);
+        self.log.count_past(offset);
+        self
+    }
+
     /// The malformed sequences written as malformed (not repaired) so far.
     pub fn malformed(&self) -> &MalformedLog {
         if self.policy.is_empty() {
