@@ -29,3 +29,21 @@ open(S+'el-utf8-meta-says-latin1.html','wb').write(html('Ρυθμίσεις', li
 doc='<?xml version="1.0" encoding="UTF-32"?>\n<doc>\n'+''.join(f'<p>{esc(x)}</p>\n' for x in lines('es',5,'utf-8'))+'</doc>\n'
 open(S+'es-utf32be.xml','wb').write(doc.encode('utf-32-be'))
 open(S+'en-ascii.txt','wb').write(('\n'.join(lines('en',6,'ascii'))+'\n').encode('ascii'))
+# A UTF-8 page with the damage `charsight repair` undoes, one kind per paragraph: stray
+# windows-1252 bytes, a paragraph encoded twice (UTF-8 read as windows-1252), a Chinese quote
+# as numeric references to its GBK bytes, and a formula drawn through the Symbol font.
+def twice(s): return s.encode('utf-8').decode('cp1252').encode('utf-8')
+fr=[l for l in lines('fr',40,'utf-8',0) if 'é' in l and 'è' not in l]
+stray=esc(fr[0]).encode('utf-8').replace('é'.encode('utf-8'),b'\xe9',1)
+stray=b'\x93'+stray+b'\x94'
+moji=[l for l in fr[1:] if all(ord(c)<0x250 for c in l)]
+double=b''
+for l in moji:
+    try: double=twice(esc(l)); break
+    except UnicodeDecodeError: continue
+quote=lines('zh-Hans',1,'gb2312',10)[0][:16]
+ncr=''.join(c if ord(c)<128 else f'&#{ord(c)};' for c in quote.encode('gb2312').decode('latin-1'))
+body=(b'<p>'+stray+b'</p>\n<p>'+double+b'</p>\n<blockquote lang="zh">'+ncr.encode()+b'</blockquote>\n'
+      b'<p>Soit <font face="Symbol">a + b = g</font>.</p>\n')
+page=html('Notes', [], '<meta charset="utf-8">\n').encode('utf-8').replace(b'<footer>', body+b'<footer>')
+open(S+'fr-utf8-damaged.html','wb').write(page)

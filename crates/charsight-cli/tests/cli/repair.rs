@@ -5,7 +5,7 @@ use std::io::Write;
 
 use predicates::prelude::*;
 
-use crate::util::{charsight, report, run_bounded, write};
+use crate::util::{charsight, report, run_bounded, samples, write};
 
 /// A UTF-8 document with stray windows-1252 quotes, a mojibake line and a
 /// run of references to GBK bytes.
@@ -189,4 +189,22 @@ fn repair_memory_stays_bounded_on_a_large_input() {
     drop(file);
     let tail = run_bounded("repair", &path, 200);
     assert!(tail.ends_with(REPAIRED), "{tail}");
+}
+
+/// The damaged sample page: each kind of damage on it repaired, the rest
+/// of the page as it was.
+#[test]
+fn the_damaged_sample_is_repaired() {
+    let page = samples().join("fr-utf8-damaged.html");
+    let out = charsight().arg("repair").arg(&page).assert().success();
+    let out = out.stderr(predicate::str::contains("mixed 3, mojibake 1, ncr 1, fonts 1"));
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    for repaired in ["“FICHIER1", "numéros", "d'inœud”", "autorisée", "这个参数的值同", "α + β = γ"]
+    {
+        assert!(text.contains(repaired), "{repaired} missing in {text}");
+    }
+    assert!(!text.contains('\u{FFFD}'));
+    let original = String::from_utf8_lossy(&fs::read(&page).unwrap()).into_owned();
+    assert_eq!(text.lines().count(), original.lines().count());
+    assert!(text.starts_with(&original[..original.find("<p>").unwrap()]));
 }
