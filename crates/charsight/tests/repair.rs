@@ -159,6 +159,12 @@ fn undecodable_bytes_weigh_as_what_the_output_has() {
     let (once, findings) = repair_all(b"y\0\0\x9fy\x86", Charset::Utf8);
     assert_eq!(repair_all(once.as_bytes(), Charset::Utf8).0, once);
     assert_eq!(undo(&once, &findings), plain(b"y\0\0\x9fy\x86", Charset::Utf8));
+    // A malformed sequence of several bytes is one U+FFFD in the output: a
+    // run of undecodable bytes weighs as one, and so does a run of U+FFFD.
+    let big5 = b"\0\0\0@\0\x17\x03\x92K\xa4\xf0\xf0\xf0\xf0\xf0\xf0\xf0\xf0\xf0\xf0\xf0\xf0\xf0\xf0\xf0\xf0\xf0\
+        \xf0\xf0\xf0\xf0\xf0\xf0\xf0\xf0\xf0\xf0\xe0\xf0\xf0\xf0\xf0\x92I$!\x92\0\0\xf0\xf0\xef\x81\x85";
+    let (once, _) = repair_all(big5, Charset::Big5);
+    assert_eq!(repair_all(once.as_bytes(), Charset::Utf8).0, once);
 }
 
 #[test]

@@ -53,6 +53,31 @@ pub(crate) fn line_language(line: &str) -> Option<&'static str> {
     Some(language_costs(&known).best()?.0)
 }
 
+/// Counts up to [`CONTEXT`] units of text: characters, a run of
+/// undecodable ones counting as one.
+#[derive(Default)]
+struct Units {
+    counted: usize,
+    in_run: bool,
+}
+
+impl Units {
+    /// Whether `c`, the next character, is within the context.
+    fn take(&mut self, c: char) -> bool {
+        let undecodable = is_undecodable(c);
+        if !(undecodable && self.in_run) {
+            self.counted += 1;
+        }
+        self.in_run = undecodable;
+        self.counted <= CONTEXT
+    }
+}
+
+/// An undecodable byte (an escape) or the U+FFFD the output writes for it.
+fn is_undecodable(c: char) -> bool {
+    is_escape(c) || c == '\u{FFFD}'
+}
+
 /// A stretch of a line and the context it is scored in.
 pub(crate) struct Window<'a> {
     before: &'a str,
@@ -71,11 +96,24 @@ impl<'a> Window<'a> {
         range: Range<usize>,
         language: Option<&'static str>,
     ) -> Window<'a> {
-        let start = line[..range.start].char_indices().rev().nth(CONTEXT - 1).map_or(0, |(i, _)| i);
-        let end = line[range.end..]
-            .char_indices()
-            .nth(CONTEXT)
-            .map_or(line.len(), |(i, _)| range.end + i);
+        // CONTEXT characters each side, a run of undecodable ones counted
+        // as one (the output may write it as fewer U+FFFD than it has bytes).
+        let mut start = range.start;
+        let mut units = Units::default();
+        for (i, c) in line[..range.start].char_indices().rev() {
+            if !units.take(c) {
+                break;
+            }
+            start = i;
+        }
+        let mut end = range.end;
+        let mut units = Units::default();
+        for (i, c) in line[range.end..].char_indices() {
+            if !units.take(c) {
+                break;
+            }
+            end = range.end + i + c.len_utf8();
+        }
         Window { before: &line[start..range.start], after: &line[range.end..end], language }
     }
 
@@ -236,15 +274,24 @@ pub(crate) fn bits(text: &str) -> f32 {
 }
 
 /// The cost of `text` under each language ([`language_costs`]) as the
-/// output will have it: an undecodable byte (an escape) is scored as the
-/// U+FFFD it is written as, so that repairing the output again weighs the
-/// same text the same way (idempotence).
+/// output will have it: a run of undecodable bytes (escapes) is scored as
+/// one U+FFFD, and so is a run of U+FFFD, so that repairing the output
+/// again (where a malformed sequence of several bytes is one U+FFFD) weighs
+/// the same text the same way (idempotence).
 pub(crate) fn costs(text: &str) -> LanguageCosts {
-    if text.chars().any(is_escape) {
-        language_costs(&text.chars().map(as_output).collect::<String>())
-    } else {
-        language_costs(text)
+    if !text.chars().any(is_undecodable) {
+        return language_costs(text);
     }
+    let mut output = String::with_capacity(text.len());
+    let mut in_run = false;
+    for c in text.chars() {
+        let undecodable = is_undecodable(c);
+        if !(undecodable && in_run) {
+            output.push(as_output(c));
+        }
+        in_run = undecodable;
+    }
+    language_costs(&output)
 }
 
 /// A character as the output has it: an escape as U+FFFD.
