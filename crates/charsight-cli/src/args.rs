@@ -124,7 +124,8 @@ pub struct DecodeArgs {
     pub keep_encoding: bool,
 
     /// Repairs to make: none, all, or a comma-separated list of mixed,
-    /// mojibake, ncr, fonts, declaration [default: none; for `repair`, all].
+    /// mojibake, ncr, fonts, declaration, pua [default: none; for `repair`,
+    /// all].
     ///
     /// 'mixed': bytes malformed in the input's encoding decoded by the
     /// encoding that fits them, and UTF-8 inside a legacy document.
@@ -133,8 +134,10 @@ pub struct DecodeArgs {
     /// encoding. 'fonts': text written for a font that draws other
     /// characters (Symbol, Wingdings, Kruti Dev, Tamil fonts, Zawgyi) mapped
     /// to Unicode. 'declaration': report an in-document declaration the
-    /// bytes contradict, with both ways to fix it. Every change is listed in
-    /// the report's 'repairs'.
+    /// bytes contradict, with both ways to fix it. 'pua': private-use
+    /// characters (gaiji) mapped where a vendor table knows them (NTT DoCoMo
+    /// emoji in Shift_JIS), every other one reported and left. Every change
+    /// is listed in the report's 'repairs'.
     #[arg(long, value_name = "KINDS", value_parser = parse_repairs)]
     pub repair: Option<RepairPolicy>,
 

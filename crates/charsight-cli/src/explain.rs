@@ -245,7 +245,11 @@ fn problems(
     let declarations: Vec<&Finding> =
         findings.iter().filter(|f| f.kind == charsight::repair::Kind::Declaration).collect();
     let malformed = findings.iter().filter(|f| f.before.contains('\u{FFFD}')).count();
-    if declarations.is_empty() && leftovers.is_empty() && malformed == 0 {
+    let private_use: Vec<&Finding> = findings
+        .iter()
+        .filter(|f| f.kind == charsight::repair::Kind::PrivateUse && !f.applied)
+        .collect();
+    if declarations.is_empty() && leftovers.is_empty() && malformed == 0 && private_use.is_empty() {
         writeln!(w, "  {GOOD}none{GOOD:#} that a repair would not fix")?;
     }
     for f in declarations {
@@ -257,6 +261,19 @@ fn problems(
             group(f.range.end),
             f.rule
         )?;
+    }
+    for f in private_use.iter().take(limit) {
+        writeln!(
+            w,
+            "  {WARN}line {}, bytes {}..{}{WARN:#}: {}",
+            f.line,
+            group(f.range.start),
+            group(f.range.end),
+            f.rule
+        )?;
+    }
+    if private_use.len() > limit {
+        writeln!(w, "  … and {} more private-use characters", private_use.len() - limit)?;
     }
     for l in leftovers.iter().take(limit) {
         let hex: Vec<String> = l.bytes.iter().map(|b| format!("{b:02X}")).collect();

@@ -208,3 +208,31 @@ fn the_damaged_sample_is_repaired() {
     assert_eq!(text.lines().count(), original.lines().count());
     assert!(text.starts_with(&original[..original.find("<p>").unwrap()]));
 }
+
+/// Private-use characters: a DoCoMo emoji mapped, another gaiji reported
+/// with its bytes and left; `explain` lists the one left.
+#[test]
+fn private_use_characters_are_mapped_or_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let page =
+        write(dir.path(), "i.html", b"<meta charset=shift_jis><p>\x82\xa0 \xf8\x9f \xf0\x40</p>\n");
+    let rep = dir.path().join("r.json");
+    let out =
+        charsight().args(["repair", &page, "--report", rep.to_str().unwrap()]).assert().success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(text.contains("あ \u{2600} \u{E000}"), "{text}");
+    let r = report(&rep);
+    let findings = r["repairs"]["findings"].as_array().unwrap();
+    assert_eq!(findings.len(), 2);
+    assert_eq!(findings[0]["kind"], "pua");
+    assert_eq!(findings[0]["applied"], true);
+    assert_eq!(findings[0]["range"]["start"], 30);
+    assert_eq!(findings[1]["applied"], false);
+    assert_eq!(findings[1]["range"]["start"], 33);
+    assert!(findings[1]["rule"].as_str().unwrap().contains("bytes F0 40"));
+    charsight()
+        .args(["explain", &page])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("private use U+E000, Shift_JIS user-defined row"));
+}

@@ -14,8 +14,8 @@
 use std::ops::Range;
 
 use super::{
-    fonts, mixed, mojibake, ncr, Edit, Finding, Findings, FontScope, Kind, Leftover, RepairPolicy,
-    EXCERPT_CHARS, MAX_LEFTOVERS, UNPLACED,
+    fonts, mixed, mojibake, ncr, pua, Edit, Finding, Findings, FontScope, Kind, Leftover,
+    RepairPolicy, EXCERPT_CHARS, MAX_LEFTOVERS, UNPLACED,
 };
 use crate::decode::{DecodeError, Errors, MalformedLog, OffsetMap, PieceKind};
 use crate::font::Registry;
@@ -140,7 +140,28 @@ pub(crate) fn repair(
             break;
         }
     }
-    write(block, &edits, errors, sink)
+    let mut notes = Vec::new();
+    if policy.allows(Kind::PrivateUse) {
+        let (mapped, left) = pua::repair_text(block.text, block.charset, &edits);
+        edits.extend(mapped);
+        edits.sort_by_key(|e| e.range.start);
+        // Reported, not changed.
+        notes.extend(left.into_iter().map(|(range, rule)| {
+            let text = block.text[range.clone()].to_owned();
+            Finding {
+                kind: Kind::PrivateUse,
+                range: block.input_range(&range),
+                at: UNPLACED,
+                line: 0,
+                before: text.clone(),
+                after: text,
+                confidence: 1.0,
+                rule,
+                applied: false,
+            }
+        }));
+    }
+    write(block, &edits, notes, errors, sink)
 }
 
 /// `text` with `edits` (sorted, not overlapping) applied.
@@ -219,10 +240,21 @@ fn merge(edits: &mut Vec<Edit>, new: Vec<Edit>, text: &str) -> bool {
 }
 
 /// Writes the block with its edits; a finding for each edit, and what stays
-/// malformed written by `errors` and logged. Declarations reported before
-/// decoding get their place in the output here.
-fn write(block: &Block, edits: &[Edit], errors: Errors, sink: Sink) -> Result<(), DecodeError> {
+/// malformed written by `errors` and logged. `notes` (problems reported,
+/// not changed) and declarations reported before decoding get their place
+/// in the output here. The block's findings are listed in input order.
+fn write(
+    block: &Block,
+    edits: &[Edit],
+    notes: Vec<Finding>,
+    errors: Errors,
+    sink: Sink,
+) -> Result<(), DecodeError> {
     let Sink { out, written, lines, findings, log, leftovers, .. } = sink;
+    let first = findings.list.len();
+    for note in notes {
+        findings.add(note);
+    }
     let mut main = Main { log, leftovers, lines };
     let start = out.len();
     let input_end = block.map.pieces().last().map_or(block.input_base, |p| p.input);
@@ -230,7 +262,7 @@ fn write(block: &Block, edits: &[Edit], errors: Errors, sink: Sink) -> Result<()
         .list
         .iter()
         .enumerate()
-        .filter(|(_, f)| f.kind == Kind::Declaration && f.at == UNPLACED)
+        .filter(|(_, f)| f.at == UNPLACED)
         .filter(|(_, f)| f.range.start < input_end)
         .filter_map(|(i, f)| {
             let t = block.map.text_at(block.text, block.base, f.range.start)?;
@@ -273,6 +305,9 @@ fn write(block: &Block, edits: &[Edit], errors: Errors, sink: Sink) -> Result<()
         last = e.range.end;
     }
     place(last..block.text.len(), out, findings);
+    if let Some(new) = findings.list.get_mut(first..) {
+        new.sort_by_key(|f| f.range.start);
+    }
     copy(block, last..block.text.len(), errors, out, Some(&mut main))
 }
 

@@ -20,6 +20,9 @@
 //! - [`Kind::Fonts`] maps text written for a font that draws other
 //!   characters (Symbol, Wingdings, Kruti Dev, Zawgyi, …) to real Unicode,
 //!   by [`crate::font::convert`].
+//! - [`Kind::PrivateUse`] replaces private-use characters that a vendor
+//!   table maps to standard Unicode (NTT DoCoMo's emoji in Shift_JIS) and
+//!   reports every other one, left as it is ([`crate::pua`]).
 //! - [`Kind::Declaration`] reports an in-document declaration that the bytes
 //!   contradict, with both ways out (rewrite it, or write the text in the
 //!   encoding it declares); it changes the text only when the caller splices
@@ -61,6 +64,7 @@ mod fonts;
 mod mixed;
 mod mojibake;
 mod ncr;
+mod pua;
 mod score;
 mod utf8;
 
@@ -130,12 +134,16 @@ pub enum Kind {
     Fonts,
     /// An in-document declaration that the bytes contradict.
     Declaration,
+    /// Private-use characters (gaiji): mapped where a vendor table knows
+    /// them, else reported and left ([`crate::pua`]).
+    #[cfg_attr(feature = "serde", serde(rename = "pua"))]
+    PrivateUse,
 }
 
 impl Kind {
     /// Every kind, in the order they run.
-    pub const ALL: [Kind; 5] =
-        [Kind::Declaration, Kind::Fonts, Kind::Mixed, Kind::Ncr, Kind::Mojibake];
+    pub const ALL: [Kind; 6] =
+        [Kind::Declaration, Kind::Fonts, Kind::Mixed, Kind::Ncr, Kind::Mojibake, Kind::PrivateUse];
 
     /// The kind's name, as the command line spells it.
     pub fn name(self) -> &'static str {
@@ -145,6 +153,7 @@ impl Kind {
             Kind::Ncr => "ncr",
             Kind::Fonts => "fonts",
             Kind::Declaration => "declaration",
+            Kind::PrivateUse => "pua",
         }
     }
 
