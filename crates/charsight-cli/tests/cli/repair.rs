@@ -28,7 +28,7 @@ fn repair_writes_the_repaired_text_and_lists_every_change() {
         .stdout(REPAIRED)
         .stderr(predicate::str::contains("5 finding(s): mixed 2, mojibake 2, ncr 1"));
     let r = report(&rep);
-    assert_eq!(r["repairs"]["policy"], "declaration,fonts,mixed,ncr,mojibake");
+    assert_eq!(r["repairs"]["policy"], "declaration,fonts,mixed,ncr,mojibake,pua");
     assert_eq!(r["repairs"]["counts"]["mixed"], 2);
     let findings = r["repairs"]["findings"].as_array().unwrap();
     assert_eq!(findings.len(), 5);
