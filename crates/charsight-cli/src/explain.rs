@@ -18,7 +18,7 @@ use anstyle::{AnsiColor, Style};
 use anyhow::{Context, Result};
 use charsight::decode::Errors;
 use charsight::font::Declared;
-use charsight::repair::{Finding, FontScope, Leftover, RepairPolicy, Repairer};
+use charsight::repair::{Finding, FontScope, Kind, Leftover, RepairPolicy, Repairer};
 use charsight::{Candidate, Charset, Detection, Policy, Rule};
 
 use crate::args::ExplainArgs;
@@ -242,17 +242,17 @@ fn problems(
     limit: usize,
 ) -> Result<()> {
     writeln!(w, "\n{HEAD}Problems{HEAD:#}")?;
-    let declarations: Vec<&Finding> =
-        findings.iter().filter(|f| f.kind == charsight::repair::Kind::Declaration).collect();
-    let malformed = findings.iter().filter(|f| f.before.contains('\u{FFFD}')).count();
-    let private_use: Vec<&Finding> = findings
+    // Reported, not repaired: a contradicted declaration, private-use
+    // characters no table maps.
+    let reported: Vec<&Finding> = findings
         .iter()
-        .filter(|f| f.kind == charsight::repair::Kind::PrivateUse && !f.applied)
+        .filter(|f| f.kind == Kind::Declaration || (f.kind == Kind::PrivateUse && !f.applied))
         .collect();
-    if declarations.is_empty() && leftovers.is_empty() && malformed == 0 && private_use.is_empty() {
+    let malformed = findings.iter().filter(|f| f.before.contains('\u{FFFD}')).count();
+    if reported.is_empty() && leftovers.is_empty() && malformed == 0 {
         writeln!(w, "  {GOOD}none{GOOD:#} that a repair would not fix")?;
     }
-    for f in declarations {
+    for f in reported.iter().take(limit) {
         writeln!(
             w,
             "  {WARN}line {}, bytes {}..{}{WARN:#}: {}",
@@ -262,18 +262,8 @@ fn problems(
             f.rule
         )?;
     }
-    for f in private_use.iter().take(limit) {
-        writeln!(
-            w,
-            "  {WARN}line {}, bytes {}..{}{WARN:#}: {}",
-            f.line,
-            group(f.range.start),
-            group(f.range.end),
-            f.rule
-        )?;
-    }
-    if private_use.len() > limit {
-        writeln!(w, "  … and {} more private-use characters", private_use.len() - limit)?;
+    if reported.len() > limit {
+        writeln!(w, "  … and {} more", reported.len() - limit)?;
     }
     for l in leftovers.iter().take(limit) {
         let hex: Vec<String> = l.bytes.iter().map(|b| format!("{b:02X}")).collect();
