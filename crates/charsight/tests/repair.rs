@@ -165,6 +165,11 @@ fn undecodable_bytes_weigh_as_what_the_output_has() {
         \xf0\xf0\xf0\xf0\xf0\xf0\xf0\xf0\xf0\xf0\xe0\xf0\xf0\xf0\xf0\x92I$!\x92\0\0\xf0\xf0\xef\x81\x85";
     let (once, _) = repair_all(big5, Charset::Big5);
     assert_eq!(repair_all(once.as_bytes(), Charset::Utf8).0, once);
+    // The text-level repairs see a DoCoMo emoji already mapped, as the
+    // output has it.
+    let sjis = b"\xd6\xb6\xec\xff\xfd\xda\xb6A\xb6\xec\xff\xfd\xda\xb6A\x7fsymbolmt\xff\xf8\xf7o";
+    let (once, _) = repair_all(sjis, Charset::ShiftJis);
+    assert_eq!(repair_all(once.as_bytes(), Charset::Utf8).0, once);
 }
 
 #[test]

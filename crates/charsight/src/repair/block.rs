@@ -116,6 +116,13 @@ pub(crate) fn repair(
     }
     // Mixed-in bytes, on the decoded text and its bytes.
     let mut edits = if policy.allows(Kind::Mixed) { mixed::repair(block) } else { Vec::new() };
+    // Private-use characters a vendor table maps, before the text-level
+    // repairs: they see the text as the output will have it.
+    let private_use = policy.allows(Kind::PrivateUse);
+    if private_use {
+        edits.extend(pua::repair_text(block.text, block.charset, &edits).0);
+        edits.sort_by_key(|e| e.range.start);
+    }
     // Then the text-level repairs, in rounds until nothing changes: one can
     // make text another repairs (mojibake hiding Zawgyi, say).
     let font_repair = |text: &str| fonts.map_or_else(Vec::new, |r| fonts::repair_text(text, r).0);
@@ -141,11 +148,9 @@ pub(crate) fn repair(
         }
     }
     let mut notes = Vec::new();
-    if policy.allows(Kind::PrivateUse) {
-        let (mapped, left) = pua::repair_text(block.text, block.charset, &edits);
-        edits.extend(mapped);
-        edits.sort_by_key(|e| e.range.start);
-        // Reported, not changed.
+    if private_use {
+        // The private-use characters left: reported, not changed.
+        let left = pua::repair_text(block.text, block.charset, &edits).1;
         notes.extend(left.into_iter().map(|(range, rule)| {
             let text = block.text[range.clone()].to_owned();
             Finding {
