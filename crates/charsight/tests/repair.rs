@@ -150,12 +150,12 @@ fn r5_zawgyi_conversions_are_idempotent() {
     }
 }
 
-/// Found by the fuzz target: an undecodable byte is written out as U+FFFD,
-/// so the repairs must weigh it as U+FFFD too, or repairing the output
-/// again reads the text next to it differently (here a stray byte read as
+/// Found by the fuzz target: the repairs must weigh the text as the output
+/// will have it, or repairing the output again reads it differently. An
+/// undecodable byte is written as U+FFFD (here a stray byte read as
 /// Shift_JIS, whose result is UTF-8 read as GBK).
 #[test]
-fn undecodable_bytes_weigh_as_what_the_output_has() {
+fn repairs_weigh_the_text_as_the_output_has_it() {
     let (once, findings) = repair_all(b"y\0\0\x9fy\x86", Charset::Utf8);
     assert_eq!(repair_all(once.as_bytes(), Charset::Utf8).0, once);
     assert_eq!(undo(&once, &findings), plain(b"y\0\0\x9fy\x86", Charset::Utf8));
