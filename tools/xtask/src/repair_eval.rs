@@ -261,6 +261,53 @@ fn stray_cases(lang: &'static str, lines: &[String], n: usize, cases: &mut Vec<C
     }
 }
 
+/// Two kinds of damage in one UTF-8 line: its first half read as
+/// windows-1252 and re-encoded (mojibake), one or two accents of its second
+/// half as stray windows-1252 bytes.
+fn stray_and_mojibake_cases(lang: &'static str, lines: &[String], n: usize, cases: &mut Vec<Case>) {
+    let mut taken = 0;
+    for line in lines.iter().filter(|l| fnv(l, 7) % 2 == 0) {
+        if taken == n {
+            break;
+        }
+        let chars: Vec<char> = line.chars().collect();
+        let mid = chars.len() / 2;
+        let head: String = chars[..mid].iter().collect();
+        let spots: Vec<usize> = (mid..chars.len())
+            .filter(|&i| single_byte(Charset::Windows1252, chars[i]).is_some())
+            .collect();
+        if head.is_ascii() || spots.is_empty() {
+            continue;
+        }
+        let Some(garbled) = Via::Encoding(Charset::Windows1252).garble(&head) else { continue };
+        let first = spots[fnv(line, 8) as usize % spots.len()];
+        let chosen: Vec<usize> = spots
+            .iter()
+            .copied()
+            .filter(|&i| i == first || (fnv(line, 9) % 2 == 0 && i > first + 1))
+            .take(2)
+            .collect();
+        let mut damaged = garbled.into_bytes();
+        for (i, &c) in chars.iter().enumerate().skip(mid) {
+            match chosen.contains(&i).then(|| single_byte(Charset::Windows1252, c)).flatten() {
+                Some(b) => damaged.push(b),
+                None => damaged.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+            }
+        }
+        if Charset::Utf8.decode(&damaged).0.matches('\u{FFFD}').count() != chosen.len() {
+            continue;
+        }
+        taken += 1;
+        cases.push(Case {
+            set: "stray windows-1252 and mojibake in one line".into(),
+            lang,
+            original: line.clone(),
+            damaged,
+            charset: Charset::Utf8,
+        });
+    }
+}
+
 /// Mojibake of the lines through every encoding, once and twice. Returns
 /// how many garblings could not be undone exactly (left out).
 fn mojibake_cases(
@@ -386,6 +433,7 @@ pub fn run(args: &Args) -> Result<()> {
     for lang in LANGUAGES {
         let lines = lines(lang, args.half);
         stray_cases(lang, &lines, args.per_language, &mut cases);
+        stray_and_mojibake_cases(lang, &lines, args.per_language, &mut cases);
         for (set, n) in mojibake_cases(lang, &lines, args.per_language, &mut cases) {
             *lossy.entry(set).or_insert(0) += n;
         }

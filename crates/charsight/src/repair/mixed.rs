@@ -285,13 +285,25 @@ fn strays(block: &Block, taken: &[Edit]) -> Vec<Edit> {
     });
     let mut strays: Vec<Stray> = Vec::new();
     let mut totals: Vec<(Charset, f32)> = Vec::new();
+    // The language of the line of the last run (its start), worked out once
+    // per line.
+    let mut languages: Option<(usize, Option<&'static str>)> = None;
     for (text, input, sequences) in runs {
         let candidates: Vec<Charset> = if strays.len() < MAX_SCORED {
             LEGACY.iter().copied().filter(|&c| c != block.charset).collect()
         } else {
             leader(&totals).into_iter().collect()
         };
-        let stray = read_stray(block, text, input, sequences, &candidates);
+        let (start, line) = line_of(block.text, &text);
+        let language = match languages {
+            Some((at, language)) if at == start => language,
+            _ => {
+                let language = language_unmangled(line);
+                languages = Some((start, language));
+                language
+            }
+        };
+        let stray = read_stray(block, text, input, sequences, &candidates, language);
         // Each encoding's cost over the runs so far: its reading, or the
         // run as it stands where it has none.
         for &charset in &candidates {
@@ -336,13 +348,27 @@ fn leader(totals: &[(Charset, f32)]) -> Option<Charset> {
     totals.iter().min_by(|a, b| a.1.total_cmp(&b.1)).map(|&(c, _)| c)
 }
 
-/// The readings of one run of malformed bytes in `candidates`.
+/// The language of `line` as the mojibake repair would leave it: a line's
+/// mojibake (`Ã©` for `é`) would otherwise make its language one whose
+/// letters the mojibake looks like, and the stray bytes around it would be
+/// read in that language.
+fn language_unmangled(line: &str) -> Option<&'static str> {
+    let edits = mojibake::repair_text(line);
+    if edits.is_empty() {
+        return score::line_language(line);
+    }
+    score::line_language(&super::block::apply(line, &edits))
+}
+
+/// The readings of one run of malformed bytes in `candidates`, scored in
+/// its line under `language`.
 fn read_stray(
     block: &Block,
     text: Range<usize>,
     input: Range<u64>,
     sequences: usize,
     candidates: &[Charset],
+    language: Option<&'static str>,
 ) -> Stray {
     let bytes = block.bytes(input);
     // The ASCII character after the run, which a multibyte reading may take
@@ -372,8 +398,7 @@ fn read_stray(
     }
     let stretch = text.start..text.end + tail.len();
     let (start, line) = line_of(block.text, &stretch);
-    let window =
-        Window::new(line, stretch.start - start..stretch.end - start, score::line_language(line));
+    let window = Window::new(line, stretch.start - start..stretch.end - start, language);
     let shown = "\u{FFFD}".repeat(sequences) + &tail;
     let texts: Vec<&str> = readings.iter().map(|r| r.1.as_str()).collect();
     let mut verdicts = window.judge(&shown, &texts, false);
