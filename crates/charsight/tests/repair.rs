@@ -150,6 +150,17 @@ fn r5_zawgyi_conversions_are_idempotent() {
     }
 }
 
+/// Stray bytes in a line that also holds mojibake are read in the line's
+/// language as the mojibake repair leaves it (French), not in one the
+/// mojibake looks like (`Ã©` reads as Vietnamese; `é` as a Thai mark).
+#[test]
+fn stray_bytes_beside_mojibake() {
+    let line = b"Caf\xe9 cr\xe8me and \x93quotes\x94 and D\xc3\x83\xc2\xa9j\xc3\x83\xc2\xa0 vu\n";
+    let (text, findings) = repair_all(line, Charset::Utf8);
+    assert_eq!(text, "Café crème and “quotes” and Déjà vu\n");
+    assert_eq!(findings.iter().filter(|f| f.kind == Kind::Mixed).count(), 4);
+}
+
 /// Found by the fuzz target: the repairs must weigh the text as the output
 /// will have it, or repairing the output again reads it differently. An
 /// undecodable byte is written as U+FFFD (here a stray byte read as
