@@ -85,7 +85,9 @@ pub struct MalformedLog {
 
 impl MalformedLog {
     /// The malformed sequences recorded at or after the input offset given
-    /// to [`MalformedLog::count_past`] (`None` if it was not given).
+    /// to [`TextDecoder::count_malformed_past`] or
+    /// [`Repairer::count_malformed_past`](crate::repair::Repairer::count_malformed_past)
+    /// (`None` if none was given).
     pub fn past(&self) -> Option<u64> {
         self.past.map(|(_, n)| n)
     }
