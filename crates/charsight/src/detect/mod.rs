@@ -277,7 +277,7 @@ pub struct Guess {
     pub charset: Option<Charset>,
     /// Probability, from 0 to 1, that decoding with `charset` gives the
     /// right text. Pure ASCII is 1 (every ASCII-compatible encoding reads
-    /// it alike).
+    /// it alike); `binary` bytes are 0 (no decoding is right).
     pub confidence: f32,
     /// The language of the text (BCP 47), by the model that scored best;
     /// `None` for pure ASCII or when no model applies.
@@ -938,14 +938,10 @@ impl Detector {
         let nuls: u64 = self.scan.zeros.iter().sum();
         let binary = !wide && (nuls > 0 || self.scan.controls * 20 > self.offset.max(1));
         let language = first.and_then(|c| c.language);
-        Guess {
-            charset: first.map(|c| c.charset),
-            confidence: first.map_or(0.0, |c| c.confidence),
-            language,
-            ascii,
-            binary,
-            candidates,
-        }
+        // Bytes that are not text have no right decoding: the best reading
+        // is still given, with no confidence.
+        let confidence = if binary { 0.0 } else { first.map_or(0.0, |c| c.confidence) };
+        Guess { charset: first.map(|c| c.charset), confidence, language, ascii, binary, candidates }
     }
 }
 
@@ -1027,6 +1023,8 @@ mod tests {
             guess(b"GIF89a\x01\x00\x01\x00\x80\x01\x00\x00\x00\x00\xff\xff\xff!\xf9\x04").binary
         );
         assert!(!guess(b"\x1b$B$3$s$K$A$O\x1b(B").binary);
+        let elf = guess(b"\x7FELF\x02\x01\x01\x00\x00\x00\x00\x00\xe9\xa0\x00\x03\x00>\x00");
+        assert!(elf.charset.is_some() && elf.confidence == 0.0);
     }
 
     #[test]
