@@ -647,7 +647,9 @@ fn confidence(chosen: &Candidate, source: Source, rule: Rule, guess: &Guess) -> 
         (_, Source::Meta | Source::Xml) => 0.85,
         _ => 0.0,
     };
-    let p = base.max(chosen.detector);
+    // Bytes that are not text have no right decoding to be sure of.
+    let detector = if guess.binary { 0.0 } else { chosen.detector };
+    let p = base.max(detector);
     if chosen.doubt.is_some() {
         p * 0.3
     } else {

@@ -113,7 +113,11 @@ fn empty_file() {
 fn binary_file() {
     let mut png = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x01\x00".to_vec();
     png.extend((0..4096u32).map(|i| (i * 7919 % 251) as u8));
-    assert_eq!(detect_one(&png, &[])["binary"], true);
+    let v = detect_one(&png, &[]);
+    assert_eq!(v["binary"], true);
+    // A reading is given, with no confidence: no decoding of it is right.
+    assert!(v["encoding"].is_string());
+    assert_eq!(v["confidence"], 0.0);
     // UTF-16 without BOM has NULs too, but is text.
     let utf16: Vec<u8> =
         "plain words, nothing binary".encode_utf16().flat_map(u16::to_le_bytes).collect();

@@ -280,7 +280,7 @@ pub struct Guess {
     /// it alike); `binary` bytes are 0 (no decoding is right).
     pub confidence: f32,
     /// The language of the text (BCP 47), by the model that scored best;
-    /// `None` for pure ASCII or when no model applies.
+    /// `None` for pure ASCII, `binary` bytes, or when no model applies.
     pub language: Option<&'static str>,
     /// The bytes are all ASCII (0x00–0x7F) and read best as such (not as
     /// UTF-16 or UTF-32 text without high bytes): every ASCII-compatible
@@ -937,9 +937,9 @@ impl Detector {
         });
         let nuls: u64 = self.scan.zeros.iter().sum();
         let binary = !wide && (nuls > 0 || self.scan.controls * 20 > self.offset.max(1));
-        let language = first.and_then(|c| c.language);
-        // Bytes that are not text have no right decoding: the best reading
-        // is still given, with no confidence.
+        // Bytes that are not text have no right decoding and no language:
+        // the best reading is still given, with no confidence.
+        let language = first.and_then(|c| c.language).filter(|_| !binary);
         let confidence = if binary { 0.0 } else { first.map_or(0.0, |c| c.confidence) };
         Guess { charset: first.map(|c| c.charset), confidence, language, ascii, binary, candidates }
     }
@@ -1024,7 +1024,7 @@ mod tests {
         );
         assert!(!guess(b"\x1b$B$3$s$K$A$O\x1b(B").binary);
         let elf = guess(b"\x7FELF\x02\x01\x01\x00\x00\x00\x00\x00\xe9\xa0\x00\x03\x00>\x00");
-        assert!(elf.charset.is_some() && elf.confidence == 0.0);
+        assert!(elf.charset.is_some() && elf.confidence == 0.0 && elf.language.is_none());
     }
 
     #[test]
