@@ -194,6 +194,21 @@ fn single_byte(charset: Charset, c: char) -> Option<u8> {
     }
 }
 
+/// Appends `chars` (with their indices) as UTF-8, the `chosen` ones as
+/// their windows-1252 byte: stray bytes.
+fn push_with_strays(
+    out: &mut Vec<u8>,
+    chars: impl Iterator<Item = (usize, char)>,
+    chosen: &[usize],
+) {
+    for (i, c) in chars {
+        match chosen.contains(&i).then(|| single_byte(Charset::Windows1252, c)).flatten() {
+            Some(b) => out.push(b),
+            None => out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+        }
+    }
+}
+
 /// Stray windows-1252 accents and quotes in UTF-8 lines.
 fn stray_cases(lang: &'static str, lines: &[String], n: usize, cases: &mut Vec<Case>) {
     let mut accents = 0;
@@ -214,12 +229,7 @@ fn stray_cases(lang: &'static str, lines: &[String], n: usize, cases: &mut Vec<C
                 }
             }
             let mut damaged = Vec::new();
-            for (i, &(_, c)) in chars.iter().enumerate() {
-                match chosen.contains(&i).then(|| single_byte(Charset::Windows1252, c)).flatten() {
-                    Some(b) => damaged.push(b),
-                    None => damaged.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
-                }
-            }
+            push_with_strays(&mut damaged, chars.iter().map(|&(_, c)| c).enumerate(), &chosen);
             let malformed = Charset::Utf8.decode(&damaged).0.matches('\u{FFFD}').count();
             if malformed == chosen.len() {
                 accents += 1;
@@ -288,12 +298,7 @@ fn stray_and_mojibake_cases(lang: &'static str, lines: &[String], n: usize, case
             .take(2)
             .collect();
         let mut damaged = garbled.into_bytes();
-        for (i, &c) in chars.iter().enumerate().skip(mid) {
-            match chosen.contains(&i).then(|| single_byte(Charset::Windows1252, c)).flatten() {
-                Some(b) => damaged.push(b),
-                None => damaged.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
-            }
-        }
+        push_with_strays(&mut damaged, chars.iter().copied().enumerate().skip(mid), &chosen);
         if Charset::Utf8.decode(&damaged).0.matches('\u{FFFD}').count() != chosen.len() {
             continue;
         }
