@@ -38,6 +38,8 @@ struct Labelled {
     path: PathBuf,
     name: String,
     label: String,
+    /// The language of the text, where labels.tsv has a `language` column.
+    language: Option<String>,
     length: Option<usize>,
 }
 
@@ -47,6 +49,7 @@ fn read_labels(dir: &Path) -> Result<Vec<Labelled>> {
     let mut lines = tsv.lines();
     let header: Vec<&str> = lines.next().context("labels.tsv is empty")?.split('\t').collect();
     let length_column = header.iter().position(|&h| h == "length");
+    let language_column = header.iter().position(|&h| h == "language");
     let mut files = Vec::new();
     for line in lines.filter(|l| !l.trim().is_empty()) {
         let fields: Vec<&str> = line.split('\t').collect();
@@ -57,6 +60,7 @@ fn read_labels(dir: &Path) -> Result<Vec<Labelled>> {
             path: dir.join(fields[0]),
             name: fields[0].to_owned(),
             label: fields[1].to_owned(),
+            language: language_column.and_then(|i| Some(fields.get(i)?.to_string())),
             length: length_column.and_then(|i| fields.get(i)?.parse().ok()),
         });
     }
@@ -104,6 +108,8 @@ pub fn run(args: &Args) -> Result<()> {
     let mut by_encoding: BTreeMap<String, Tally> = BTreeMap::new();
     let mut by_length: BTreeMap<(String, usize), Tally> = BTreeMap::new();
     let mut overall = Tally::default();
+    // Files with a language label, and those whose language charsight gives.
+    let (mut with_language, mut language_right) = (0usize, 0usize);
     let (mut ours_time, mut theirs_time) = (Duration::ZERO, Duration::ZERO);
     let mut bytes_total = 0u64;
     for dir in &args.paths {
@@ -148,6 +154,10 @@ pub fn run(args: &Args) -> Result<()> {
                     .add(ours_right, theirs_right);
             }
             overall.add(ours_right, theirs_right);
+            if let Some(language) = &file.language {
+                with_language += 1;
+                language_right += usize::from(guess.language == Some(language.as_str()));
+            }
         }
     }
     println!("{:<16} {:>6} {:>10} {:>10}", "encoding", "files", "charsight", "chardetng");
@@ -166,6 +176,10 @@ pub fn run(args: &Args) -> Result<()> {
         pct(overall.ours, overall.files),
         pct(overall.theirs, overall.files)
     );
+    if with_language > 0 {
+        let right = pct(language_right, with_language);
+        println!("{:<16} {with_language:>6} {right:>10}", "language");
+    }
     let mb = bytes_total as f64 / 1e6;
     let (ours, theirs) = (mb / ours_time.as_secs_f64(), mb / theirs_time.as_secs_f64());
     println!(

@@ -52,7 +52,7 @@ use charsight_tables::detect::Kind;
 
 use self::iso2022::Iso2022Scorer;
 use self::multi::MultiScorer;
-use self::score::{language_tag, Charges, Gaps, Hints, ASCII_COST};
+use self::score::{language_tag, AsciiPairs, Charges, Gaps, Hints, ASCII_COST};
 
 use self::single::SingleScorer;
 use self::tables::{entries, Entry, STEPS_PER_BIT};
@@ -181,6 +181,8 @@ struct Scan {
     stretch: u64,
     /// Inside a `<…>` tag.
     in_tag: bool,
+    /// The letters of the text among the plain bytes.
+    pairs: AsciiPairs,
     /// Which high bytes (0x80..=0xFF) were seen, bit `b - 0x80`.
     high: u128,
     /// NULs by stream offset modulo 4, and other controls.
@@ -199,12 +201,15 @@ impl Scan {
         for at in memchr::memchr2_iter(b'<', b'>', bytes) {
             if !self.in_tag {
                 self.stretch += (at - from) as u64;
+                self.pairs.add(&bytes[from..at]);
+                self.pairs.cut();
             }
             self.in_tag = bytes[at] == b'<';
             from = at + 1;
         }
         if !self.in_tag {
             self.stretch += (bytes.len() - from) as u64;
+            self.pairs.add(&bytes[from..]);
         }
     }
 
@@ -219,6 +224,7 @@ impl Scan {
     fn end_stretch(&mut self) {
         self.gaps.add(self.stretch);
         self.stretch = 0;
+        self.pairs.cut();
     }
 
     /// Notes an interesting byte at stream offset `at`.
@@ -387,6 +393,7 @@ impl Detector {
                 gaps: Gaps::default(),
                 stretch: 0,
                 in_tag: false,
+                pairs: AsciiPairs::default(),
                 high: 0,
                 zeros: [0; 4],
                 controls: 0,
@@ -425,7 +432,8 @@ impl Detector {
                 .iter()
                 .any(|(e, w)| self.status[*e] == Status::Alive && w.scorer.is_deferred())
             {
-                let charges = Charges::new(Some(&self.scan.gaps_so_far()), &self.hints);
+                let charges = Charges::new(Some(&self.scan.gaps_so_far()), &self.hints)
+                    .with_pairs(&self.scan.pairs);
                 let costs = self.costs(&charges);
                 self.settle_deferred(&costs, true);
             }
@@ -884,7 +892,8 @@ impl Detector {
     /// The guess from what has been fed so far.
     pub fn guess(&self) -> Guess {
         let all = entries();
-        let charges = Charges::new(Some(&self.scan.gaps_so_far()), &self.hints);
+        let charges =
+            Charges::new(Some(&self.scan.gaps_so_far()), &self.hints).with_pairs(&self.scan.pairs);
         let mut costs = self.costs(&charges);
         // A deferred wide reading whose bound is not far behind is scored.
         let best = costs.iter().map(|c| c.1).min().unwrap_or(0);

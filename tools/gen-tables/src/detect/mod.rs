@@ -7,7 +7,9 @@
 //!   letters fold to `a`/`A` and other ASCII to a space: only pairs that
 //!   involve a non-ASCII character tell encodings apart. Writes
 //!   `data/detect/bigrams/<model>.tsv`: `prev TAB cur TAB count`, code points
-//!   in hex.
+//!   in hex. Also counts, for every language, the pairs of ASCII letters
+//!   (`data/detect/ascii.tsv`): the language of the plain text around the
+//!   bytes that tell encodings apart.
 //! - `emit`: from those counts, `data/detect/encodings.tsv` (the encodings
 //!   considered and their priors), `data/detect/tlds.tsv` and the `charfreq`
 //!   tables, writes `generated/detect.rs` and the double-byte tables
@@ -23,6 +25,7 @@
 //!   Every table comes from decoding bytes with `charsight::Charset`, so a
 //!   new encoding is a line in `encodings.tsv` and a regeneration.
 
+mod ascii;
 mod model;
 mod tables;
 
@@ -51,6 +54,11 @@ pub fn count(out: &mut Output) -> Result<()> {
         "# detect: letter case after each state (non-letter, lowercase, capital, two \
          capitals): model TAB state TAB lowercase count TAB uppercase count.\n",
     );
+    let mut pairs = String::from(
+        "# detect: pairs of ASCII classes in the training lines (other ASCII, then a to z, case \
+         folded; a line starts and ends with other ASCII): model TAB the 27 x 27 counts, row \
+         (previous) by row.\n",
+    );
     let mut one = |id: &str, lines: &[String]| -> Result<()> {
         let (tsv, counts) = model::count_bigrams(id, lines.iter())?;
         out.file(&bigram_path(id), tsv.as_bytes())?;
@@ -64,8 +72,9 @@ pub fn count(out: &mut Output) -> Result<()> {
          characters (C) in the training lines of the CJK languages: language TAB LL LO LC \
          OL OO OC CL CO CC.\n",
     );
-    for tag in testkit_languages()? {
+    for tag in languages()? {
         let lines = testkit::text_lines(&tag, false);
+        pairs.push_str(&ascii::line(&tag, &ascii::count(lines.iter())));
         if CJK.contains(&tag.as_str()) {
             let counts = model::count_transitions(lines.iter()).map(|n| n.to_string());
             writeln!(cjk, "{tag}\t{}", counts.join("\t"))?;
@@ -74,10 +83,12 @@ pub fn count(out: &mut Output) -> Result<()> {
         one(&tag, &lines)?;
         if tag == "vi" {
             let form: Vec<String> = lines.iter().map(|l| testkit::windows_1258_form(l)).collect();
+            pairs.push_str(&ascii::line("vi@1258", &ascii::count(form.iter())));
             one("vi@1258", &form)?;
         }
     }
     out.file(&data().join("case.tsv"), cases.as_bytes())?;
+    out.file(&data().join("ascii.tsv"), pairs.as_bytes())?;
     out.file(&data().join("cjk.tsv"), cjk.as_bytes())
 }
 
@@ -127,7 +138,8 @@ fn read_cases(tsv: &str) -> Result<BTreeMap<String, [u64; 8]>> {
     Ok(map)
 }
 
-fn testkit_languages() -> Result<Vec<String>> {
+/// The languages of `../shared/text`, sorted.
+pub fn languages() -> Result<Vec<String>> {
     let dir = testkit::shared_dir().join("text");
     let mut tags = Vec::new();
     for entry in std::fs::read_dir(&dir).with_context(|| format!("reading {}", dir.display()))? {
@@ -218,6 +230,7 @@ pub fn emit(out: &mut Output) -> Result<()> {
     ids.sort();
     let cases = read_cases(&read(data().join("case.tsv"))?)?;
     let cjk = read_cjk(&read(data().join("cjk.tsv"))?)?;
+    let pairs = ascii::read(&read(data().join("ascii.tsv"))?)?;
     let mut models = Vec::new();
     for id in &ids {
         let case = cases.get(id).copied().with_context(|| format!("case.tsv: no {id}"))?;
@@ -249,6 +262,9 @@ pub fn emit(out: &mut Output) -> Result<()> {
         write!(body, "({lang:?}, {}, {:?}),", costs.stay, costs.edges)?;
     }
     body.push_str("];\n");
+    let languages: Vec<&str> =
+        models.iter().map(|m| m.id.as_str()).chain(cjk.keys().map(String::as_str)).collect();
+    ascii::emit(&mut body, &languages, &pairs, STEPS_PER_BIT)?;
     let multi: Vec<&Encoding> = encodings.iter().filter(|e| e.kind == Kind::Multi).collect();
     for (encoding, table) in tables::emit_multi(&mut body, &multi)? {
         let path = out_dir().join(format!("{}.bin", file_stem(encoding)));
