@@ -17,6 +17,7 @@
 mod carrier_emoji;
 mod charfreq;
 mod charmaps;
+mod currency;
 mod detect;
 mod emit;
 mod fonts;
@@ -63,6 +64,13 @@ enum Family {
     },
     /// Character bigrams of every other language from ../shared/text.
     Detect,
+    /// Currency signs of each language's countries from the Unicode CLDR.
+    Currency {
+        /// The npm tarball cldr-core pinned in inputs.toml (`npm pack cldr-core@48.2.0`).
+        core: PathBuf,
+        /// The npm tarball cldr-numbers-full pinned in inputs.toml.
+        numbers: PathBuf,
+    },
     /// Symbol and legacy-script font tables from ../shared/fonts.
     Fonts,
     /// The Zawgyi rules and detection model from ../shared/fonts/zawgyi and ../shared/text/my.txt.
@@ -85,6 +93,9 @@ fn main() -> Result<()> {
                 Family::Charfreq { wordfreq } => charfreq::count(&mut out, &wordfreq)?,
                 Family::Charmaps { deb } => charmaps::count(&deb, &mut out)?,
                 Family::Detect => detect::count(&mut out)?,
+                Family::Currency { core, numbers } => {
+                    currency::count(&mut out, &core, &numbers, &detect::languages()?)?
+                }
                 Family::Fonts => fonts::count(&mut out, &testkit::shared_dir())?,
                 Family::Zawgyi => zawgyi::count(&mut out, &testkit::shared_dir())?,
                 Family::CarrierEmoji { xml } => carrier_emoji::count(&mut out, &xml)?,

@@ -985,6 +985,27 @@ mod tests {
     }
 
     #[test]
+    fn a_lone_letter_is_read_in_the_language_of_the_text_around_it() {
+        // 0x97 is ù in IBM850, ó in macintosh: "pió" would be Catalan, but
+        // the text around it is Italian.
+        let text = "Devono essere incluse le cifre decimali seguite da uno o più insiemi \
+                    di sei caratteri in ordine crescente.";
+        let bytes = Charset::Ibm850.encode(text).0;
+        let g = guess(&bytes);
+        assert_eq!(g.language, Some("it"));
+        assert_eq!(g.charset.map(|c| c.decode(&bytes).0.into_owned()), Some(text.to_owned()));
+    }
+
+    #[test]
+    fn a_languages_own_currency_sign_is_likely() {
+        // 0xA4 is € in ISO-8859-15, ¤ in windows-1252 and ISO-8859-1.
+        let text = "Luku, joka on muotoiltuna 1,50 €, säilyy euroina toisessakin maassa.";
+        let bytes = Charset::Iso8859_15.encode(text).0;
+        let g = guess(&bytes);
+        assert_eq!(g.charset.map(|c| c.decode(&bytes).0.into_owned()), Some(text.to_owned()));
+    }
+
+    #[test]
     fn wide_forms_without_bom() {
         let text = "Hello, wide world. Привет.";
         for c in [Charset::Utf16Le, Charset::Utf16Be, Charset::Utf32Le, Charset::Utf32Be] {

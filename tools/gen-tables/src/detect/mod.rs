@@ -231,6 +231,7 @@ pub fn emit(out: &mut Output) -> Result<()> {
     let cases = read_cases(&read(data().join("case.tsv"))?)?;
     let cjk = read_cjk(&read(data().join("cjk.tsv"))?)?;
     let pairs = ascii::read(&read(data().join("ascii.tsv"))?)?;
+    let currency = crate::currency::read(&read(crate::currency::data_path())?)?;
     let mut models = Vec::new();
     for id in &ids {
         let case = cases.get(id).copied().with_context(|| format!("case.tsv: no {id}"))?;
@@ -248,7 +249,7 @@ pub fn emit(out: &mut Output) -> Result<()> {
     );
     model::emit_models(&mut body, &models)?;
     let single: Vec<&Encoding> = encodings.iter().filter(|e| e.kind == Kind::Single).collect();
-    tables::emit_single(&mut body, &single, &models)?;
+    tables::emit_single(&mut body, &single, &models, &currency)?;
     writeln!(
         body,
         "/// The CJK languages' costs of plain ASCII going on after plain ASCII\n\

@@ -463,8 +463,16 @@ const POOL_WEIGHT: f64 = 16.0;
 /// symbol the encodings write: the training text (documentation, UI) has
 /// far fewer €, °, ², ½ than the documents detection meets.
 const EVEN_SYMBOLS: f64 = 0.5;
+/// A currency sign of the language's countries (`currency.tsv`) has at
+/// least this share of the symbols outside its alphabet: prices are common
+/// in documents, rare in the training text.
+const CURRENCY_SHARE: f64 = 1.0 / 16.0;
 
-pub fn emissions(models: &[Model], symbols: &BTreeSet<char>) -> Emissions {
+pub fn emissions(
+    models: &[Model],
+    symbols: &BTreeSet<char>,
+    currency: &[(String, Vec<char>)],
+) -> Emissions {
     let mut pooled: BTreeMap<char, u64> = BTreeMap::new();
     for m in models {
         for (&c, &n) in &m.char_counts {
@@ -500,11 +508,16 @@ pub fn emissions(models: &[Model], symbols: &BTreeSet<char>) -> Emissions {
         for (c, &n) in m.char_counts.iter().filter(|(c, _)| outside(c)) {
             *own.entry(category(*c)).or_default() += n as f64;
         }
+        let signs = currency.iter().find(|(tag, _)| *tag == m.language).map_or(&[][..], |r| &r.1);
         let share = |cat: u8, c: Option<char>| {
             let n = c.filter(outside).and_then(|c| m.char_counts.get(&c)).copied().unwrap_or(0);
             let pooled = pool(cat, c.and_then(|c| pooled.get(&c)).copied().unwrap_or(0) as f64);
             let mine = own.get(&cat).copied().unwrap_or(0.0);
-            (n as f64 + POOL_WEIGHT * pooled) / (mine + POOL_WEIGHT)
+            let share = (n as f64 + POOL_WEIGHT * pooled) / (mine + POOL_WEIGHT);
+            match c {
+                Some(c) if cat == SYMBOL && signs.contains(&c) => share.max(CURRENCY_SHARE),
+                _ => share,
+            }
         };
         for &c in symbols {
             let cat = category(c);

@@ -50,14 +50,19 @@ fn high_half(charset: Charset) -> Vec<Option<char>> {
     (0x80..=0xFFu8).map(|b| decode_one(charset, &[b]).filter(|&c| !is_c1(c))).collect()
 }
 
-pub fn emit_single(body: &mut String, encodings: &[&Encoding], models: &[Model]) -> Result<()> {
+pub fn emit_single(
+    body: &mut String,
+    encodings: &[&Encoding],
+    models: &[Model],
+    currency: &[(String, Vec<char>)],
+) -> Result<()> {
     let halves: Vec<Vec<Option<char>>> = encodings.iter().map(|e| high_half(e.charset)).collect();
     let mut symbols: BTreeSet<char> =
         models.iter().flat_map(|m| m.alphabet.iter().copied()).collect();
     for half in &halves {
         symbols.extend(half.iter().flatten().map(|&c| model::fold(c).0));
     }
-    let emissions = model::emissions(models, &symbols);
+    let emissions = model::emissions(models, &symbols, currency);
     model::emit_symbols(body, &symbols, models, &emissions)?;
 
     writeln!(
