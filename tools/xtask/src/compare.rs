@@ -60,7 +60,10 @@ fn read_labels(dir: &Path) -> Result<Vec<Labelled>> {
             path: dir.join(fields[0]),
             name: fields[0].to_owned(),
             label: fields[1].to_owned(),
-            language: language_column.and_then(|i| Some(fields.get(i)?.to_string())),
+            language: language_column
+                .and_then(|i| fields.get(i))
+                .filter(|l| !l.is_empty())
+                .map(|l| l.to_string()),
             length: length_column.and_then(|i| fields.get(i)?.parse().ok()),
         });
     }
@@ -156,7 +159,14 @@ pub fn run(args: &Args) -> Result<()> {
             overall.add(ours_right, theirs_right);
             if let Some(language) = &file.language {
                 with_language += 1;
-                language_right += usize::from(guess.language == Some(language.as_str()));
+                // A label without a subtag ("zh") takes any of its forms ("zh-Hant").
+                let ours = guess.language.unwrap_or_default();
+                let same = ours == language
+                    || !language.contains('-') && ours.split('-').next() == Some(language.as_str());
+                language_right += usize::from(same);
+                if args.misses && ours_right && !same {
+                    println!("language: {} ({language}): charsight {ours:?}", file.name);
+                }
             }
         }
     }

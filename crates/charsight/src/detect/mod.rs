@@ -233,7 +233,9 @@ impl Scan {
         self.fresh = true;
         match b {
             0 => self.zeros[(at % 4) as usize] += 1,
-            0x1B => {}
+            // Escape, shift out and shift in: the seven-bit encodings'
+            // (ISO-2022-KR shifts every run of Hangul), not signs of binary.
+            0x1B | 0x0E | 0x0F => {}
             0x80.. => self.high |= 1 << (b - 0x80),
             _ => self.controls += 1,
         }
@@ -1053,6 +1055,9 @@ mod tests {
             guess(b"GIF89a\x01\x00\x01\x00\x80\x01\x00\x00\x00\x00\xff\xff\xff!\xf9\x04").binary
         );
         assert!(!guess(b"\x1b$B$3$s$K$A$O\x1b(B").binary);
+        let korean = guess(b"\x1b$)C\x0e!!\x0f \x0e0!3*\x0f\r\n\x0e0!3*4Y6s\x0f");
+        assert_eq!(korean.charset, Some(Charset::Iso2022Kr));
+        assert!(!korean.binary && korean.confidence > 0.5 && korean.language == Some("ko"));
         let elf = guess(b"\x7FELF\x02\x01\x01\x00\x00\x00\x00\x00\xe9\xa0\x00\x03\x00>\x00");
         assert!(elf.charset.is_some() && elf.confidence == 0.0 && elf.language.is_none());
     }
