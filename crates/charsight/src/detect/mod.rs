@@ -102,7 +102,7 @@ const CONTEXT: usize = 64;
 /// bits per halving of probability, fitted on the tuning half of the held-out
 /// text (`cargo run --release -p xtask -- samples --part tune --out DIR`, then
 /// `xtask calibrate DIR`).
-const TEMPERATURE: f64 = 1.6;
+const TEMPERATURE: f64 = 1.5;
 
 /// A streaming content detector.
 ///
