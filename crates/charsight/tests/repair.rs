@@ -214,6 +214,27 @@ fn a_contradicted_declaration_is_a_finding_with_both_routes() {
 }
 
 #[test]
+fn bytes_that_are_not_text_are_not_repaired() {
+    // Bytes of a binary file: the stray-looking bytes in them are not
+    // damage, and nothing of them is changed.
+    let mut binary = Vec::new();
+    let mut x: u32 = 2_463_534_242;
+    for _ in 0..4096 {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        binary.push(x as u8);
+    }
+    binary.extend_from_slice(b"\nIl a dit \x93bonjour\x94, caf\xC3\xA9.\n");
+    let (text, findings) = repair_all(&binary, Charset::Utf8);
+    assert_eq!(text, plain(&binary, Charset::Utf8));
+    assert!(findings.is_empty(), "{findings:?}");
+    // The same damage in a text block is repaired.
+    let (_, findings) = repair_all(b"Il a dit \x93bonjour\x94, caf\xC3\xA9.\n", Charset::Utf8);
+    assert!(!findings.is_empty());
+}
+
+#[test]
 fn strict_stops_at_the_first_byte_no_repair_decodes() {
     // Mojibake is repaired; the stray byte, with `mixed` not allowed, is not.
     let mut bytes = "Le café est très chaud.\nLe cafÃ© ".as_bytes().to_vec();

@@ -233,13 +233,25 @@ impl Scan {
         self.fresh = true;
         match b {
             0 => self.zeros[(at % 4) as usize] += 1,
-            // Escape, shift out and shift in: the seven-bit encodings'
-            // (ISO-2022-KR shifts every run of Hangul), not signs of binary.
-            0x1B | 0x0E | 0x0F => {}
             0x80.. => self.high |= 1 << (b - 0x80),
-            _ => self.controls += 1,
+            b if is_binary_control(b) => self.controls += 1,
+            _ => {}
         }
     }
+}
+
+/// Whether a byte is a control that text in an ASCII-compatible encoding
+/// does not hold: not whitespace, not NUL (counted apart, for the UTF-16
+/// and UTF-32 patterns), and not escape, shift out or shift in (the
+/// seven-bit encodings': ISO-2022-KR shifts every run of Hangul).
+pub(crate) fn is_binary_control(b: u8) -> bool {
+    matches!(b, 0x01..=0x08 | 0x0B | 0x10..=0x1A | 0x1C..=0x1F | 0x7F)
+}
+
+/// Whether `len` bytes with `controls` NULs and [`is_binary_control`]
+/// bytes among them are not text: more than one in twenty.
+pub(crate) fn looks_binary(controls: u64, len: u64) -> bool {
+    controls * 20 > len.max(1)
 }
 
 /// Whether a byte needs a closer look: not ASCII, or a control other than
@@ -947,7 +959,7 @@ impl Detector {
             )
         });
         let nuls: u64 = self.scan.zeros.iter().sum();
-        let binary = !wide && (nuls > 0 || self.scan.controls * 20 > self.offset.max(1));
+        let binary = !wide && (nuls > 0 || looks_binary(self.scan.controls, self.offset));
         // Bytes that are not text have no right decoding and no language:
         // the best reading is still given, with no confidence.
         let language = first.and_then(|c| c.language).filter(|_| !binary);

@@ -104,6 +104,11 @@ pub(crate) fn repair(
     sink: Sink,
     registry: Option<&Registry>,
 ) -> Result<(), DecodeError> {
+    if not_text(block) {
+        // Repairs are for damaged text: on other bytes they would only
+        // make changes up (and slowly: every byte looks like a stray).
+        return write(block, &[], Vec::new(), errors, sink);
+    }
     let fonts = registry.filter(|_| policy.allows(Kind::Fonts));
     if let Some(registry) = fonts {
         // The known fonts' scopes, as the decoded text has them.
@@ -167,6 +172,15 @@ pub(crate) fn repair(
         }));
     }
     write(block, &edits, notes, errors, sink)
+}
+
+/// Whether the block's bytes are not text, by the detector's rule for
+/// binary input: in an ASCII-compatible encoding, NULs and control bytes
+/// other than whitespace more than one in twenty.
+fn not_text(block: &Block) -> bool {
+    use crate::detect::{is_binary_control, looks_binary};
+    let controls = block.input.iter().filter(|&&b| b == 0 || is_binary_control(b)).count();
+    block.charset.is_ascii_compatible() && looks_binary(controls as u64, block.input.len() as u64)
 }
 
 /// `text` with `edits` (sorted, not overlapping) applied.
