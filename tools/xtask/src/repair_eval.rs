@@ -11,7 +11,8 @@
 //!   windows-1252 bytes (accents), or a word put in windows-1252 curly
 //!   quotes (0x93 … 0x94);
 //! - `mojibake`: the line's UTF-8 read as windows-1252, ISO-8859-1,
-//!   windows-1251, Shift_JIS, GBK or MacRoman and written as UTF-8, once
+//!   windows-1250, ISO-8859-2, windows-1251, KOI8-R, windows-1253,
+//!   windows-1257, IBM437, Shift_JIS, GBK or MacRoman and written as UTF-8, once
 //!   (×1) or twice (×2); only damage that can be undone exactly is kept
 //!   (reading UTF-8 as Shift_JIS or GBK often loses bytes), and the number
 //!   left out is reported;
@@ -146,20 +147,24 @@ impl Via {
         match self {
             Via::Latin1 => Some(bytes.iter().map(|&b| char::from(b)).collect()),
             Via::Encoding(charset) => {
-                let encoding = charset.to_encoding_rs()?;
-                let garbled =
-                    encoding.decode_without_bom_handling_and_without_replacement(bytes)?;
-                let (back, _, unmappable) = encoding.encode(&garbled);
-                (!unmappable && &*back == bytes).then(|| garbled.into_owned())
+                let (garbled, malformed) = charset.decode(bytes);
+                let (back, unmappable) = charset.encode(&garbled);
+                (!malformed && !unmappable && back == bytes).then(|| garbled.into_owned())
             }
         }
     }
 }
 
-const VIAS: [Via; 6] = [
+const VIAS: [Via; 12] = [
     Via::Encoding(Charset::Windows1252),
     Via::Latin1,
+    Via::Encoding(Charset::Windows1250),
+    Via::Encoding(Charset::Iso8859_2),
     Via::Encoding(Charset::Windows1251),
+    Via::Encoding(Charset::Koi8R),
+    Via::Encoding(Charset::Windows1253),
+    Via::Encoding(Charset::Windows1257),
+    Via::Encoding(Charset::Ibm437),
     Via::Encoding(Charset::ShiftJis),
     Via::Encoding(Charset::Gbk),
     Via::Encoding(Charset::Macintosh),
