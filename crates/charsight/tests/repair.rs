@@ -214,6 +214,19 @@ fn a_contradicted_declaration_is_a_finding_with_both_routes() {
 }
 
 #[test]
+fn a_word_in_another_encoding_is_decoded_whole() {
+    // Six bytes of windows-1251, six malformed sequences in UTF-8: left as
+    // U+FFFD they cost six times what one does.
+    let mut damaged = "Привет, как дела? Всё хорошо, спасибо. ".as_bytes().to_vec();
+    damaged.extend_from_slice(&Charset::Windows1251.encode("хорошо").0);
+    damaged.extend_from_slice(" и ещё текст.\n".as_bytes());
+    let (text, findings) = repair_all(&damaged, Charset::Utf8);
+    assert_eq!(text, "Привет, как дела? Всё хорошо, спасибо. хорошо и ещё текст.\n");
+    assert_eq!(findings.len(), 1);
+    assert_eq!(findings[0].rule, "windows-1251 bytes in UTF-8");
+}
+
+#[test]
 fn bytes_that_are_not_text_are_not_repaired() {
     // Bytes of a binary file: the stray-looking bytes in them are not
     // damage, and nothing of them is changed.

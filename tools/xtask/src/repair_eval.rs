@@ -9,7 +9,8 @@
 //!
 //! - `stray`: a UTF-8 line with one to three of its characters written as
 //!   windows-1252 bytes (accents), or a word put in windows-1252 curly
-//!   quotes (0x93 … 0x94);
+//!   quotes (0x93 … 0x94), or one word with two or more non-ASCII letters
+//!   written in the language's single-byte legacy encoding;
 //! - `mojibake`: the line's UTF-8 read as windows-1252, ISO-8859-1,
 //!   windows-1250, ISO-8859-2, windows-1251, KOI8-R, windows-1253,
 //!   windows-1257, IBM437, Shift_JIS, GBK or MacRoman and written as UTF-8, once
@@ -276,6 +277,49 @@ fn stray_cases(lang: &'static str, lines: &[String], n: usize, cases: &mut Vec<C
     }
 }
 
+/// A word of a UTF-8 line written in its language's single-byte legacy
+/// encoding (a field from an old database in a UTF-8 page): a run of
+/// several malformed sequences.
+fn stray_word_cases(lang: &'static str, lines: &[String], n: usize, cases: &mut Vec<Case>) {
+    let Some(&(_, charset)) = LEGACY.iter().find(|(l, c)| *l == lang && c.is_single_byte()) else {
+        return;
+    };
+    let mut made = 0;
+    for line in lines {
+        if made == n {
+            break;
+        }
+        let words: Vec<(usize, &str)> = line
+            .split(' ')
+            .scan(0, |at, w| {
+                let start = *at;
+                *at += w.len() + 1;
+                Some((start, w))
+            })
+            .filter(|(_, w)| w.chars().filter(|c| !c.is_ascii()).count() >= 2)
+            .filter(|(_, w)| w.chars().all(|c| c.is_ascii() || single_byte(charset, c).is_some()))
+            .collect();
+        if words.is_empty() {
+            continue;
+        }
+        let (at, word) = words[fnv(line, 4) as usize % words.len()];
+        let mut damaged = line.as_bytes()[..at].to_vec();
+        damaged.extend_from_slice(&charset.encode(word).0);
+        damaged.extend_from_slice(&line.as_bytes()[at + word.len()..]);
+        if Charset::Utf8.decode(&damaged).0.matches('\u{FFFD}').count() < 2 {
+            continue;
+        }
+        made += 1;
+        cases.push(Case {
+            set: format!("stray word in {charset} in UTF-8"),
+            lang,
+            original: line.clone(),
+            damaged,
+            charset: Charset::Utf8,
+        });
+    }
+}
+
 /// Two kinds of damage in one UTF-8 line: its first half read as
 /// windows-1252 and re-encoded (mojibake), one or two accents of its second
 /// half as stray windows-1252 bytes.
@@ -444,6 +488,7 @@ pub fn run(args: &Args) -> Result<()> {
         let lines = lines(lang, args.half);
         stray_cases(lang, &lines, args.per_language, &mut cases);
         stray_and_mojibake_cases(lang, &lines, args.per_language, &mut cases);
+        stray_word_cases(lang, &lines, args.per_language, &mut cases);
         for (set, n) in mojibake_cases(lang, &lines, args.per_language, &mut cases) {
             *lossy.entry(set).or_insert(0) += n;
         }

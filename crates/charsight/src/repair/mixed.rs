@@ -402,6 +402,16 @@ fn read_stray(
     let shown = "\u{FFFD}".repeat(sequences) + &tail;
     let texts: Vec<&str> = readings.iter().map(|r| r.1.as_str()).collect();
     let mut verdicts = window.judge(&shown, &texts, false);
+    // A plain decode writes one U+FFFD per malformed sequence, but the
+    // scoring weighs a run of them as one (see `score::costs`): the others
+    // cost what that one does here, or a word in another encoding (six
+    // bytes, six sequences) would look cheaper left as it is.
+    if sequences > 1 {
+        let one = window.cost(&shown) - window.cost(&tail);
+        let extra = (sequences - 1) as f32 * one.max(0.0);
+        verdicts.original += extra;
+        verdicts.gains.iter_mut().for_each(|g| *g += extra);
+    }
     // Each reading costs its encoding's prior too.
     for (i, (charset, _, _)) in readings.iter().enumerate() {
         verdicts.costs[i] += score::prior(*charset);

@@ -142,10 +142,7 @@ impl<'a> Window<'a> {
     ) -> Verdicts {
         let context = self.language;
         let before = costs(&self.with(original));
-        let key = |costs: &LanguageCosts| match context {
-            Some(language) => costs.get(language).unwrap_or(f32::INFINITY),
-            None => costs.best().map_or(0.0, |(_, bits)| bits),
-        };
+        let key = |costs: &LanguageCosts| self.key(costs);
         let mut verdicts = Verdicts {
             original: key(&before) + unseen(original),
             costs: Vec::new(),
@@ -169,6 +166,20 @@ impl<'a> Window<'a> {
             verdicts.gains.push(gain + charged - charge);
         }
         verdicts
+    }
+
+    /// The cost of the window with `middle` in the stretch (bits, under the
+    /// context's language or its own best, with [`unseen`] symbols charged).
+    pub(crate) fn cost(&self, middle: &str) -> f32 {
+        self.key(&costs(&self.with(middle))) + unseen(middle)
+    }
+
+    /// A window's cost under the context's language, or its own best.
+    fn key(&self, costs: &LanguageCosts) -> f32 {
+        match self.language {
+            Some(language) => costs.get(language).unwrap_or(f32::INFINITY),
+            None => costs.best().map_or(0.0, |(_, bits)| bits),
+        }
     }
 
     /// The most plausible of `readings` of the stretch (its index) and its
