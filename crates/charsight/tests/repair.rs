@@ -245,6 +245,11 @@ fn bytes_that_are_not_text_are_not_repaired() {
     // The same damage in a text block is repaired.
     let (_, findings) = repair_all(b"Il a dit \x93bonjour\x94, caf\xC3\xA9.\n", Charset::Utf8);
     assert!(!findings.is_empty());
+    // Decided on the text, as the output has it (a fuzz case): seven
+    // malformed bytes are seven bytes here, nine in the output's U+FFFD.
+    let bytes = b"\xFF\xFF\xFF\xFF\xFF\xFF\xFF\x06\xC5\xAB";
+    let (text, _) = repair_all(bytes, Charset::Gbk);
+    assert_eq!(repair_all(text.as_bytes(), Charset::Utf8).0, text);
 }
 
 #[test]

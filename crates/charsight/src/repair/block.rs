@@ -17,7 +17,7 @@ use super::{
     fonts, mixed, mojibake, ncr, pua, Edit, Finding, Findings, FontScope, Kind, Leftover,
     RepairPolicy, EXCERPT_CHARS, MAX_LEFTOVERS, UNPLACED,
 };
-use crate::decode::{DecodeError, Errors, MalformedLog, OffsetMap, PieceKind};
+use crate::decode::{is_escape, DecodeError, Errors, MalformedLog, OffsetMap, PieceKind};
 use crate::font::Registry;
 use crate::Charset;
 
@@ -174,13 +174,25 @@ pub(crate) fn repair(
     write(block, &edits, notes, errors, sink)
 }
 
-/// Whether the block's bytes are not text, by the detector's rule for
-/// binary input: in an ASCII-compatible encoding, NULs and control bytes
-/// other than whitespace more than one in twenty.
+/// Whether the block is not text, by the detector's rule for binary input
+/// (NULs and control characters other than whitespace more than one in
+/// twenty), counted on its characters with a run of undecodable ones as
+/// one: the output writes that run as U+FFFD, and repairing the output
+/// again must come to the same answer.
 fn not_text(block: &Block) -> bool {
     use crate::detect::{is_binary_control, looks_binary};
-    let controls = block.input.iter().filter(|&&b| b == 0 || is_binary_control(b)).count();
-    block.charset.is_ascii_compatible() && looks_binary(controls as u64, block.input.len() as u64)
+    let (mut units, mut controls, mut in_run) = (0, 0, false);
+    for c in block.text.chars() {
+        let undecodable = is_escape(c) || c == '\u{FFFD}';
+        if !(undecodable && in_run) {
+            units += 1;
+        }
+        in_run = undecodable;
+        if u8::try_from(c).is_ok_and(|b| b == 0 || b < 0x80 && is_binary_control(b)) {
+            controls += 1;
+        }
+    }
+    looks_binary(controls, units)
 }
 
 /// `text` with `edits` (sorted, not overlapping) applied.
