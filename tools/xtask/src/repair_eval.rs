@@ -215,6 +215,15 @@ fn push_with_strays(
     }
 }
 
+/// The words of `line` between spaces, with their byte offsets.
+fn words(line: &str) -> impl Iterator<Item = (usize, &str)> {
+    line.split(' ').scan(0, |at, w| {
+        let start = *at;
+        *at += w.len() + 1;
+        Some((start, w))
+    })
+}
+
 /// Stray windows-1252 accents and quotes in UTF-8 lines.
 fn stray_cases(lang: &'static str, lines: &[String], n: usize, cases: &mut Vec<Case>) {
     let mut accents = 0;
@@ -248,13 +257,7 @@ fn stray_cases(lang: &'static str, lines: &[String], n: usize, cases: &mut Vec<C
                 });
             }
         }
-        let words: Vec<(usize, &str)> = line
-            .split(' ')
-            .scan(0, |at, w| {
-                let start = *at;
-                *at += w.len() + 1;
-                Some((start, w))
-            })
+        let words: Vec<(usize, &str)> = words(line)
             .filter(|(_, w)| w.chars().count() >= 3 && w.chars().all(char::is_alphanumeric))
             .collect();
         if quotes < n && !words.is_empty() {
@@ -289,13 +292,7 @@ fn stray_word_cases(lang: &'static str, lines: &[String], n: usize, cases: &mut 
         if made == n {
             break;
         }
-        let words: Vec<(usize, &str)> = line
-            .split(' ')
-            .scan(0, |at, w| {
-                let start = *at;
-                *at += w.len() + 1;
-                Some((start, w))
-            })
+        let words: Vec<(usize, &str)> = words(line)
             .filter(|(_, w)| w.chars().filter(|c| !c.is_ascii()).count() >= 2)
             .filter(|(_, w)| w.chars().all(|c| c.is_ascii() || single_byte(charset, c).is_some()))
             .collect();
