@@ -183,6 +183,8 @@ struct Scan {
     in_tag: bool,
     /// The letters of the text among the plain bytes.
     pairs: AsciiPairs,
+    /// Whether the text is a script's or a style sheet's.
+    raw: RawText,
     /// Which high bytes (0x80..=0xFF) were seen, bit `b - 0x80`.
     high: u128,
     /// NULs by stream offset modulo 4, and other controls.
@@ -199,17 +201,31 @@ impl Scan {
     fn plain(&mut self, bytes: &[u8]) {
         let mut from = 0;
         for at in memchr::memchr2_iter(b'<', b'>', bytes) {
-            if !self.in_tag {
-                self.stretch += (at - from) as u64;
-                self.pairs.add(&bytes[from..at]);
-                self.pairs.cut();
+            self.text(&bytes[from..at]);
+            // A tag breaks the words.
+            self.pairs.cut();
+            if self.in_tag && bytes[at] == b'>' {
+                self.raw.close_tag();
             }
             self.in_tag = bytes[at] == b'<';
+            if self.in_tag {
+                self.raw.open_tag();
+            }
             from = at + 1;
         }
-        if !self.in_tag {
-            self.stretch += (bytes.len() - from) as u64;
-            self.pairs.add(&bytes[from..]);
+        self.text(&bytes[from..]);
+    }
+
+    /// Plain bytes between `<` and `>` signs: a tag's, or text (whose
+    /// letters tell the language, but not in a script or style sheet).
+    fn text(&mut self, bytes: &[u8]) {
+        if self.in_tag {
+            self.raw.tag_bytes(bytes);
+            return;
+        }
+        self.stretch += bytes.len() as u64;
+        if !self.raw.inside {
+            self.pairs.add(bytes);
         }
     }
 
@@ -236,6 +252,47 @@ impl Scan {
             0x80.. => self.high |= 1 << (b - 0x80),
             b if is_binary_control(b) => self.controls += 1,
             _ => {}
+        }
+    }
+}
+
+/// Whether the text between tags is the content of a `<script>` or
+/// `<style>` element (code, not the page's language), from the start of
+/// each tag's name, however the bytes are chunked.
+#[derive(Clone, Debug, Default)]
+struct RawText {
+    /// The first bytes of the tag being read, lowercase.
+    head: [u8; 8],
+    len: u8,
+    /// Inside a script or style element.
+    inside: bool,
+}
+
+impl RawText {
+    fn open_tag(&mut self) {
+        self.len = 0;
+    }
+
+    fn tag_bytes(&mut self, bytes: &[u8]) {
+        for &b in bytes.iter().take(self.head.len() - usize::from(self.len)) {
+            self.head[usize::from(self.len)] = b.to_ascii_lowercase();
+            self.len += 1;
+        }
+    }
+
+    /// A tag ends: a script or style element opens or closes.
+    fn close_tag(&mut self) {
+        let head = &self.head[..usize::from(self.len)];
+        let (closing, name) = match head.strip_prefix(b"/") {
+            Some(name) => (true, name),
+            None => (false, head),
+        };
+        let is = |tag: &[u8]| {
+            name.strip_prefix(tag)
+                .is_some_and(|rest| rest.first().is_none_or(|b| !b.is_ascii_alphanumeric()))
+        };
+        if is(b"script") || is(b"style") {
+            self.inside = !closing;
         }
     }
 }
@@ -408,6 +465,7 @@ impl Detector {
                 stretch: 0,
                 in_tag: false,
                 pairs: AsciiPairs::default(),
+                raw: RawText::default(),
                 high: 0,
                 zeros: [0; 4],
                 controls: 0,
@@ -1008,6 +1066,29 @@ mod tests {
         let g = guess(&bytes);
         assert_eq!(g.language, Some("it"));
         assert_eq!(g.charset.map(|c| c.decode(&bytes).0.into_owned()), Some(text.to_owned()));
+    }
+
+    #[test]
+    fn scripts_and_style_sheets_do_not_tell_the_language() {
+        // The sample of letters would be all code without skipping them.
+        let code = "function update(value) { return value.toString().length > 0; }\n".repeat(80);
+        let text = "Devono essere incluse le cifre decimali seguite da uno o più insiemi \
+                    di sei caratteri in ordine crescente.";
+        let page = format!(
+            "<html><head><script type=\"text/javascript\">{code}</script>\
+             <STYLE>{code}</STYLE></head><body><p>{text}</p></body></html>"
+        );
+        let bytes = Charset::Ibm850.encode(&page).0;
+        let g = guess(&bytes);
+        assert_eq!(g.language, Some("it"));
+        assert_eq!(g.charset.map(|c| c.decode(&bytes).0.into_owned()), Some(page.clone()));
+        // Fed in small chunks, the same.
+        let mut d = Detector::new();
+        for piece in bytes.chunks(7) {
+            d.feed(piece, false);
+        }
+        d.feed(b"", true);
+        assert_eq!(d.guess(), g);
     }
 
     #[test]
