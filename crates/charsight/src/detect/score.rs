@@ -357,7 +357,8 @@ impl Default for AsciiPairs {
 /// of the language, but text outside markup may still be code, names or
 /// another language quoted, and the characters that tell encodings apart
 /// must keep the last word. (Fitted on the tuning half of the held-out
-/// text: 4 bits fixes half the misses that 8 bits does, 16 bits no more.)
+/// text: 117 misses without the pairs, 61 with 4 bits, 32 with 8 or 12,
+/// 34 with 16.)
 const PAIR_CAP: u64 = 8 * STEPS_PER_BIT as u64;
 
 impl AsciiPairs {
