@@ -62,6 +62,7 @@ fn write_detection(
                     reason.name()
                 )?,
                 Rule::Unverified { reason } => write!(out, " unverified: {}", reason.name())?,
+                Rule::MostlyUtf8 => write!(out, " with stray bytes")?,
                 _ => {}
             }
             if let Some(language) = found.language {

@@ -88,6 +88,11 @@ pub enum Rule {
     /// Nothing was declared (or the policy ignores declarations): the
     /// content decided.
     Detected,
+    /// Nothing was declared (or the policy ignores declarations), and the
+    /// bytes are UTF-8 with a few malformed sequences: UTF-8 with stray
+    /// bytes to repair (`repair::Kind::Mixed`), not wholesale another
+    /// encoding, though no encoding decodes them cleanly.
+    MostlyUtf8,
     /// Nothing decided: the caller's default, or windows-1252.
     Default,
 }
@@ -103,6 +108,7 @@ impl Rule {
             Rule::Overridden { .. } => "overridden",
             Rule::Unverified { .. } => "unverified",
             Rule::Detected => "detected",
+            Rule::MostlyUtf8 => "mostly_utf8",
             Rule::Default => "default",
         }
     }
@@ -532,7 +538,7 @@ fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: Guess) -> Detec
         .or_else(|| in_document(&evidence, document));
     let by_content = || {
         if mostly_utf8(&candidates) {
-            return (Charset::Utf8, Source::Detected, Rule::Detected);
+            return (Charset::Utf8, Source::Detected, Rule::MostlyUtf8);
         }
         let Some(best) = guess.candidates.first() else {
             let default = first(Source::Default).unwrap_or(Charset::Windows1252);
@@ -643,6 +649,9 @@ fn confidence(chosen: &Candidate, source: Source, rule: Rule, guess: &Guess) -> 
         (Rule::Unverified { .. }, _) => 0.3,
         (Rule::Default, _) => 0.3,
         (Rule::Overridden { .. }, _) if chosen.charset == Charset::Utf8 => 0.95,
+        // The detector rules UTF-8 out at the first malformed byte; the
+        // rest of the text is right.
+        (Rule::MostlyUtf8, _) => 0.9,
         (_, Source::Http) => 0.9,
         (_, Source::Meta | Source::Xml) => 0.85,
         _ => 0.0,

@@ -134,6 +134,9 @@ fn utf8_page_with_a_few_stray_windows_1252_bytes_stays_utf8() {
     for policy in [Policy::Whatwg, Policy::Verify, Policy::Detect] {
         let found = Engine::new().policy(policy).detect(&bytes);
         assert_eq!(found.charset, Charset::Utf8, "{policy:?}");
+        // Said so, and sure of it, though the detector ruled UTF-8 out.
+        assert_eq!(found.rule, Rule::MostlyUtf8, "{policy:?}");
+        assert!(found.confidence >= 0.9, "{policy:?}: {}", found.confidence);
     }
 }
 
