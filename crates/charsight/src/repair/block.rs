@@ -14,10 +14,10 @@
 use std::ops::Range;
 
 use super::{
-    fonts, mixed, mojibake, ncr, pua, Edit, Finding, Findings, FontScope, Kind, Leftover,
+    fonts, mixed, mojibake, ncr, pua, score, Edit, Finding, Findings, FontScope, Kind, Leftover,
     RepairPolicy, EXCERPT_CHARS, MAX_LEFTOVERS, UNPLACED,
 };
-use crate::decode::{is_escape, DecodeError, Errors, MalformedLog, OffsetMap, PieceKind};
+use crate::decode::{DecodeError, Errors, MalformedLog, OffsetMap, PieceKind};
 use crate::font::Registry;
 use crate::Charset;
 
@@ -181,18 +181,15 @@ pub(crate) fn repair(
 /// again must come to the same answer.
 fn not_text(block: &Block) -> bool {
     use crate::detect::{is_binary_control, looks_binary};
-    let (mut units, mut controls, mut in_run) = (0, 0, false);
+    let mut units = score::Units::default();
+    let mut controls = 0;
     for c in block.text.chars() {
-        let undecodable = is_escape(c) || c == '\u{FFFD}';
-        if !(undecodable && in_run) {
-            units += 1;
-        }
-        in_run = undecodable;
-        if u8::try_from(c).is_ok_and(|b| b == 0 || b < 0x80 && is_binary_control(b)) {
+        units.add(c);
+        if u8::try_from(c).is_ok_and(|b| b == 0 || is_binary_control(b)) {
             controls += 1;
         }
     }
-    looks_binary(controls, units)
+    looks_binary(controls, units.counted as u64)
 }
 
 /// `text` with `edits` (sorted, not overlapping) applied.

@@ -407,7 +407,8 @@ fn read_stray(
     // cost what that one does here, or a word in another encoding (six
     // bytes, six sequences) would look cheaper left as it is.
     if sequences > 1 {
-        let one = window.cost(&shown) - window.cost(&tail);
+        // `verdicts.original` is what the window costs with `shown`.
+        let one = verdicts.original - window.cost(&tail);
         let extra = (sequences - 1) as f32 * one.max(0.0);
         verdicts.original += extra;
         verdicts.gains.iter_mut().for_each(|g| *g += extra);

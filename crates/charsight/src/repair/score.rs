@@ -53,22 +53,28 @@ pub(crate) fn line_language(line: &str) -> Option<&'static str> {
     Some(language_costs(&known).best()?.0)
 }
 
-/// Counts up to [`CONTEXT`] units of text: characters, a run of
-/// undecodable ones counting as one.
+/// Counts units of text as the output will have them: characters, a run
+/// of undecodable ones counting as one (the output may write it as fewer
+/// U+FFFD than it has bytes).
 #[derive(Default)]
-struct Units {
-    counted: usize,
+pub(crate) struct Units {
+    pub counted: usize,
     in_run: bool,
 }
 
 impl Units {
-    /// Whether `c`, the next character, is within the context.
-    fn take(&mut self, c: char) -> bool {
+    /// Counts `c`, the next character.
+    pub(crate) fn add(&mut self, c: char) {
         let undecodable = is_undecodable(c);
         if !(undecodable && self.in_run) {
             self.counted += 1;
         }
         self.in_run = undecodable;
+    }
+
+    /// Counts `c`: whether it is within the [`CONTEXT`].
+    fn take(&mut self, c: char) -> bool {
+        self.add(c);
         self.counted <= CONTEXT
     }
 }
