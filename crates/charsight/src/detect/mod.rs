@@ -424,6 +424,20 @@ impl Detector {
     /// assert_eq!(detector.guess().language, Some("ru"));
     /// ```
     pub fn with_hints(tld: Option<&str>, language: Option<&str>) -> Detector {
+        // Every reading's set-up is the same: built once, copied.
+        static FRESH: std::sync::OnceLock<Detector> = std::sync::OnceLock::new();
+        let mut detector = FRESH.get_or_init(Detector::unhinted).clone();
+        let hints = Hints::new(tld, language);
+        if hints != Hints::default() {
+            detector.own_charges = Charges::new(None, &hints);
+            detector.hints = hints;
+        }
+        detector
+    }
+
+    /// A detector that has seen nothing, with no hints (see
+    /// [`Detector::with_hints`]).
+    fn unhinted() -> Detector {
         let all = entries();
         let of_kind = |kind: Kind| all.iter().enumerate().filter(move |(_, e)| e.kind == kind);
         let single = SingleScorer::new(of_kind(Kind::Single).map(|(i, e)| (i, e.table, e.illegal)));
@@ -443,7 +457,7 @@ impl Detector {
         let iso2022 = of_kind(Kind::Iso2022)
             .filter_map(|(i, e)| Some((i, Iso2022Scorer::new(e.charset)?)))
             .collect();
-        let hints = Hints::new(tld, language);
+        let hints = Hints::default();
         Detector {
             charges: Charges::default(),
             own_charges: Charges::new(None, &hints),

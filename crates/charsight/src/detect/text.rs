@@ -39,6 +39,27 @@ fn is_ideograph_or_syllable(c: char) -> bool {
     matches!(c, '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}' | '\u{AC00}'..='\u{D7A3}')
 }
 
+/// A character's emission in each model (see `SYMBOL_EMISSIONS`), by its
+/// index in `SYMBOLS` (if it has one) and its category class, and the
+/// cheapest of them: for a character the table lacks, an empty slice and
+/// the emission it has in every model.
+fn emissions(symbol: Option<usize>, category: u8) -> (&'static [u8], u8) {
+    /// The cheapest emission of each symbol, an unseen letter, an unseen symbol.
+    static CHEAPEST: std::sync::OnceLock<(Vec<u8>, u8, u8)> = std::sync::OnceLock::new();
+    let (symbols, letter, other) = CHEAPEST.get_or_init(|| {
+        let cheapest = |row: &[u8]| row.iter().copied().min().unwrap_or(0);
+        let symbols = SYMBOL_EMISSIONS.iter().map(|row| cheapest(row)).collect();
+        (symbols, cheapest(&UNSEEN_LETTER_EMISSIONS), cheapest(&UNSEEN_SYMBOL_EMISSIONS))
+    });
+    match (symbol, category) {
+        (Some(s), _) => (&SYMBOL_EMISSIONS[s], symbols[s]),
+        (None, OTHER_LETTER) => (&UNSEEN_LETTER_EMISSIONS, *letter),
+        (None, SYMBOL) => (&UNSEEN_SYMBOL_EMISSIONS, *other),
+        (None, FAR_LETTER) => (&[], FAR_LETTER_EMISSION),
+        (None, _) => (&[], 0),
+    }
+}
+
 /// Hiragana or katakana.
 fn is_kana(c: char) -> bool {
     matches!(c, '\u{3040}'..='\u{30FF}')
@@ -187,38 +208,30 @@ impl TextScorer {
             }
             (flag, SYMBOLS.binary_search(&lower).ok(), category(lower))
         };
-        // Its emission in each model (see `SYMBOL_EMISSIONS`).
-        let emissions: &[u8] = match (symbol, fallback) {
-            (Some(s), _) => &SYMBOL_EMISSIONS[s],
-            (None, OTHER_LETTER) => &UNSEEN_LETTER_EMISSIONS,
-            (None, SYMBOL) => &UNSEEN_SYMBOL_EMISSIONS,
-            (None, _) => &[],
-        };
-        let emission = |i: usize| match fallback {
-            FAR_LETTER if symbol.is_none() => FAR_LETTER_EMISSION,
-            _ => emissions.get(i).copied().unwrap_or(0),
-        };
+        let (emissions, cheapest) = emissions(symbol, fallback);
         let (bigram, cjk) = self.cursors.split_at_mut(MODELS.len());
         if let Some(deferred) = &mut self.deferred {
             // A character in no alphabet has its category's class in every
             // model, and at least the cheapest model's emission; the class
             // of the others differs.
-            let cheapest = (0..MODELS.len()).map(emission).min().unwrap_or(0);
             deferred.bound.step(symbol.is_none().then_some(fallback | flag), cheapest);
         } else {
             for (i, cursor) in bigram.iter_mut().enumerate().filter(|(_, c)| c.alive) {
                 let class = symbol.map_or(fallback, |s| SYMBOL_CLASSES[s][i]) | flag;
-                cursor.step(&MODELS[i], class, emission(i));
+                cursor.step(&MODELS[i], class, emissions.get(i).copied().unwrap_or(cheapest));
             }
         }
         // One look-up in the character-frequency table serves every language.
         let known = charfreq::CHARS.binary_search(&u32::from(c)).ok();
+        // (Its category was taken from its lowercase, which is a letter
+        // exactly when it is.)
+        let letter = matches!(fallback, OTHER_LETTER | FAR_LETTER);
         for (column, cursor) in cjk.iter_mut().enumerate().filter(|(_, c)| c.alive) {
             let floor = charfreq::FLOORS[column];
             let cost = known.map_or(u8::MAX, |i| charfreq::COSTS[column][i]);
             cursor.cost += match cost {
                 _ if fallback == ODD => ODD_COST,
-                u8::MAX if !c.is_alphabetic() => u32::from(SYMBOL_COST.min(floor)),
+                u8::MAX if !letter => u32::from(SYMBOL_COST.min(floor)),
                 u8::MAX => u32::from(floor),
                 cost => u32::from(cost),
             };
