@@ -49,10 +49,13 @@ pub enum Command {
     /// the text before and after, and a confidence: bytes of another
     /// encoding mixed in (stray windows-1252 in UTF-8, UTF-8 inside a legacy
     /// document), mojibake (UTF-8 read as windows-1252, ISO-8859-1,
-    /// windows-1251, MacRoman, Shift_JIS or GBK, once or more), numeric
-    /// character references holding the bytes of a string in another
-    /// encoding, and text in font-dependent encodings. Repairs are made only where the repaired text is far more
-    /// plausible; nothing changes that is not listed.
+    /// windows-1250, ISO-8859-2, windows-1251, KOI8-R, windows-1253,
+    /// windows-1257, MacRoman, IBM437, Shift_JIS or GBK, once or more),
+    /// numeric character references holding the bytes of a string in
+    /// another encoding, text in font-dependent encodings, and private-use
+    /// characters a vendor table maps. Repairs are made only where the
+    /// repaired text is far more plausible; nothing changes that is not
+    /// listed.
     Repair(DecodeArgs),
     /// Explain what is wrong with one input, in words.
     ///
