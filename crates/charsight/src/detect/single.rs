@@ -179,31 +179,51 @@ impl SingleScorer {
         group.dirty = false;
     }
 
-    /// Splits the groups whose encodings decode high byte `high` (`b -
-    /// 0x80`) differently, and disqualifies the encodings that do not
-    /// decode it.
-    fn split(&mut self, high: usize) {
+    /// Splits the groups whose encodings decode the high bytes `highs`
+    /// (bit `b - 0x80`) differently, and disqualifies the encodings that do
+    /// not decode one of them.
+    fn split(&mut self, highs: u128) {
+        let highs: Vec<usize> = super::bits(highs).collect();
+        // What encoding `e` decodes the bytes to: `None` if it is out of the
+        // running or does not decode one, else a hash of the characters.
+        let read = |e: &Encoding| -> Option<u64> {
+            highs.iter().try_fold(0xcbf2_9ce4_8422_2325_u64, |hash, &high| match e.read(high) {
+                None | Some(0) => None,
+                Some(c) => Some((hash ^ u64::from(c)).wrapping_mul(0x0000_0100_0000_01b3)),
+            })
+        };
+        let alike = |a: &Encoding, b: &Encoding| {
+            highs.iter().all(|&high| a.table().chars[high] == b.table().chars[high])
+        };
         for g in 0..self.groups.len() {
             let members = std::mem::take(&mut self.groups[g].members);
-            let mut live = members.iter().filter_map(|&e| self.encodings[e].read(high));
+            let mut live = members.iter().map(|&e| (e, &self.encodings[e])).filter(|x| x.1.alive);
             let first = live.next();
-            if live.all(|c| Some(c) == first) && first != Some(0) {
+            let whole = first.is_some_and(|(_, f)| {
+                read(f).is_some() && live.all(|(_, e)| read(e).is_some() && alike(f, e))
+            });
+            if whole || first.is_none() {
                 self.groups[g].members = members;
                 continue;
             }
-            // They differ: one group per character, the first keeps this one.
-            let mut parts: Vec<(u16, Vec<usize>)> = Vec::new();
+            // They differ: one group per reading, the first keeps this one.
+            let mut parts: Vec<(u64, Vec<usize>)> = Vec::new();
             for e in members {
-                match self.encodings[e].read(high) {
-                    None => {}
-                    Some(0) => {
-                        self.encodings[e].disqualified = true;
-                        self.encodings[e].alive = false;
-                    }
-                    Some(c) => match parts.iter_mut().find(|p| p.0 == c) {
-                        Some(part) => part.1.push(e),
-                        None => parts.push((c, vec![e])),
-                    },
+                if !self.encodings[e].alive {
+                    continue;
+                }
+                let Some(hash) = read(&self.encodings[e]) else {
+                    self.encodings[e].disqualified = true;
+                    self.encodings[e].alive = false;
+                    continue;
+                };
+                let encodings = &self.encodings;
+                let part = parts
+                    .iter_mut()
+                    .find(|p| p.0 == hash && alike(&encodings[p.1[0]], &encodings[e]));
+                match part {
+                    Some(part) => part.1.push(e),
+                    None => parts.push((hash, vec![e])),
                 }
             }
             let mut parts = parts.into_iter();
@@ -229,11 +249,10 @@ impl SingleScorer {
     /// Scores the bytes of a run, and the plain ASCII byte that ends it if
     /// it is known (`after`).
     pub fn bytes(&mut self, run: &[u8], after: Option<u8>) {
-        let mut fresh = high_bytes(run) & !self.seen;
+        let fresh = high_bytes(run) & !self.seen;
         self.seen |= fresh;
-        while fresh != 0 {
-            self.split(fresh.trailing_zeros() as usize);
-            fresh &= fresh - 1;
+        if fresh != 0 {
+            self.split(fresh);
         }
         self.tidy();
         let start = self.pending.take();
