@@ -3,8 +3,8 @@
 //! UTF-32) and, through [`plausibility`], for any string.
 
 use super::score::{
-    self, ascii_class, language_tag, Charges, Cursor, FloorCursor, GapSums, Gaps, Hints,
-    ASCII_COST, CASE_AFTER, ODD_COST,
+    self, ascii_class, language_tag, AsciiPairs, Charges, Cursor, FloorCursor, GapSums, Gaps,
+    Hints, ASCII_COST, CASE_AFTER, ODD_COST,
 };
 use super::tables::{
     ASCII_LETTER, ASCII_OTHER, CJK_COSTS, FAR_LETTER, FAR_LETTER_EMISSION, LAST_ASCII, MODELS, ODD,
@@ -396,7 +396,10 @@ impl Plausibility {
 /// How plausible `text` is as natural language, under the best of the
 /// detector's language models (46 class-bigram models and the CJK
 /// character frequencies). For choosing between candidate decodings or
-/// repairs of the same bytes.
+/// repairs of the same bytes. The letter pairs of the ASCII text outside
+/// markup weigh the languages too, as at the detector's decision (at most
+/// 8 bits): a short text's English or Spanish words tell its language when
+/// its few other letters cannot.
 ///
 /// # Example
 /// ```
@@ -408,18 +411,20 @@ impl Plausibility {
 /// assert_eq!(plausibility("plain").bits, 0.0);
 /// ```
 pub fn plausibility(text: &str) -> Plausibility {
-    let (scorer, gaps, scored) = score_text(text);
+    let (scorer, charges, scored) = score_text(text);
     if scored == 0 {
         return Plausibility { language: None, bits: 0.0, scored };
     }
-    let (cost, language) = scorer.best(&Charges::new(Some(&gaps), &Hints::default()));
+    let (cost, language) = scorer.best(&charges);
     let bits = cost as f32 / f32::from(STEPS_PER_BIT);
     Plausibility { language: Some(language), bits, scored }
 }
 
-/// Every model over `text` (with a space before and after), the stretches
-/// of plain ASCII it skipped, and how many characters it scored.
-fn score_text(text: &str) -> (TextScorer, Gaps, usize) {
+/// Every model over `text` (with a space before and after), how many
+/// characters it scored, and the charges of the plain ASCII skipped: its
+/// stretches, and the language of its letters outside markup (as the
+/// detector charges them at its decision).
+fn score_text(text: &str) -> (TextScorer, Charges, usize) {
     let mut scorer = TextScorer::new(false);
     scorer.push(' ');
     let mut scored = 0;
@@ -429,16 +434,27 @@ fn score_text(text: &str) -> (TextScorer, Gaps, usize) {
     }
     scorer.push(' ');
     let mut gaps = Gaps::default();
-    let mut plain = 0;
+    let mut pairs = AsciiPairs::default();
+    let (mut plain, mut in_tag) = (0, false);
     for c in text.chars() {
-        if c.is_ascii() {
-            plain += 1;
-        } else {
+        if !c.is_ascii() {
             gaps.add(plain);
             plain = 0;
+            pairs.cut();
+            continue;
+        }
+        plain += 1;
+        match c {
+            '<' | '>' => {
+                in_tag = c == '<';
+                pairs.cut();
+            }
+            _ if !in_tag => pairs.add(&[c as u8]),
+            _ => {}
         }
     }
-    (scorer, gaps, scored)
+    let charges = Charges::new(Some(&gaps), &Hints::default()).with_pairs(&pairs);
+    (scorer, charges, scored)
 }
 
 /// The cost of a text under each language's models ([`language_costs`]),
@@ -488,8 +504,7 @@ impl LanguageCosts {
 /// assert!(right.get("de").unwrap() < wrong.get("de").unwrap());
 /// ```
 pub fn language_costs(text: &str) -> LanguageCosts {
-    let (scorer, gaps, scored) = score_text(text);
-    let charges = Charges::new(Some(&gaps), &Hints::default());
+    let (scorer, charges, scored) = score_text(text);
     let own = scorer.own_gaps();
     // A character-frequency table prices every character outside its
     // script alike, and cheaply: it can tell how rare a reading is in
@@ -514,6 +529,16 @@ pub fn language_costs(text: &str) -> LanguageCosts {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_ascii_words_tell_the_language_of_a_short_text() {
+        // One letter beyond ASCII: the Spanish words decide, as the
+        // detector's letter pairs do (markup is left out of them).
+        let costs = language_costs("<span class=\"x\">elimina las l\u{ed}neas repetidas</span>");
+        assert_eq!(costs.best().map(|b| b.0), Some("es"));
+        // Swedish has ö too; the pairs of `Das ist und gut` are German.
+        assert_eq!(plausibility("Das ist sch\u{f6}n und gut").language, Some("de"));
+    }
 
     #[test]
     fn languages_of_plain_sentences() {
