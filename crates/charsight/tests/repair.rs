@@ -159,6 +159,18 @@ fn stray_bytes_beside_mojibake() {
     let (text, findings) = repair_all(line, Charset::Utf8);
     assert_eq!(text, "Café crème and “quotes” and Déjà vu\n");
     assert_eq!(findings.iter().filter(|f| f.kind == Kind::Mixed).count(), 4);
+    // Too few letters beyond ASCII to tell the language: the ASCII words
+    // tell it, and the stray bytes are scored beside the mojibake repaired
+    // (else GBK reads `\xEDa` and `\xFCr` as Chinese characters).
+    for (damaged, repaired) in [
+        (
+            &b"elimina las l\xc3\x83\xc2\xadneas vac\xedas repetidas"[..],
+            "elimina las líneas vacías repetidas",
+        ),
+        (b"G\xc3\x83\xc2\xbcltige Werte f\xfcr Modus sind:", "Gültige Werte für Modus sind:"),
+    ] {
+        assert_eq!(repair_all(damaged, Charset::Utf8).0, repaired);
+    }
 }
 
 /// Found by the fuzz target: the repairs must weigh the text as the output

@@ -285,9 +285,8 @@ fn strays(block: &Block, taken: &[Edit]) -> Vec<Edit> {
     });
     let mut strays: Vec<Stray> = Vec::new();
     let mut totals: Vec<(Charset, f32)> = Vec::new();
-    // The language of the line of the last run (its start), worked out once
-    // per line.
-    let mut languages: Option<(usize, Option<&'static str>)> = None;
+    // The line of the last run, unmangled once per line.
+    let mut unmangled: Option<Unmangled> = None;
     for (text, input, sequences) in runs {
         let candidates: Vec<Charset> = if strays.len() < MAX_SCORED {
             LEGACY.iter().copied().filter(|&c| c != block.charset).collect()
@@ -295,15 +294,12 @@ fn strays(block: &Block, taken: &[Edit]) -> Vec<Edit> {
             leader(&totals).into_iter().collect()
         };
         let (start, line) = line_of(block.text, &text);
-        let language = match languages {
-            Some((at, language)) if at == start => language,
-            _ => {
-                let language = language_unmangled(line);
-                languages = Some((start, language));
-                language
-            }
+        let line = match unmangled.take() {
+            Some(u) if u.start == start => u,
+            _ => Unmangled::new(start, line),
         };
-        let stray = read_stray(block, text, input, sequences, &candidates, language);
+        let stray = read_stray(block, text, input, sequences, &candidates, &line);
+        unmangled = Some(line);
         // Each encoding's cost over the runs so far: its reading, or the
         // run as it stands where it has none.
         for &charset in &candidates {
@@ -348,16 +344,42 @@ fn leader(totals: &[(Charset, f32)]) -> Option<Charset> {
     totals.iter().min_by(|a, b| a.1.total_cmp(&b.1)).map(|&(c, _)| c)
 }
 
-/// The language of `line` as the mojibake repair would leave it: a line's
-/// mojibake (`Ã©` for `é`) would otherwise make its language one whose
-/// letters the mojibake looks like, and the stray bytes around it would be
-/// read in that language.
-fn language_unmangled(line: &str) -> Option<&'static str> {
-    let edits = mojibake::repair_text(line);
-    if edits.is_empty() {
-        return score::line_language(line);
+/// A line as the mojibake repair would leave it, where its stray bytes are
+/// scored: a line's mojibake (`Ã©` for `é`) would otherwise make its
+/// language one whose letters the mojibake looks like, and the stray bytes
+/// around it would be read in that language.
+struct Unmangled {
+    /// Where the line starts in the block's text.
+    start: usize,
+    text: String,
+    /// The mojibake repairs made (ranges in the line as it stands).
+    edits: Vec<Edit>,
+    language: Option<&'static str>,
+}
+
+impl Unmangled {
+    fn new(start: usize, line: &str) -> Unmangled {
+        let edits = mojibake::repair_text(line);
+        let text = super::block::apply(line, &edits);
+        let language = score::line_language(&text);
+        Unmangled { start, text, edits, language }
     }
-    score::line_language(&super::block::apply(line, &edits))
+
+    /// `range` (in the block's text, inside the line) in the unmangled
+    /// line; `None` if a repair overlaps it.
+    fn map(&self, range: &Range<usize>) -> Option<Range<usize>> {
+        let local = range.start - self.start..range.end - self.start;
+        let mut shift: isize = 0;
+        for e in &self.edits {
+            if e.range.end <= local.start {
+                shift += e.after.len() as isize - e.range.len() as isize;
+            } else if e.range.start < local.end {
+                return None;
+            }
+        }
+        let at = |offset: usize| offset.checked_add_signed(shift);
+        Some(at(local.start)?..at(local.end)?)
+    }
 }
 
 /// The readings of one run of malformed bytes in `candidates`, scored in
@@ -368,7 +390,7 @@ fn read_stray(
     input: Range<u64>,
     sequences: usize,
     candidates: &[Charset],
-    language: Option<&'static str>,
+    line: &Unmangled,
 ) -> Stray {
     let bytes = block.bytes(input);
     // The ASCII character after the run, which a multibyte reading may take
@@ -397,8 +419,14 @@ fn read_stray(
         }
     }
     let stretch = text.start..text.end + tail.len();
-    let (start, line) = line_of(block.text, &stretch);
-    let window = Window::new(line, stretch.start - start..stretch.end - start, language);
+    // Scored in the unmangled line, unless a mojibake repair touches it.
+    let window = match line.map(&stretch) {
+        Some(range) => Window::new(&line.text, range, line.language),
+        None => {
+            let (start, text) = line_of(block.text, &stretch);
+            Window::new(text, stretch.start - start..stretch.end - start, line.language)
+        }
+    };
     let shown = "\u{FFFD}".repeat(sequences) + &tail;
     let texts: Vec<&str> = readings.iter().map(|r| r.1.as_str()).collect();
     let mut verdicts = window.judge(&shown, &texts, false);
