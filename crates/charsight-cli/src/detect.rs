@@ -62,7 +62,7 @@ fn write_detection(
                     reason.name()
                 )?,
                 Rule::Unverified { reason } => write!(out, " unverified: {}", reason.name())?,
-                Rule::MostlyUtf8 => write!(out, " with stray bytes")?,
+                Rule::MostlyUtf8 => write!(out, " {}", utf8_damage(found))?,
                 _ => {}
             }
             if let Some(language) = found.language {
@@ -88,6 +88,16 @@ fn write_detection(
 }
 
 /// `meta "shift_jis"@27 -> Shift_JIS`, with notes in brackets.
+/// What a [`Rule::MostlyUtf8`] decision found wrong with the UTF-8.
+pub(crate) fn utf8_damage(found: &Detection) -> &'static str {
+    let utf8 = found.candidates.iter().find(|c| c.charset == charsight::Charset::Utf8);
+    if utf8.is_some_and(|c| c.verification.malformed > 0) {
+        "with stray bytes"
+    } else {
+        "that reads poorly (garbled?)"
+    }
+}
+
 fn describe(e: &Evidence) -> String {
     let mut s = format!("{} {:?}@{}", e.source.name(), e.label, e.offset);
     match e.charset {

@@ -210,7 +210,9 @@ fn rule(detection: &Detection) -> String {
         }
         Rule::Unverified { reason } => format!("declared, kept though doubted: {}", reason.name()),
         Rule::Declared | Rule::Verified => format!("declared by {}", detection.source.name()),
-        Rule::MostlyUtf8 => "UTF-8 with a few malformed sequences (stray bytes to repair)".into(),
+        Rule::MostlyUtf8 => {
+            format!("UTF-8 {}: damage to repair", crate::detect::utf8_damage(detection))
+        }
         r => r.name().to_owned(),
     }
 }

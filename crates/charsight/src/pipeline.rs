@@ -89,9 +89,11 @@ pub enum Rule {
     /// content decided.
     Detected,
     /// Nothing was declared (or the policy ignores declarations), and the
-    /// bytes are UTF-8 with a few malformed sequences: UTF-8 with stray
-    /// bytes to repair (`repair::Kind::Mixed`), not wholesale another
-    /// encoding, though no encoding decodes them cleanly.
+    /// bytes are UTF-8 though the detector ruled UTF-8 out or found it
+    /// unlikely: many valid multibyte sequences and at most a few malformed
+    /// ones (stray bytes of another encoding), or text that reads poorly
+    /// (mojibake). Damage to repair (`repair::Kind::Mixed`,
+    /// `repair::Kind::Mojibake`), not wholesale another encoding.
     MostlyUtf8,
     /// Nothing decided: the caller's default, or windows-1252.
     Default,
@@ -507,6 +509,11 @@ fn doubt(candidate: &Candidate, utf8_sequences: u64, guess: &Guess) -> Option<Do
         // Seven-bit bytes say nothing against a declared ISO-2022 encoding.
         return None;
     }
+    if candidate.charset == Charset::Utf8 && utf8_sequences >= UTF8_SEQUENCES {
+        // That much valid UTF-8 is UTF-8 (see above): text in it that the
+        // models find unlikely is garbled (mojibake), damage to repair.
+        return None;
+    }
     // The detector's models: a reading far less likely than the best one,
     // while the best is fairly sure. A reading the detector ruled out had
     // malformed bytes, which `too_malformed` has already weighed (a few
@@ -537,7 +544,10 @@ fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: Guess) -> Detec
         .or_else(|| first(Source::Http).map(|c| (c, Source::Http)))
         .or_else(|| in_document(&evidence, document));
     let by_content = || {
-        if mostly_utf8(&candidates) {
+        let utf8_best = guess.candidates.first().is_some_and(|c| c.charset == Charset::Utf8);
+        if !utf8_best
+            && (mostly_utf8(&candidates) || utf8_reads_better(&candidates, &guess, sample))
+        {
             return (Charset::Utf8, Source::Detected, Rule::MostlyUtf8);
         }
         let Some(best) = guess.candidates.first() else {
@@ -621,6 +631,24 @@ fn mostly_utf8(candidates: &[Candidate]) -> bool {
             && c.doubt.is_none()
             && c.verification.non_ascii >= UTF8_SEQUENCES
     })
+}
+
+/// Whether the bytes read better as UTF-8 with stray bytes than as the
+/// detector's best reading, when they hold too few valid multibyte
+/// sequences for [`mostly_utf8`] (a short line, `Gültige Werte f\xFCr`):
+/// the UTF-8 decode, each malformed sequence a U+FFFD (which the models
+/// charge as a control character), against the best reading's decode
+/// (GBK, which reads `ü` and `\xFCr` as two Chinese characters).
+fn utf8_reads_better(candidates: &[Candidate], guess: &Guess, sample: &[u8]) -> bool {
+    let utf8 = candidates.iter().find(|c| c.charset == Charset::Utf8);
+    let damaged = utf8.is_some_and(|c| {
+        c.doubt.is_none() && c.verification.non_ascii > 0 && c.verification.malformed > 0
+    });
+    let Some(best) = guess.candidates.first().filter(|_| damaged) else {
+        return false;
+    };
+    let bits = |charset: Charset| crate::detect::plausibility(&charset.decode(sample).0).bits;
+    bits(Charset::Utf8) < bits(best.charset)
 }
 
 /// The best candidate other than `declared` that is not in doubt: the one

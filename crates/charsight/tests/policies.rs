@@ -141,6 +141,35 @@ fn utf8_page_with_a_few_stray_windows_1252_bytes_stays_utf8() {
 }
 
 #[test]
+fn undeclared_short_utf8_line_with_one_stray_byte_is_utf8() {
+    // One accented letter in UTF-8, one in windows-1252: GBK reads both
+    // (the stray byte with the `r` after it) as Chinese characters.
+    let bytes = b"G\xC3\xBCltige Werte f\xFCr Modus sind:";
+    let found = Engine::new().detect(bytes);
+    assert_eq!((found.charset, found.rule), (Charset::Utf8, Rule::MostlyUtf8));
+    // Legacy text alone is not taken for UTF-8.
+    let gbk = Charset::Gbk.encode("中文").0;
+    assert_eq!(Engine::new().detect(&gbk).charset, Charset::Gbk);
+}
+
+#[test]
+fn undeclared_garbled_utf8_is_utf8_and_clean_utf8_is_detected() {
+    // UTF-8 read as ISO-8859-1 and written back twice: valid UTF-8 full of
+    // C1 controls, which the detector finds less likely than GBK.
+    let text = lines("fr", 3, Charset::Utf8).join("\n");
+    let mut garbled = text.clone();
+    for _ in 0..2 {
+        garbled = garbled.bytes().map(char::from).collect();
+    }
+    for policy in [Policy::Whatwg, Policy::Verify, Policy::Detect] {
+        let found = Engine::new().policy(policy).detect(garbled.as_bytes());
+        assert_eq!((found.charset, found.rule), (Charset::Utf8, Rule::MostlyUtf8), "{policy:?}");
+        let clean = Engine::new().policy(policy).detect(text.as_bytes());
+        assert_eq!((clean.charset, clean.rule), (Charset::Utf8, Rule::Detected), "{policy:?}");
+    }
+}
+
+#[test]
 fn correct_windows_1251_declaration_with_odd_text_is_kept() {
     // Valid Russian, but odd: keyboard rows, abbreviations, capitals.
     let mut text = lines("ru", 2, Charset::Windows1251);
