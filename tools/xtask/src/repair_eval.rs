@@ -24,7 +24,10 @@
 //! - `fragment`: a windows-1252 (or Shift_JIS) line with one word (or a few
 //!   characters) in UTF-8.
 //!
-//! A case is repaired when the output line is exactly the original. False
+//! A case is repaired when the output line is exactly the original; the
+//! `undeclared` column counts the same when `charsight` must also find the
+//! encoding (`Engine::detect`, as `charsight repair` does with no
+//! declaration) instead of being told it. False
 //! changes are counted on clean text: every line of every file of
 //! `../shared/text` as UTF-8; the lines that fit a legacy encoding of their
 //! language, in it; and lines of the Latin-script languages with their
@@ -41,7 +44,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use charsight::decode::Errors;
 use charsight::repair::{RepairPolicy, Repairer};
-use charsight::Charset;
+use charsight::{Charset, Engine};
 
 /// Options of `repair-eval`.
 #[derive(clap::Args)]
@@ -475,6 +478,9 @@ fn repair(bytes: &[u8], charset: Charset) -> String {
 struct Tally {
     cases: usize,
     right: usize,
+    /// Repaired exactly when the encoding is left to `charsight` to find
+    /// (`Engine::detect`, as `charsight repair` does with no declaration).
+    undeclared: usize,
     shown: usize,
 }
 
@@ -503,6 +509,13 @@ pub fn run(args: &Args) -> Result<()> {
         let out = repair(&case.damaged, case.charset);
         let tally = tallies.entry(case.set.clone()).or_default();
         tally.cases += 1;
+        let found = Engine::new().detect(&case.damaged).charset;
+        let undeclared = if found == case.charset {
+            out == case.original
+        } else {
+            repair(&case.damaged, found) == case.original
+        };
+        tally.undeclared += usize::from(undeclared);
         if out == case.original {
             tally.right += 1;
         } else if tally.shown < args.show {
@@ -531,21 +544,27 @@ pub fn run(args: &Args) -> Result<()> {
     }
     let half = if args.half == Half::Test { "test" } else { "tuning" };
     println!("Repair rate on the {half} half of the held-out lines (exact repairs):\n");
-    println!("| damage | cases | repaired | rate | left out (lossy) |");
-    println!("| --- | ---: | ---: | ---: | ---: |");
-    let (mut all, mut right) = (0, 0);
+    println!("| damage | cases | repaired | rate | undeclared | left out (lossy) |");
+    println!("| --- | ---: | ---: | ---: | ---: | ---: |");
+    let (mut all, mut right, mut undeclared) = (0, 0, 0);
     for (set, t) in &tallies {
         all += t.cases;
         right += t.right;
+        undeclared += t.undeclared;
         let left_out = lossy.get(set).map_or(String::new(), |n| n.to_string());
         println!(
-            "| {set} | {} | {} | {:.2}% | {left_out} |",
+            "| {set} | {} | {} | {:.2}% | {:.2}% | {left_out} |",
             t.cases,
             t.right,
-            rate(t.right, t.cases)
+            rate(t.right, t.cases),
+            rate(t.undeclared, t.cases)
         );
     }
-    println!("| **all** | {all} | {right} | {:.2}% | |\n", rate(right, all));
+    println!(
+        "| **all** | {all} | {right} | {:.2}% | {:.2}% | |\n",
+        rate(right, all),
+        rate(undeclared, all)
+    );
     if !args.no_clean {
         clean(args)?;
     }
