@@ -633,22 +633,23 @@ fn mostly_utf8(candidates: &[Candidate]) -> bool {
     })
 }
 
-/// Whether the bytes read better as UTF-8 with stray bytes than as the
-/// detector's best reading, when they hold too few valid multibyte
-/// sequences for [`mostly_utf8`] (a short line, `Gültige Werte f\xFCr`):
-/// the UTF-8 decode, each malformed sequence a U+FFFD (which the models
-/// charge as a control character), against the best reading's decode
-/// (GBK, which reads `ü` and `\xFCr` as two Chinese characters).
+/// Whether the bytes read better as UTF-8 than as the detector's best
+/// reading, when they hold too few valid multibyte sequences for
+/// [`mostly_utf8`] (a short line): the UTF-8 decode, with its mojibake
+/// repaired (`fÃ¼r`) and each malformed sequence a U+FFFD (which the
+/// models charge as a control character), against the best reading's
+/// decode (GBK reads `Ã¼` and `\xFCr` as Chinese characters).
 fn utf8_reads_better(candidates: &[Candidate], guess: &Guess, sample: &[u8]) -> bool {
     let utf8 = candidates.iter().find(|c| c.charset == Charset::Utf8);
-    let damaged = utf8.is_some_and(|c| {
-        c.doubt.is_none() && c.verification.non_ascii > 0 && c.verification.malformed > 0
-    });
-    let Some(best) = guess.candidates.first().filter(|_| damaged) else {
+    // (The models' doubt is what is weighed again here.)
+    let weighable = |c: &&Candidate| c.doubt.is_none_or(|d| d == Doubt::Implausible);
+    let some = utf8.filter(weighable).is_some_and(|c| c.verification.non_ascii > 0);
+    let Some(best) = guess.candidates.first().filter(|_| some) else {
         return false;
     };
-    let bits = |charset: Charset| crate::detect::plausibility(&charset.decode(sample).0).bits;
-    bits(Charset::Utf8) < bits(best.charset)
+    let bits = |text: &str| crate::detect::plausibility(text).bits;
+    let utf8 = crate::repair::unmangled(&Charset::Utf8.decode(sample).0);
+    bits(&utf8) < bits(&best.charset.decode(sample).0)
 }
 
 /// The best candidate other than `declared` that is not in doubt: the one

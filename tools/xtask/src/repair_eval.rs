@@ -59,7 +59,8 @@ pub struct Args {
     /// Skip the false-change check on every line of `../shared/text`.
     #[arg(long)]
     no_clean: bool,
-    /// Print up to this many failures of each set.
+    /// Print up to this many failures of each set (given the encoding, or
+    /// finding it: then also what the encoding found gives).
     #[arg(long, default_value_t = 0)]
     show: usize,
     /// Write the mojibake cases and charsight's output as JSON Lines here.
@@ -510,15 +511,12 @@ pub fn run(args: &Args) -> Result<()> {
         let tally = tallies.entry(case.set.clone()).or_default();
         tally.cases += 1;
         let found = Engine::new().detect(&case.damaged).charset;
-        let undeclared = if found == case.charset {
-            out == case.original
-        } else {
-            repair(&case.damaged, found) == case.original
-        };
+        let undeclared_out =
+            if found == case.charset { None } else { Some(repair(&case.damaged, found)) };
+        let undeclared = undeclared_out.as_ref().unwrap_or(&out) == &case.original;
         tally.undeclared += usize::from(undeclared);
-        if out == case.original {
-            tally.right += 1;
-        } else if tally.shown < args.show {
+        tally.right += usize::from(out == case.original);
+        if (out != case.original || !undeclared) && tally.shown < args.show {
             tally.shown += 1;
             println!(
                 "{} [{}]\n  damaged:  {}",
@@ -526,7 +524,11 @@ pub fn run(args: &Args) -> Result<()> {
                 case.lang,
                 String::from_utf8_lossy(&case.damaged)
             );
-            println!("  repaired: {out}\n  original: {}", case.original);
+            println!("  repaired: {out}");
+            if let Some(other) = undeclared_out.filter(|_| !undeclared) {
+                println!("  as {found}: {other}");
+            }
+            println!("  original: {}", case.original);
         }
         if let (Some(dump), true) = (&mut dump, case.set.starts_with("mojibake")) {
             let record = serde_json::json!({

@@ -81,6 +81,12 @@ use crate::{Charset, Detection};
 pub use declaration::declaration_finding;
 pub use fonts::FontScope;
 
+/// `text` with its mojibake repaired as the `mojibake` repair would (the
+/// pipeline weighs a garbled UTF-8 reading by the text it repairs to).
+pub(crate) fn unmangled(text: &str) -> String {
+    block::apply(text, &mojibake::repair_text(text))
+}
+
 /// A block of text ends at the first line break after this many bytes.
 pub const BLOCK: usize = 16 * 1024;
 
