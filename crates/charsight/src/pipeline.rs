@@ -470,6 +470,11 @@ const IMPLAUSIBLE_BITS: f32 = 20.0;
 /// Valid UTF-8 with at least this many multibyte sequences is UTF-8.
 const UTF8_SEQUENCES: u64 = 3;
 
+/// A short UTF-8 text may hold a word of stray bytes of another encoding:
+/// up to this many malformed sequences, though they outnumber the valid
+/// ones ([`utf8_reads_better`]).
+const STRAY_SEQUENCES: u64 = 8;
+
 /// Whether a candidate's decode has too many malformed sequences to be
 /// the document's encoding with a few damaged bytes. Text in a legacy
 /// encoding practically never forms valid UTF-8 multibyte sequences, so a
@@ -641,9 +646,12 @@ fn mostly_utf8(candidates: &[Candidate]) -> bool {
 /// decode (GBK reads `Ã¼` and `\xFCr` as Chinese characters).
 fn utf8_reads_better(candidates: &[Candidate], guess: &Guess, sample: &[u8]) -> bool {
     let utf8 = candidates.iter().find(|c| c.charset == Charset::Utf8);
-    // (The models' doubt is what is weighed again here.)
-    let weighable = |c: &&Candidate| c.doubt.is_none_or(|d| d == Doubt::Implausible);
-    let some = utf8.filter(weighable).is_some_and(|c| c.verification.non_ascii > 0);
+    // (The models' doubt, and a word of stray bytes against a letter or two
+    // in UTF-8, are what is weighed again here; legacy text has far more.)
+    let some = utf8.is_some_and(|c| {
+        let v = &c.verification;
+        v.non_ascii > 0 && v.malformed <= v.non_ascii.max(STRAY_SEQUENCES)
+    });
     let Some(best) = guess.candidates.first().filter(|_| some) else {
         return false;
     };
