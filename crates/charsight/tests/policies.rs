@@ -147,6 +147,8 @@ fn undeclared_short_utf8_line_with_one_stray_byte_is_utf8() {
     let bytes = b"G\xC3\xBCltige Werte f\xFCr Modus sind:";
     let found = Engine::new().detect(bytes);
     assert_eq!((found.charset, found.rule), (Charset::Utf8, Rule::MostlyUtf8));
+    // A word of stray bytes outnumbers the letters in UTF-8.
+    assert_eq!(Engine::new().detect(b"Mik\xC3\xA4 on Super-n\xE4pp\xE4in?").charset, Charset::Utf8);
     // Valid UTF-8 with one garbled letter: read as the text it repairs to.
     let garbled = "Kurzform fÃ¼r --check-inhibitors=no.".as_bytes();
     assert_eq!(Engine::new().detect(garbled).charset, Charset::Utf8);
