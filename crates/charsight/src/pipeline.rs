@@ -607,7 +607,12 @@ fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: Guess) -> Detec
     let bom_len = bom.filter(|(c, _)| *c == charset).map_or(0, |(_, len)| len);
     let font =
         if guess.binary { None } else { font_layer(charset, &prefix[bom_len.min(prefix.len())..]) };
-    let language = guess.candidates.iter().find(|c| c.charset == charset).and_then(|c| c.language);
+    let language = match rule {
+        // The detector ruled UTF-8 out or read it garbled: the language of
+        // the text as the repairs would leave it.
+        Rule::MostlyUtf8 => crate::detect::plausibility(&utf8_unmangled(sample)).language,
+        _ => guess.candidates.iter().find(|c| c.charset == charset).and_then(|c| c.language),
+    };
     Detection {
         charset,
         confidence,
@@ -656,8 +661,12 @@ fn utf8_reads_better(candidates: &[Candidate], guess: &Guess, sample: &[u8]) -> 
         return false;
     };
     let bits = |text: &str| crate::detect::plausibility(text).bits;
-    let utf8 = crate::repair::unmangled(&Charset::Utf8.decode(sample).0);
-    bits(&utf8) < bits(&best.charset.decode(sample).0)
+    bits(&utf8_unmangled(sample)) < bits(&best.charset.decode(sample).0)
+}
+
+/// The UTF-8 decode of `sample` with its mojibake repaired.
+fn utf8_unmangled(sample: &[u8]) -> String {
+    crate::repair::unmangled(&Charset::Utf8.decode(sample).0)
 }
 
 /// The best candidate other than `declared` that is not in doubt: the one

@@ -169,6 +169,8 @@ fn undeclared_garbled_utf8_is_utf8_and_clean_utf8_is_detected() {
     for policy in [Policy::Whatwg, Policy::Verify, Policy::Detect] {
         let found = Engine::new().policy(policy).detect(garbled.as_bytes());
         assert_eq!((found.charset, found.rule), (Charset::Utf8, Rule::MostlyUtf8), "{policy:?}");
+        // The language of the text as the repairs leave it.
+        assert_eq!(found.language, Some("fr"), "{policy:?}");
         let clean = Engine::new().policy(policy).detect(text.as_bytes());
         assert_eq!((clean.charset, clean.rule), (Charset::Utf8, Rule::Detected), "{policy:?}");
     }
