@@ -550,8 +550,7 @@ fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: Guess) -> Detec
         .or_else(|| in_document(&evidence, document));
     let by_content = || {
         let utf8_best = guess.candidates.first().is_some_and(|c| c.charset == Charset::Utf8);
-        if !utf8_best
-            && (mostly_utf8(&candidates) || utf8_reads_better(&candidates, &guess, sample))
+        if !utf8_best && (valid_utf8(&candidates) || utf8_reads_better(&candidates, &guess, sample))
         {
             return (Charset::Utf8, Source::Detected, Rule::MostlyUtf8);
         }
@@ -632,23 +631,26 @@ fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: Guess) -> Detec
     }
 }
 
-/// Whether the bytes are UTF-8 with a few stray bytes of something else:
-/// many valid multibyte sequences, far fewer malformed ones. Such a page is
-/// UTF-8 with damage to repair, never wholesale windows-1252.
-fn mostly_utf8(candidates: &[Candidate]) -> bool {
+/// Whether the bytes are valid UTF-8 of many multibyte sequences, which
+/// legacy text practically never is: text in it that the models find
+/// unlikely is garbled, damage to repair.
+fn valid_utf8(candidates: &[Candidate]) -> bool {
     candidates.iter().any(|c| {
         c.charset == Charset::Utf8
             && c.doubt.is_none()
+            && c.verification.malformed == 0
             && c.verification.non_ascii >= UTF8_SEQUENCES
     })
 }
 
 /// Whether the bytes read better as UTF-8 than as the detector's best
-/// reading, when they hold too few valid multibyte sequences for
-/// [`mostly_utf8`] (a short line): the UTF-8 decode, with its mojibake
-/// repaired (`fÃ¼r`) and each malformed sequence a U+FFFD (which the
-/// models charge as a control character), against the best reading's
-/// decode (GBK reads `Ã¼` and `\xFCr` as Chinese characters).
+/// reading, when they are not [`valid_utf8`]: a page with a few stray
+/// bytes, a short line (`Gültige Werte f\xFCr`, which GBK reads as two
+/// Chinese characters). The UTF-8 decode, with its mojibake repaired
+/// (`fÃ¼r`) and each malformed sequence a U+FFFD (which the models charge
+/// as a control character), against the best reading's decode. Counting
+/// is not enough: GBK and Big5 text often forms more valid UTF-8 sequences
+/// than malformed ones.
 fn utf8_reads_better(candidates: &[Candidate], guess: &Guess, sample: &[u8]) -> bool {
     let utf8 = candidates.iter().find(|c| c.charset == Charset::Utf8);
     // (The models' doubt, and a word of stray bytes against a letter or two
