@@ -90,10 +90,11 @@ pub enum Rule {
     Detected,
     /// Nothing was declared (or the policy ignores declarations), and the
     /// bytes are UTF-8 though the detector ruled UTF-8 out or found it
-    /// unlikely: many valid multibyte sequences and at most a few malformed
-    /// ones (stray bytes of another encoding), or text that reads poorly
-    /// (mojibake). Damage to repair (`repair::Kind::Mixed`,
-    /// `repair::Kind::Mojibake`), not wholesale another encoding.
+    /// unlikely: valid UTF-8 of many multibyte sequences that reads poorly
+    /// (mojibake), or UTF-8 with a few malformed sequences (stray bytes of
+    /// another encoding) that reads better so than the detector's pick.
+    /// Damage to repair (`repair::Kind::Mixed`, `repair::Kind::Mojibake`),
+    /// not wholesale another encoding.
     MostlyUtf8,
     /// Nothing decided: the caller's default, or windows-1252.
     Default,
