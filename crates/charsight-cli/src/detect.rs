@@ -87,7 +87,6 @@ fn write_detection(
     Ok(())
 }
 
-/// `meta "shift_jis"@27 -> Shift_JIS`, with notes in brackets.
 /// What a [`Rule::MostlyUtf8`] decision found wrong with the UTF-8.
 pub(crate) fn utf8_damage(found: &Detection) -> &'static str {
     let utf8 = found.candidates.iter().find(|c| c.charset == charsight::Charset::Utf8);
@@ -98,6 +97,7 @@ pub(crate) fn utf8_damage(found: &Detection) -> &'static str {
     }
 }
 
+/// `meta "shift_jis"@27 -> Shift_JIS`, with notes in brackets.
 fn describe(e: &Evidence) -> String {
     let mut s = format!("{} {:?}@{}", e.source.name(), e.label, e.offset);
     match e.charset {
