@@ -8,11 +8,11 @@ use std::fmt::Write as _;
 
 use anyhow::{bail, Context, Result};
 
+use super::model::smoothed_costs;
+
 /// Classes: 0 for any ASCII character other than a letter, 1–26 for `a`–`z`.
 pub const CLASSES: usize = 27;
 
-/// Weight of the unigram in the smoothed pair probability.
-const BACKOFF: f64 = 4.0;
 /// No pair costs more than this (in steps).
 const MAX_COST: f64 = 160.0;
 
@@ -63,35 +63,15 @@ pub fn read(tsv: &str) -> Result<Vec<(String, Vec<u64>)>> {
     Ok(rows)
 }
 
-/// The cost (steps of `steps_per_bit`) of each class after each other one:
-/// `-log2` of the pair's share of its row, smoothed towards the classes'
-/// overall shares.
-pub fn costs(counts: &[u64], steps_per_bit: f64) -> Vec<u8> {
-    let mut unigram = vec![0.0; CLASSES];
-    for (i, &n) in counts.iter().enumerate() {
-        unigram[i % CLASSES] += n as f64;
-    }
-    let all: f64 = unigram.iter().sum();
-    let unigram: Vec<f64> =
-        unigram.iter().map(|u| (u + 0.5) / (all + 0.5 * CLASSES as f64)).collect();
-    let mut costs = Vec::with_capacity(counts.len());
-    for row in counts.chunks(CLASSES) {
-        let total: f64 = row.iter().map(|&n| n as f64).sum();
-        for (k, &n) in row.iter().enumerate() {
-            let p = (n as f64 + BACKOFF * unigram[k]) / (total + BACKOFF);
-            costs.push((-p.log2() * steps_per_bit).round().clamp(0.0, MAX_COST) as u8);
-        }
-    }
-    costs
+/// The cost (in steps) of each class after each other one, smoothed as the
+/// models' class bigrams are ([`smoothed_costs`]).
+pub fn costs(counts: &[u64]) -> Vec<u8> {
+    let counts: Vec<f64> = counts.iter().map(|&n| n as f64).collect();
+    smoothed_costs(&counts, CLASSES, MAX_COST)
 }
 
 /// Emits `ASCII_PAIRS`, one row of costs per language in `ids` order.
-pub fn emit(
-    body: &mut String,
-    ids: &[&str],
-    rows: &[(String, Vec<u64>)],
-    steps_per_bit: f64,
-) -> Result<()> {
+pub fn emit(body: &mut String, ids: &[&str], rows: &[(String, Vec<u64>)]) -> Result<()> {
     writeln!(
         body,
         "/// The cost of an ASCII class after another in each language's plain ASCII\n\
@@ -106,7 +86,7 @@ pub fn emit(
             .find(|r| r.0 == *id)
             .map(|r| &r.1)
             .with_context(|| format!("ascii.tsv: no {id} (run `count detect`)"))?;
-        write!(body, "{:?},", costs(counts, steps_per_bit))?;
+        write!(body, "{:?},", costs(counts))?;
     }
     body.push_str("];\n");
     Ok(())
@@ -125,7 +105,7 @@ mod tests {
         assert_eq!(counts[b * CLASSES], 1); // b, space
                                             // é breaks the chain: space-é and é-end are left out.
         assert_eq!(counts.iter().sum::<u64>(), 3);
-        let costs = costs(&counts, 8.0);
+        let costs = costs(&counts);
         assert!(costs[a * CLASSES + b] < costs[a * CLASSES + c]);
     }
 }

@@ -265,7 +265,7 @@ pub fn emit(out: &mut Output) -> Result<()> {
     body.push_str("];\n");
     let languages: Vec<&str> =
         models.iter().map(|m| m.id.as_str()).chain(cjk.keys().map(String::as_str)).collect();
-    ascii::emit(&mut body, &languages, &pairs, STEPS_PER_BIT)?;
+    ascii::emit(&mut body, &languages, &pairs)?;
     let multi: Vec<&Encoding> = encodings.iter().filter(|e| e.kind == Kind::Multi).collect();
     for (encoding, table) in tables::emit_multi(&mut body, &multi)? {
         let path = out_dir().join(format!("{}.bin", file_stem(encoding)));

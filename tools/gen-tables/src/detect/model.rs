@@ -213,6 +213,35 @@ pub struct Model {
     pub stay: u16,
 }
 
+/// `-log2 p` in steps, at most `max_cost`.
+fn to_steps(p: f64, max_cost: f64) -> u8 {
+    (-p.log2() * STEPS_PER_BIT).round().clamp(0.0, max_cost) as u8
+}
+
+/// The cost (in steps) of each of `k` classes after each other one, from
+/// their `k × k` counts (row: the previous class): `-log2` of the pair's
+/// share of its row, smoothed towards the classes' overall shares (weight
+/// [`BACKOFF`]), at most `max_cost`.
+pub fn smoothed_costs(n: &[f64], k: usize, max_cost: f64) -> Vec<u8> {
+    let mut unigram = vec![0f64; k];
+    for p in 0..k {
+        for c in 0..k {
+            unigram[c] += n[p * k + c];
+        }
+    }
+    let all: f64 = unigram.iter().sum();
+    let unigram: Vec<f64> = unigram.iter().map(|u| (u + 0.5) / (all + 0.5 * k as f64)).collect();
+    let mut costs = vec![0; k * k];
+    for p in 0..k {
+        let row: f64 = n[p * k..(p + 1) * k].iter().sum();
+        for c in 0..k {
+            let prob = (n[p * k + c] + BACKOFF * unigram[c]) / (row + BACKOFF);
+            costs[p * k + c] = to_steps(prob, max_cost);
+        }
+    }
+    costs
+}
+
 /// The stay cost is small (a fraction of a bit), so it has a finer unit.
 pub const STAY_STEPS_PER_BIT: f64 = 1024.0;
 
@@ -308,24 +337,8 @@ impl Model {
             let (pa, pb) = (model.class(a), model.class(b));
             n[usize::from(pa & !UPPER) * k + usize::from(pb & !UPPER)] += count as f64;
         }
-        let mut unigram = vec![0f64; k];
-        for p in 0..k {
-            for c in 0..k {
-                unigram[c] += n[p * k + c];
-            }
-        }
-        let all: f64 = unigram.iter().sum();
-        let unigram: Vec<f64> =
-            unigram.iter().map(|u| (u + 0.5) / (all + 0.5 * k as f64)).collect();
-        let cost = |p: f64| (-p.log2() * STEPS_PER_BIT).round().clamp(0.0, MAX_COST) as u8;
-        model.bigrams = vec![0; k * k];
-        for p in 0..k {
-            let row: f64 = n[p * k..(p + 1) * k].iter().sum();
-            for c in 0..k {
-                let prob = (n[p * k + c] + BACKOFF * unigram[c]) / (row + BACKOFF);
-                model.bigrams[p * k + c] = cost(prob);
-            }
-        }
+        model.bigrams = smoothed_costs(&n, k, MAX_COST);
+        let cost = |p: f64| to_steps(p, MAX_COST);
         // How often plain ASCII goes on as plain ASCII: in a language with
         // few non-ASCII letters, long ASCII runs are likely; in one with
         // many, each ASCII character that is not followed by one is
