@@ -473,7 +473,7 @@ const UTF8_SEQUENCES: u64 = 3;
 
 /// A short UTF-8 text may hold a word of stray bytes of another encoding:
 /// up to this many malformed sequences, though they outnumber the valid
-/// ones ([`utf8_reads_better`]).
+/// ones ([`weighable_utf8`]).
 const STRAY_SEQUENCES: u64 = 8;
 
 /// Whether a candidate's decode has too many malformed sequences to be
@@ -549,10 +549,10 @@ fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: Guess) -> Detec
         .map(|(c, _)| (c, Source::Bom))
         .or_else(|| first(Source::Http).map(|c| (c, Source::Http)))
         .or_else(|| in_document(&evidence, document));
+    // Worked out once, when the content decides: the decision's language too.
+    let damaged = std::cell::OnceCell::new();
     let by_content = || {
-        let utf8_best = guess.candidates.first().is_some_and(|c| c.charset == Charset::Utf8);
-        if !utf8_best && (valid_utf8(&candidates) || utf8_reads_better(&candidates, &guess, sample))
-        {
+        if damaged.get_or_init(|| damaged_utf8(&candidates, &guess, sample)).is_some() {
             return (Charset::Utf8, Source::Detected, Rule::MostlyUtf8);
         }
         let Some(best) = guess.candidates.first() else {
@@ -608,9 +608,7 @@ fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: Guess) -> Detec
     let font =
         if guess.binary { None } else { font_layer(charset, &prefix[bom_len.min(prefix.len())..]) };
     let language = match rule {
-        // The detector ruled UTF-8 out or read it garbled: the language of
-        // the text as the repairs would leave it.
-        Rule::MostlyUtf8 => crate::detect::plausibility(&utf8_unmangled(sample)).language,
+        Rule::MostlyUtf8 => damaged.get().copied().flatten().flatten(),
         _ => guess.candidates.iter().find(|c| c.charset == charset).and_then(|c| c.language),
     };
     Detection {
@@ -632,6 +630,28 @@ fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: Guess) -> Detec
     }
 }
 
+/// Whether the bytes are UTF-8 though the detector's best reading is not
+/// ([`Rule::MostlyUtf8`]), and if so the language of the UTF-8 text as the
+/// repairs would leave it (`Some(None)` for one with no language).
+fn damaged_utf8(
+    candidates: &[Candidate],
+    guess: &Guess,
+    sample: &[u8],
+) -> Option<Option<&'static str>> {
+    let best = guess.candidates.first().filter(|c| c.charset != Charset::Utf8)?;
+    let valid = valid_utf8(candidates);
+    if !valid && !weighable_utf8(candidates) {
+        return None;
+    }
+    let utf8 =
+        crate::detect::plausibility(&crate::repair::unmangled(&Charset::Utf8.decode(sample).0));
+    // Valid UTF-8 needs no weighing; the other is weighed against the
+    // best reading's decode.
+    let reads_better =
+        || utf8.bits < crate::detect::plausibility(&best.charset.decode(sample).0).bits;
+    (valid || reads_better()).then_some(utf8.language)
+}
+
 /// Whether the bytes are valid UTF-8 of many multibyte sequences, which
 /// legacy text practically never is: text in it that the models find
 /// unlikely is garbled, damage to repair.
@@ -644,32 +664,23 @@ fn valid_utf8(candidates: &[Candidate]) -> bool {
     })
 }
 
-/// Whether the bytes read better as UTF-8 than as the detector's best
-/// reading, when they are not [`valid_utf8`]: a page with a few stray
-/// bytes, a short line (`Gültige Werte f\xFCr`, which GBK reads as two
-/// Chinese characters). The UTF-8 decode, with its mojibake repaired
-/// (`fÃ¼r`) and each malformed sequence a U+FFFD (which the models charge
-/// as a control character), against the best reading's decode. Counting
-/// is not enough: GBK and Big5 text often forms more valid UTF-8 sequences
-/// than malformed ones.
-fn utf8_reads_better(candidates: &[Candidate], guess: &Guess, sample: &[u8]) -> bool {
-    let utf8 = candidates.iter().find(|c| c.charset == Charset::Utf8);
+/// Whether UTF-8 that is not [`valid_utf8`] is to be weighed against the
+/// detector's best reading (by plausibility, in [`damaged_utf8`]): a page
+/// with a few stray bytes, a short line (`Gültige Werte f\xFCr`, which GBK
+/// reads as two Chinese characters). The UTF-8 decode is scored with its
+/// mojibake repaired (`fÃ¼r`) and each malformed sequence a U+FFFD (which
+/// the models charge as a control character). Counting alone is not
+/// enough: GBK and Big5 text often forms more valid UTF-8 sequences than
+/// malformed ones.
+fn weighable_utf8(candidates: &[Candidate]) -> bool {
     // (The models' doubt, and a word of stray bytes against a letter or two
-    // in UTF-8, are what is weighed again here; legacy text has far more.)
-    let some = utf8.is_some_and(|c| {
+    // in UTF-8, are what is weighed again; legacy text has far more.)
+    candidates.iter().any(|c| {
         let v = &c.verification;
-        v.non_ascii > 0 && v.malformed <= v.non_ascii.max(STRAY_SEQUENCES)
-    });
-    let Some(best) = guess.candidates.first().filter(|_| some) else {
-        return false;
-    };
-    let bits = |text: &str| crate::detect::plausibility(text).bits;
-    bits(&utf8_unmangled(sample)) < bits(&best.charset.decode(sample).0)
-}
-
-/// The UTF-8 decode of `sample` with its mojibake repaired.
-fn utf8_unmangled(sample: &[u8]) -> String {
-    crate::repair::unmangled(&Charset::Utf8.decode(sample).0)
+        c.charset == Charset::Utf8
+            && v.non_ascii > 0
+            && v.malformed <= v.non_ascii.max(STRAY_SEQUENCES)
+    })
 }
 
 /// The best candidate other than `declared` that is not in doubt: the one
