@@ -213,6 +213,9 @@ fn rule(detection: &Detection) -> String {
         Rule::MostlyUtf8 => {
             format!("UTF-8 {}: damage to repair", crate::detect::utf8_damage(detection))
         }
+        Rule::Utf8Fragments => {
+            "detected without the UTF-8 fragments in it: damage to repair".to_owned()
+        }
         r => r.name().to_owned(),
     }
 }

@@ -96,6 +96,14 @@ pub enum Rule {
     /// Damage to repair (`repair::Kind::Mixed`, `repair::Kind::Mojibake`),
     /// not wholesale another encoding.
     MostlyUtf8,
+    /// Nothing was declared (or the policy ignores declarations), and the
+    /// bytes are in a legacy single-byte encoding with fragments of UTF-8
+    /// in them (text pasted from a UTF-8 source): the encoding is the one
+    /// the rest of the bytes read best in, with the fragments read as
+    /// UTF-8 ([`Detection::detected`] is the detector's guess on the bytes
+    /// without them). The fragments are damage to repair
+    /// (`repair::Kind::Mixed`).
+    Utf8Fragments,
     /// Nothing decided: the caller's default, or windows-1252.
     Default,
 }
@@ -112,6 +120,7 @@ impl Rule {
             Rule::Unverified { .. } => "unverified",
             Rule::Detected => "detected",
             Rule::MostlyUtf8 => "mostly_utf8",
+            Rule::Utf8Fragments => "utf8_fragments",
             Rule::Default => "default",
         }
     }
@@ -538,6 +547,8 @@ fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: Guess) -> Detec
     let bom =
         evidence.iter().find(|e| e.source == Source::Bom).and_then(|e| Some((e.usable()?, e.len)));
     let sample = &prefix[bom.map_or(0, |(_, len)| len)..];
+    let fragments = without_fragments(engine, sample, &guess);
+    let guess = fragments.clone().unwrap_or(guess);
     let mut candidates = candidates(&evidence, &guess, sample, complete);
     let find = |candidates: &[Candidate], charset: Charset| {
         candidates
@@ -567,6 +578,7 @@ fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: Guess) -> Detec
             .filter(|d| d.confidence >= best.confidence || best.confidence < 0.5);
         match fallback {
             Some(d) => (d.charset, Source::Default, Rule::Default),
+            None if fragments.is_some() => (best.charset, Source::Detected, Rule::Utf8Fragments),
             None => (best.charset, Source::Detected, Rule::Detected),
         }
     };
@@ -650,6 +662,95 @@ fn damaged_utf8(
     let reads_better =
         || utf8.bits < crate::detect::plausibility(&best.charset.decode(sample).0).bits;
     (valid || reads_better()).then_some(utf8.language)
+}
+
+/// The detector's guess on `sample` with its UTF-8 fragments left out, when
+/// the sample has some: it is not UTF-8 (it has malformed sequences), the
+/// detector's pick is a single-byte encoding, and the multibyte UTF-8
+/// sequences among its bytes read as UTF-8 more plausibly than in that
+/// encoding, each by the margin a mojibake repair needs (scored in a
+/// window of [`FRAGMENT_CONTEXT`] bytes each side; the first
+/// [`FRAGMENTS_SCORED`] fragments). A fragment reads as letters and
+/// symbols of any single-byte encoding: `protÃ©ger` in windows-1252,
+/// `protأ©ger` in windows-1256, whose Arabic letter inside a French word
+/// pays no case, so a French page with a UTF-8 sentence read as
+/// windows-1256. Legacy text forms UTF-8 by chance: `бі` in KOI8-U is the
+/// bytes of `¦`, and reads worse so; `ФА` in ISO-8859-5 is those of `İ`,
+/// which reads a few bits better than two capitals, far from the margin.
+fn without_fragments(engine: &Engine, sample: &[u8], guess: &Guess) -> Option<Guess> {
+    let first = guess.candidates.first()?.charset;
+    let legacy = |c: Charset| c.is_single_byte() && c.is_ascii_compatible();
+    if !legacy(first) {
+        return None;
+    }
+    let fragments = utf8_fragments(sample)?;
+    let scored = &fragments[..fragments.len().min(FRAGMENTS_SCORED)];
+    let (mut whole, mut mixed) = (String::new(), String::new());
+    let mut i = 0;
+    while i < scored.len() {
+        // A window, and the fragments within it.
+        let start = scored[i].start.saturating_sub(FRAGMENT_CONTEXT);
+        let mut end = i + 1;
+        while end < scored.len() && scored[end].start < scored[end - 1].end + 2 * FRAGMENT_CONTEXT {
+            end += 1;
+        }
+        let stop = (scored[end - 1].end + FRAGMENT_CONTEXT).min(sample.len());
+        whole.push_str(&first.decode(&sample[start..stop]).0);
+        let mut at = start;
+        for range in &scored[i..end] {
+            mixed.push_str(&first.decode(&sample[at..range.start]).0);
+            mixed.push_str(std::str::from_utf8(&sample[range.clone()]).ok()?);
+            at = range.end;
+        }
+        mixed.push_str(&first.decode(&sample[at..stop]).0);
+        whole.push('\n');
+        mixed.push('\n');
+        i = end;
+    }
+    let plausibility = |text: &str| crate::detect::plausibility(text).bits;
+    let margin = crate::repair::MOJIBAKE_MARGIN * scored.len() as f32;
+    if plausibility(&whole) - plausibility(&mixed) < margin {
+        return None;
+    }
+    let mut masked = sample.to_vec();
+    for range in &fragments {
+        masked[range.clone()].fill(b' ');
+    }
+    let mut detector = Detector::with_hints(engine.tld.as_deref(), engine.language.as_deref());
+    detector.feed(&masked, true);
+    let refined = detector.guess();
+    refined.candidates.first().is_some_and(|c| legacy(c.charset)).then_some(refined)
+}
+
+/// Bytes of context scored on each side of a UTF-8 fragment.
+const FRAGMENT_CONTEXT: usize = 24;
+
+/// How many UTF-8 fragments of a legacy document are scored, at most.
+const FRAGMENTS_SCORED: usize = 64;
+
+/// The byte ranges of the multibyte sequences of `bytes` that are valid
+/// UTF-8, when there are some and `bytes` is not UTF-8 (a sequence cut by
+/// the end of the bytes does not count as malformed).
+fn utf8_fragments(bytes: &[u8]) -> Option<Vec<std::ops::Range<usize>>> {
+    let mut fragments = Vec::new();
+    let mut malformed = false;
+    let mut at = 0;
+    while at < bytes.len() {
+        let (valid, next) = match std::str::from_utf8(&bytes[at..]) {
+            Ok(text) => (text, bytes.len()),
+            Err(e) => {
+                let valid = std::str::from_utf8(&bytes[at..at + e.valid_up_to()]).ok()?;
+                let bad = e.error_len();
+                malformed |= bad.is_some();
+                (valid, bad.map_or(bytes.len(), |bad| at + e.valid_up_to() + bad))
+            }
+        };
+        for (i, c) in valid.char_indices().filter(|(_, c)| !c.is_ascii()) {
+            fragments.push(at + i..at + i + c.len_utf8());
+        }
+        at = next;
+    }
+    (malformed && !fragments.is_empty()).then_some(fragments)
 }
 
 /// Whether the bytes are valid UTF-8 of many multibyte sequences, which
@@ -739,6 +840,20 @@ fn font_layer(charset: Charset, prefix: &[u8]) -> Option<FontLayer> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn utf8_fragments_are_valid_multibyte_sequences_among_malformed_ones() {
+        let found = |bytes: &[u8]| {
+            utf8_fragments(bytes).map(|f| f.iter().map(|r| (r.start, r.end)).collect::<Vec<_>>())
+        };
+        // `café` in UTF-8, then `été` in windows-1252.
+        assert_eq!(found(b"caf\xC3\xA9 \xE9t\xE9"), Some(vec![(3, 5)]));
+        assert_eq!(found(b"\xE2\x80\x94 \xE9t \xC2\xBB"), Some(vec![(0, 3), (7, 9)]));
+        // UTF-8 throughout, or no fragment, or a sequence cut by the end.
+        assert_eq!(found("café".as_bytes()), None);
+        assert_eq!(found(b"\xE9t\xE9"), None);
+        assert_eq!(found(b"caf\xC3\xA9 \xE2\x80"), None);
+    }
 
     #[test]
     fn precedence_whatwg() {

@@ -180,6 +180,55 @@ fn undeclared_garbled_utf8_is_utf8_and_clean_utf8_is_detected() {
 }
 
 #[test]
+fn windows_1252_page_with_a_utf8_sentence_stays_windows_1252() {
+    // A French page in windows-1252 with a sentence pasted from a UTF-8
+    // source. Read whole, its `Ã©` pairs cost less as windows-1256
+    // (`أ©`: an Arabic letter pays no case inside a French word).
+    let french = lines("fr", 4, Charset::Utf8);
+    let mut page = html("", &french[..3]).into_bytes();
+    let at = page.len() - "</body></html>\n".len();
+    let pasted = format!("<p>{}</p>\n", french[3]);
+    page.splice(at..at, pasted.bytes());
+    let page: Vec<u8> = String::from_utf8(page)
+        .unwrap()
+        .split_inclusive('\n')
+        .flat_map(|l| {
+            if l.contains(&french[3]) {
+                l.as_bytes().to_vec()
+            } else {
+                Charset::Windows1252.encode(l).0.into_owned()
+            }
+        })
+        .collect();
+    for policy in [Policy::Verify, Policy::Detect] {
+        let found = Engine::new().policy(policy).detect(&page);
+        assert_eq!(
+            (found.charset, found.rule),
+            (Charset::Windows1252, Rule::Utf8Fragments),
+            "{policy:?}"
+        );
+        assert_eq!(found.language, Some("fr"), "{policy:?}");
+    }
+    // Declared, the declaration is borne out.
+    let declared = Case { bytes: page, content_type: Some("text/html; charset=windows-1252") };
+    declared.check(
+        Charset::Windows1252,
+        (Charset::Windows1252, Rule::Verified),
+        Charset::Windows1252,
+    );
+    // Ukrainian in KOI8-U forms chance UTF-8 (`бі`, the bytes of `¦`): it
+    // reads worse so, and the detector's reading stands.
+    let ukrainian = lines("uk", 100, Charset::Koi8U);
+    let koi8u: Vec<&str> =
+        ukrainian.iter().map(String::as_str).filter(|l| l.contains("бі")).take(3).collect();
+    assert_eq!(koi8u.len(), 3);
+    let text = koi8u.join("\n");
+    let bytes = Charset::Koi8U.encode(&text).0;
+    let found = Engine::new().detect(&bytes);
+    assert_eq!((found.charset, found.rule), (Charset::Koi8U, Rule::Detected));
+}
+
+#[test]
 fn correct_windows_1251_declaration_with_odd_text_is_kept() {
     // Valid Russian, but odd: keyboard rows, abbreviations, capitals.
     let mut text = lines("ru", 2, Charset::Windows1251);

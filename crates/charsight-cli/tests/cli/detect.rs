@@ -3,10 +3,11 @@
 use std::fs;
 use std::io::{Seek, SeekFrom, Write};
 
+use charsight::Charset;
 use predicates::prelude::*;
 use serde_json::Value;
 
-use crate::util::{charsight, detect_jsonl, detect_one, samples};
+use crate::util::{charsight, detect_jsonl, detect_one, samples, text_lines};
 
 #[test]
 fn samples_in_text_format() {
@@ -124,6 +125,30 @@ fn binary_file() {
     let v = detect_one(&utf16, &[]);
     assert_eq!(v["binary"], false);
     assert_eq!(v["encoding"], "UTF-16LE");
+}
+
+#[test]
+fn legacy_page_with_utf8_fragments_says_so() {
+    // Three French lines in windows-1252, one pasted from a UTF-8 source.
+    let lines = text_lines("fr", 20);
+    let accented: Vec<&String> = lines.iter().filter(|l| l.contains('é')).take(4).collect();
+    let mut bytes = Vec::new();
+    for line in &accented[..3] {
+        bytes.extend_from_slice(&Charset::Windows1252.encode(line).0);
+        bytes.push(b'\n');
+    }
+    bytes.extend_from_slice(accented[3].as_bytes());
+    let v = detect_one(&bytes, &[]);
+    assert_eq!(v["encoding"], "windows-1252");
+    assert_eq!(v["rule"]["rule"], "utf8_fragments");
+    let dir = tempfile::tempdir().unwrap();
+    let path = crate::util::write(dir.path(), "mixed.txt", &bytes);
+    charsight()
+        .args(["detect", &path])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("windows-1252 (detected, confidence"))
+        .stdout(predicate::str::contains("with UTF-8 fragments"));
 }
 
 #[test]

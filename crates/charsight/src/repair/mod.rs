@@ -80,6 +80,9 @@ use crate::{Charset, Detection};
 
 pub use declaration::declaration_finding;
 pub use fonts::FontScope;
+/// The gain (bits) a mojibake repair needs (the pipeline asks as much of
+/// each UTF-8 fragment it reads in a legacy document).
+pub(crate) use mojibake::MARGIN as MOJIBAKE_MARGIN;
 
 /// `text` with its mojibake repaired as the `mojibake` repair would (the
 /// pipeline weighs a garbled UTF-8 reading by the text it repairs to).
