@@ -239,6 +239,27 @@ fn a_word_in_another_encoding_is_decoded_whole() {
 }
 
 #[test]
+fn a_word_broken_by_chance_utf8_is_decoded_whole() {
+    // A Thai phrase in windows-874 inside UTF-8 Thai: its bytes form valid
+    // UTF-8 here and there (`\xD1\xB4` is `Ѵ`; `\xE3\xB9\xA1` is `㹡`),
+    // which cuts it into runs too short to read apart.
+    let phrase = "จะถูกตัดสัญชาติของตนโดยพลการ";
+    let mut damaged = "บุคคลใด ๆ ".as_bytes().to_vec();
+    damaged.extend_from_slice(&Charset::Windows874.encode(phrase).0);
+    damaged.extend_from_slice(" หรือถูกปฏิเสธสิทธิที่จะเปลี่ยนสัญชาติไม่ได้\n".as_bytes());
+    assert!(String::from_utf8_lossy(&damaged).contains(['Ѵ', '㹡']));
+    let (text, findings) = repair_all(&damaged, Charset::Utf8);
+    assert_eq!(text, format!("บุคคลใด ๆ {phrase} หรือถูกปฏิเสธสิทธิที่จะเปลี่ยนสัญชาติไม่ได้\n"));
+    assert_eq!(findings.len(), 1, "{findings:#?}");
+    assert_eq!(findings[0].rule, "windows-874 bytes in UTF-8");
+    assert_eq!(undo(&text, &findings), plain(&damaged, Charset::Utf8));
+    // A letter in UTF-8 between two stray quotes is not chance.
+    let quoted = b"Thuas at\xC3\xA1 an chabhair agus anuas \x93at\xC3\xA1\x94 a haghaidh\n";
+    let (text, _) = repair_all(quoted, Charset::Utf8);
+    assert_eq!(text, "Thuas atá an chabhair agus anuas “atá” a haghaidh\n");
+}
+
+#[test]
 fn bytes_that_are_not_text_are_not_repaired() {
     // Bytes of a binary file: the stray-looking bytes in them are not
     // damage, and nothing of them is changed.

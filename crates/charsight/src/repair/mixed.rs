@@ -287,7 +287,7 @@ fn strays(block: &Block, taken: &[Edit]) -> Vec<Edit> {
     let mut totals: Vec<(Charset, f32)> = Vec::new();
     // The line of the last run, unmangled once per line.
     let mut unmangled: Option<Unmangled> = None;
-    for (text, input, sequences) in runs {
+    for (text, input, sequences) in runs.iter().cloned() {
         let candidates: Vec<Charset> = if strays.len() < MAX_SCORED {
             LEGACY.iter().copied().filter(|&c| c != block.charset).collect()
         } else {
@@ -336,7 +336,127 @@ fn strays(block: &Block, taken: &[Edit]) -> Vec<Edit> {
         let confidence = score::confidence(gain, MARGIN);
         edits.push(Edit { range, after, kind: Kind::Mixed, rule, confidence });
     }
+    if block.charset == Charset::Utf8 {
+        join_chance_utf8(block, &runs, &mut edits);
+    }
     edits
+}
+
+/// Characters between two runs of stray bytes that may be stray bytes too.
+const CHANCE_UTF8: usize = 3;
+
+/// Bytes of input a stretch of runs joined across chance characters spans
+/// at most (a word or a phrase of stray bytes; random bytes would join into
+/// one).
+const MAX_JOINED: u64 = 256;
+
+/// Reads runs of stray bytes whole with the few characters between them
+/// ([`CHANCE_UTF8`], none ASCII) when those are a chance of the stray
+/// bytes: a word in windows-874 in a UTF-8 page forms valid UTF-8 here and
+/// there (`\xD1\xB4`, `Ѵ`, between two Thai letters), which breaks it into
+/// runs too short to read apart. The most plausible reading of the whole
+/// stretch replaces the runs' own readings (`edits`, with the characters
+/// between them) when it beats them by the margin of a mojibake repair (it
+/// reads valid UTF-8 otherwise).
+fn join_chance_utf8(
+    block: &Block,
+    runs: &[(Range<usize>, Range<u64>, usize)],
+    edits: &mut Vec<Edit>,
+) {
+    let chance = |between: &str| {
+        !between.is_empty()
+            && between.chars().count() <= CHANCE_UTF8
+            && between.chars().all(score::tells_language)
+    };
+    // Stretches of runs with chance characters between them: (text, input,
+    // runs).
+    let mut stretches: Vec<(Range<usize>, Range<u64>, usize)> = Vec::new();
+    for (text, input, _) in runs {
+        match stretches.last_mut() {
+            Some((t, i, n))
+                if input.end - i.start <= MAX_JOINED && chance(&block.text[t.end..text.start]) =>
+            {
+                t.end = text.end;
+                i.end = input.end;
+                *n += 1;
+            }
+            _ => stretches.push((text.clone(), input.clone(), 1)),
+        }
+    }
+    // A stretch also takes the chance characters at its ends, between it
+    // and plain ASCII (or the start or end of the line).
+    let mut last_end = 0;
+    for (text, input, n) in &mut stretches {
+        let before = block.text[last_end..text.start].chars().rev().take_while(|&c| c != '\n');
+        let lead = before.take_while(|&c| score::tells_language(c)).collect::<Vec<_>>();
+        let lead: usize = lead.iter().map(|c| c.len_utf8()).sum();
+        let after = block.text[text.end..].chars().take_while(|&c| score::tells_language(c));
+        let trail: usize = after.map(char::len_utf8).sum();
+        let bounded = |at: usize| block.text[..at].chars().next_back().is_none_or(|c| c.is_ascii());
+        let ends = |at: usize| block.text[at..].chars().next().is_none_or(|c| c.is_ascii());
+        if lead > 0
+            && chance(&block.text[text.start - lead..text.start])
+            && bounded(text.start - lead)
+        {
+            text.start -= lead;
+            input.start -= lead as u64;
+            *n += 1;
+        }
+        if trail > 0 && chance(&block.text[text.end..text.end + trail]) && ends(text.end + trail) {
+            text.end += trail;
+            input.end += trail as u64;
+            *n += 1;
+        }
+        last_end = text.end;
+    }
+    let joined = stretches.into_iter().filter(|s| s.2 > 1).take(MAX_SCORED);
+    for (range, input, _) in joined {
+        let inside: Vec<usize> = (0..edits.len())
+            .filter(|&i| edits[i].range.start < range.end && range.start < edits[i].range.end)
+            .collect();
+        // The runs' own readings: the stretch with their edits made (one that
+        // took the ASCII character after the stretch is left alone).
+        if inside.iter().any(|&i| edits[i].range.end > range.end) {
+            continue;
+        }
+        let mut apart = String::new();
+        let mut at = range.start;
+        for &i in &inside {
+            apart.push_str(&block.text[at..edits[i].range.start]);
+            apart.push_str(&edits[i].after);
+            at = edits[i].range.end;
+        }
+        apart.push_str(&block.text[at..range.end]);
+        let bytes = block.bytes(input);
+        let readings: Vec<(Charset, String)> = LEGACY
+            .iter()
+            .filter(|&&c| c != block.charset)
+            .filter_map(|&c| {
+                let text = c
+                    .to_encoding_rs()?
+                    .decode_without_bom_handling_and_without_replacement(bytes)?;
+                (!text.chars().any(char::is_control)).then(|| (c, text.into_owned()))
+            })
+            .collect();
+        // The language of the line around the stretch (chance characters
+        // are of any script: Thai bytes form CJK ones).
+        let (start, line) = line_of(block.text, &range);
+        let local = range.start - start..range.end - start;
+        let around = format!("{} {}", &line[..local.start], &line[local.end..]);
+        let window = Window::new(line, local, score::line_language(&around));
+        let texts: Vec<&str> = readings.iter().map(|r| r.1.as_str()).collect();
+        let Some((best, gain)) = window.choose(&apart, &texts, true) else { continue };
+        if gain < mojibake::MARGIN {
+            continue;
+        }
+        let (charset, after) = readings[best].clone();
+        let rule = format!("{charset} bytes in {}", block.charset);
+        let confidence = score::confidence(gain, mojibake::MARGIN);
+        let edit = Edit { range: range.clone(), after, kind: Kind::Mixed, rule, confidence };
+        edits.retain(|e| !(e.range.start < range.end && range.start < e.range.end));
+        let at = edits.iter().position(|e| e.range.start >= range.end).unwrap_or(edits.len());
+        edits.insert(at, edit);
+    }
 }
 
 /// The encoding with the lowest total cost.
