@@ -533,9 +533,15 @@ fn doubt(candidate: &Candidate, utf8_sequences: u64, guess: &Guess) -> Option<Do
     // while the best is fairly sure. A reading the detector ruled out had
     // malformed bytes, which `too_malformed` has already weighed (a few
     // stray bytes in a UTF-8 page do not make it another encoding).
+    // A reading that decodes the bytes as the best does (the same
+    // confidence) reads the same text, however its own language models
+    // rate it (windows-1250's Central European models, English text with
+    // curly quotes).
     let best = guess.candidates.first()?;
-    let behind = guess.candidate(candidate.charset)?.bits_behind;
-    let implausible = best.confidence >= 0.5 && behind >= IMPLAUSIBLE_BITS;
+    let reading = guess.candidate(candidate.charset)?;
+    let implausible = best.confidence >= 0.5
+        && reading.bits_behind >= IMPLAUSIBLE_BITS
+        && reading.confidence < best.confidence;
     implausible.then_some(Doubt::Implausible)
 }
 

@@ -229,6 +229,23 @@ fn windows_1252_page_with_a_utf8_sentence_stays_windows_1252() {
 }
 
 #[test]
+fn a_declaration_that_reads_the_bytes_as_the_best_reading_does_is_kept() {
+    // English with curly quotes: windows-1250 and windows-1252 decode it
+    // alike, though English is one of windows-1252's languages only.
+    let text = "Please refer to Section 2, “Common Features”, and to “Alpha to Selection”.\n";
+    let text = text.repeat(4) + &lines("en", 4, Charset::Windows1250).join("\n");
+    for (charset, content_type) in [
+        (Charset::Windows1250, "text/plain; charset=windows-1250"),
+        (Charset::Windows1252, "text/plain; charset=windows-1252"),
+    ] {
+        let bytes = charset.encode(&text).0.into_owned();
+        let case = Case { bytes, content_type: Some(content_type) };
+        let found = case.run(Policy::Verify);
+        assert_eq!((found.charset, found.rule), (charset, Rule::Verified), "{charset}");
+    }
+}
+
+#[test]
 fn correct_windows_1251_declaration_with_odd_text_is_kept() {
     // Valid Russian, but odd: keyboard rows, abbreviations, capitals.
     let mut text = lines("ru", 2, Charset::Windows1251);
