@@ -97,7 +97,7 @@ pub enum Rule {
     /// not wholesale another encoding.
     MostlyUtf8,
     /// Nothing was declared (or the policy ignores declarations), and the
-    /// bytes are in a legacy single-byte encoding with fragments of UTF-8
+    /// bytes are in a legacy ASCII-compatible encoding with fragments of UTF-8
     /// in them (text pasted from a UTF-8 source): the encoding is the one
     /// the rest of the bytes read best in, with the fragments read as
     /// UTF-8 ([`Detection::detected`] is the detector's guess on the bytes
@@ -672,9 +672,10 @@ fn damaged_utf8(
 
 /// The detector's guess on `sample` with its UTF-8 fragments left out, when
 /// the sample has some: it is not UTF-8 (it has malformed sequences), the
-/// detector's pick is a single-byte encoding, and the multibyte UTF-8
-/// sequences among its bytes read as UTF-8 more plausibly than in that
-/// encoding, each by the margin a mojibake repair needs (scored in a
+/// detector's pick is a legacy ASCII-compatible encoding (single-byte,
+/// Shift_JIS, GBK, …), and the multibyte UTF-8 sequences among its bytes
+/// read as UTF-8 more plausibly than in that encoding, each by the margin
+/// a mojibake repair needs (scored in a
 /// window of [`FRAGMENT_CONTEXT`] bytes each side; the first
 /// [`FRAGMENTS_SCORED`] fragments). A fragment reads as letters and
 /// symbols of any single-byte encoding: `protÃ©ger` in windows-1252,
@@ -685,7 +686,7 @@ fn damaged_utf8(
 /// which reads a few bits better than two capitals, far from the margin.
 fn without_fragments(engine: &Engine, sample: &[u8], guess: &Guess) -> Option<Guess> {
     let first = guess.candidates.first()?.charset;
-    let legacy = |c: Charset| c.is_single_byte() && c.is_ascii_compatible();
+    let legacy = |c: Charset| c != Charset::Utf8 && c.is_ascii_compatible();
     if !legacy(first) {
         return None;
     }
