@@ -77,7 +77,7 @@ impl Block<'_> {
     }
 
     /// The input bytes text `range` (block offsets) came from.
-    fn input_range(&self, range: &Range<usize>) -> Range<u64> {
+    pub(crate) fn input_range(&self, range: &Range<usize>) -> Range<u64> {
         let abs = self.base + range.start as u64..self.base + range.end as u64;
         self.map.input_range(self.text, self.base, abs)
     }

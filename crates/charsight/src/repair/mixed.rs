@@ -363,19 +363,20 @@ fn join_chance_utf8(
     runs: &[(Range<usize>, Range<u64>, usize)],
     edits: &mut Vec<Edit>,
 ) {
-    let chance = |between: &str| {
-        !between.is_empty()
-            && between.chars().count() <= CHANCE_UTF8
-            && between.chars().all(score::tells_language)
+    // A few characters decoded as they are in the input, none ASCII.
+    let chance = |range: Range<usize>| {
+        let text = &block.text[range.clone()];
+        !text.is_empty()
+            && text.chars().count() <= CHANCE_UTF8
+            && text.chars().all(score::tells_language)
+            && block.bytes(block.input_range(&range)) == text.as_bytes()
     };
     // Stretches of runs with chance characters between them: (text, input,
     // runs).
     let mut stretches: Vec<(Range<usize>, Range<u64>, usize)> = Vec::new();
     for (text, input, _) in runs {
         match stretches.last_mut() {
-            Some((t, i, n))
-                if input.end - i.start <= MAX_JOINED && chance(&block.text[t.end..text.start]) =>
-            {
+            Some((t, i, n)) if input.end - i.start <= MAX_JOINED && chance(t.end..text.start) => {
                 t.end = text.end;
                 i.end = input.end;
                 *n += 1;
@@ -387,22 +388,19 @@ fn join_chance_utf8(
     // and plain ASCII (or the start or end of the line).
     let mut last_end = 0;
     for (text, input, n) in &mut stretches {
-        let before = block.text[last_end..text.start].chars().rev().take_while(|&c| c != '\n');
-        let lead = before.take_while(|&c| score::tells_language(c)).collect::<Vec<_>>();
-        let lead: usize = lead.iter().map(|c| c.len_utf8()).sum();
+        let before = block.text[last_end..text.start].chars().rev();
+        let lead: usize =
+            before.take_while(|&c| score::tells_language(c)).map(char::len_utf8).sum();
         let after = block.text[text.end..].chars().take_while(|&c| score::tells_language(c));
         let trail: usize = after.map(char::len_utf8).sum();
         let bounded = |at: usize| block.text[..at].chars().next_back().is_none_or(|c| c.is_ascii());
         let ends = |at: usize| block.text[at..].chars().next().is_none_or(|c| c.is_ascii());
-        if lead > 0
-            && chance(&block.text[text.start - lead..text.start])
-            && bounded(text.start - lead)
-        {
+        if chance(text.start - lead..text.start) && bounded(text.start - lead) {
             text.start -= lead;
             input.start -= lead as u64;
             *n += 1;
         }
-        if trail > 0 && chance(&block.text[text.end..text.end + trail]) && ends(text.end + trail) {
+        if chance(text.end..text.end + trail) && ends(text.end + trail) {
             text.end += trail;
             input.end += trail as u64;
             *n += 1;
