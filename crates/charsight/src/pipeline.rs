@@ -92,7 +92,10 @@ pub enum Rule {
     /// bytes are UTF-8 though the detector ruled UTF-8 out or found it
     /// unlikely: valid UTF-8 of many multibyte sequences that reads poorly
     /// (mojibake), or UTF-8 with a few malformed sequences (stray bytes of
-    /// another encoding) that reads better so than the detector's pick.
+    /// another encoding) that reads better so than the detector's pick, or
+    /// whose multibyte sequences read as UTF-8 by a wide margin (see
+    /// [`Rule::Utf8Fragments`], which takes the bytes with more malformed
+    /// sequences).
     /// Damage to repair (`repair::Kind::Mixed`, `repair::Kind::Mojibake`),
     /// not wholesale another encoding.
     MostlyUtf8,
@@ -569,7 +572,8 @@ fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: Guess) -> Detec
     // Worked out once, when the content decides: the decision's language too.
     let damaged = std::cell::OnceCell::new();
     let by_content = || {
-        if damaged.get_or_init(|| damaged_utf8(&candidates, &guess, sample)).is_some() {
+        let genuine = fragments.is_some();
+        if damaged.get_or_init(|| damaged_utf8(&candidates, &guess, sample, genuine)).is_some() {
             return (Charset::Utf8, Source::Detected, Rule::MostlyUtf8);
         }
         let Some(best) = guess.candidates.first() else {
@@ -655,6 +659,7 @@ fn damaged_utf8(
     candidates: &[Candidate],
     guess: &Guess,
     sample: &[u8],
+    genuine: bool,
 ) -> Option<Option<&'static str>> {
     let best = guess.candidates.first().filter(|c| c.charset != Charset::Utf8)?;
     let valid = valid_utf8(candidates);
@@ -663,11 +668,12 @@ fn damaged_utf8(
     }
     let utf8 =
         crate::detect::plausibility(&crate::repair::unmangled(&Charset::Utf8.decode(sample).0));
-    // Valid UTF-8 needs no weighing; the other is weighed against the
-    // best reading's decode.
+    // Valid UTF-8 needs no weighing, nor UTF-8 whose multibyte sequences
+    // were found to read as UTF-8 (`genuine`, see `without_fragments`); the
+    // other is weighed against the best reading's decode.
     let reads_better =
         || utf8.bits < crate::detect::plausibility(&best.charset.decode(sample).0).bits;
-    (valid || reads_better()).then_some(utf8.language)
+    (valid || genuine || reads_better()).then_some(utf8.language)
 }
 
 /// The detector's guess on `sample` with its UTF-8 fragments left out, when

@@ -149,6 +149,10 @@ fn undeclared_short_utf8_line_with_one_stray_byte_is_utf8() {
     assert_eq!((found.charset, found.rule), (Charset::Utf8, Rule::MostlyUtf8));
     // A word of stray bytes outnumbers the letters in UTF-8.
     assert_eq!(Engine::new().detect(b"Mik\xC3\xA4 on Super-n\xE4pp\xE4in?").charset, Charset::Utf8);
+    // Curly quotes in windows-1252 and a letter in UTF-8, which reads far
+    // better so than as windows-1252's `Ã¨`.
+    let found = Engine::new().detect(b"Vero se \x93file\x94 esiste ed \xC3\xA8 leggibile.");
+    assert_eq!((found.charset, found.rule), (Charset::Utf8, Rule::MostlyUtf8));
     // Valid UTF-8 with one garbled letter: read as the text it repairs to.
     let garbled = "Kurzform fÃ¼r --check-inhibitors=no.".as_bytes();
     assert_eq!(Engine::new().detect(garbled).charset, Charset::Utf8);
