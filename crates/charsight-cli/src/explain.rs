@@ -214,7 +214,7 @@ fn rule(detection: &Detection) -> String {
             format!("UTF-8 {}: damage to repair", crate::detect::utf8_damage(detection))
         }
         Rule::Utf8Fragments => {
-            "detected without the UTF-8 fragments in it: damage to repair".to_owned()
+            "detected with its UTF-8 fragments left out: damage to repair".to_owned()
         }
         r => r.name().to_owned(),
     }
