@@ -372,7 +372,7 @@ fn join_chance_utf8(
             && block.bytes(block.input_range(&range)) == text.as_bytes()
     };
     // Stretches of runs with chance characters between them: (text, input,
-    // runs).
+    // parts joined: runs, and chance characters at the ends).
     let mut stretches: Vec<(Range<usize>, Range<u64>, usize)> = Vec::new();
     for (text, input, _) in runs {
         match stretches.last_mut() {
