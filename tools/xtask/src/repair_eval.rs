@@ -372,6 +372,31 @@ fn mojibake_cases(
     cases: &mut Vec<Case>,
 ) -> BTreeMap<String, usize> {
     let mut lossy = BTreeMap::new();
+    // Garbled through windows-1252 once, and every no-break space (the
+    // 0xA0 of `à`, `Р`, …) turned into a plain space, as HTML and editors
+    // do: lossy, but the space is still there.
+    // Or, as text extracted from HTML has it, with a no-break space and the
+    // space after it collapsed into one.
+    let nbsp = lines.iter().filter(|l| fnv(l, 9) % 2 == 0).filter_map(|line| {
+        let garbled = VIAS[0].garble(line)?;
+        garbled.contains('\u{A0}').then_some((line, garbled))
+    });
+    for (line, garbled) in nbsp.take(n) {
+        let spaced = garbled.replace('\u{A0}', " ");
+        let collapsed = garbled.replace("\u{A0} ", " ").replace('\u{A0}', " ");
+        for (set, damaged) in [
+            ("mojibake windows-1252 ×1, no-break spaces as spaces", spaced),
+            ("mojibake windows-1252 ×1, no-break spaces collapsed", collapsed),
+        ] {
+            cases.push(Case {
+                set: set.to_owned(),
+                lang,
+                original: line.clone(),
+                damaged: damaged.into_bytes(),
+                charset: Charset::Utf8,
+            });
+        }
+    }
     for via in VIAS {
         for depth in 1..=2 {
             let set = format!("mojibake {} ×{depth}", via.name());

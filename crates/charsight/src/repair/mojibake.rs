@@ -266,6 +266,44 @@ fn may_hold_utf8(via: Via, part: &str) -> bool {
 /// Stretches of a line whose bytes are UTF-8, and their first layer undone.
 type Runs = Vec<(Range<usize>, String)>;
 
+/// The UTF-8 runs (as [`encodable_runs`] gives them, in `line`) of
+/// non-ASCII stretches with one space between them and maybe one after
+/// them (`group`), each space read as a no-break space: the byte of `à` is
+/// `C3 A0`, `Ã` and a no-break space in windows-1252, which HTML and editors
+/// often turn into a plain space. A space after the group is read so only
+/// when no ASCII letter or digit follows it: there it may also be the word
+/// break itself, the no-break space and the space after it collapsed into
+/// one (`Ã moins` for `à moins`), which the scoring cannot tell from a
+/// letter inside a word (`automÃ ticament`).
+fn runs_with_lost_nbsp(via: Via, line: &str, group: &[Range<usize>]) -> Runs {
+    let (first, last) = (group[0].start, group[group.len() - 1].end);
+    let trailing = line[last..]
+        .strip_prefix(' ')
+        .is_some_and(|rest| rest.chars().next().is_none_or(|c| !c.is_ascii_alphanumeric()));
+    if via.encode('\u{A0}', &mut [0; 4]).is_none() || (group.len() == 1 && !trailing) {
+        return encodable_runs(via, &line[first..last])
+            .into_iter()
+            .map(|(r, fixed)| (first + r.start..first + r.end, fixed))
+            .collect();
+    }
+    // The stretches, and where each space read as a no-break space is.
+    let mut part = String::with_capacity(last - first + group.len() + 1);
+    let mut nbsp = Vec::with_capacity(group.len());
+    for (k, range) in group.iter().enumerate() {
+        part.push_str(&line[range.clone()]);
+        if k + 1 < group.len() || trailing {
+            nbsp.push(part.len());
+            part.push('\u{A0}');
+        }
+    }
+    // A no-break space is two bytes, the space in the line one.
+    let in_line = |at: usize| first + at - nbsp.iter().filter(|&&q| q < at).count();
+    encodable_runs(via, &part)
+        .into_iter()
+        .map(|(r, fixed)| (in_line(r.start)..in_line(r.end), fixed))
+        .collect()
+}
+
 /// A proposed repair of one stretch of a line.
 pub(crate) struct Proposal {
     /// The stretch of the line.
@@ -316,15 +354,23 @@ fn proposals(line: &str) -> Vec<(Via, Vec<Proposal>)> {
     let runs: Vec<(Via, Runs)> = Via::ALL
         .into_iter()
         .map(|via| {
+            let parts: Vec<(Range<usize>, bool)> = stretches(line).collect();
             let mut found = Vec::new();
-            for (range, ascii) in stretches(line) {
-                if !ascii {
-                    found.extend(
-                        encodable_runs(via, &line[range.clone()])
-                            .into_iter()
-                            .map(|(r, fixed)| (range.start + r.start..range.start + r.end, fixed)),
-                    );
+            let mut i = 0;
+            while i < parts.len() {
+                if parts[i].1 {
+                    i += 1;
+                    continue;
                 }
+                // Non-ASCII stretches with one space between them.
+                let mut group = vec![parts[i].0.clone()];
+                let mut j = i + 1;
+                while j + 1 < parts.len() && &line[parts[j].0.clone()] == " " {
+                    group.push(parts[j + 1].0.clone());
+                    j += 2;
+                }
+                found.extend(runs_with_lost_nbsp(via, line, &group));
+                i = j;
             }
             (via, found)
         })
@@ -556,11 +602,31 @@ mod tests {
     }
 
     #[test]
+    fn no_break_spaces_turned_into_spaces() {
+        // `à` is C3 A0: `Ã` and a no-break space, which became a space.
+        for text in [
+            "Voilà tout, il est prêt à partir.",
+            "Voilà, dit-il.",
+            "Рано утром, до рассвета",
+            "למנשק הדפדפן נא להשתמש",
+        ] {
+            let garbled = garble(text, Via::Windows1252, 1).replace('\u{A0}', " ");
+            assert!(garbled.contains("Ã ") || garbled.contains("Ð ") || garbled.contains("× "));
+            assert_eq!(repair(&garbled), text, "{garbled}");
+        }
+        // With the space after it collapsed into that one, the space before
+        // a letter may be the word break or part of the word: left alone.
+        let collapsed = garble("à moins que", Via::Windows1252, 1).replace("\u{A0} ", " ");
+        assert_eq!(repair(&collapsed), collapsed);
+    }
+
+    #[test]
     fn leaves_clean_text_alone() {
         for line in [
             "«Fuß» und Straße",
             "ВІЙСЬКО СІЧНЯ",
             "naïve café, São Paulo",
+            "A MINHA IRMÃ DE SÃO PAULO",
             "中文字符编码检测",
             "ｶﾀｶﾅとひらがな",
         ] {
