@@ -9,7 +9,9 @@
 //! encoded back in that encoding, are valid UTF-8 again. So for each of these
 //! encodings ([`Via`]) the repair encodes each run of non-ASCII characters
 //! back, finds the stretches whose bytes are UTF-8 ([`Units::utf8_runs`]),
-//! peels up to [`MAX_DEPTH`] layers, and keeps the reading the scoring model
+//! a space standing for a no-break space where that completes a sequence
+//! (`Ã ` for `à`, once the no-break space became a space), peels up to
+//! [`MAX_DEPTH`] layers, and keeps the reading the scoring model
 //! prefers — only when it is at least [`MARGIN`] bits cheaper than the text
 //! as it stands. Where several encodings propose overlapping repairs, the
 //! one with the larger gain wins.
@@ -297,7 +299,7 @@ fn runs_with_lost_nbsp(via: Via, line: &str, group: &[Range<usize>]) -> Runs {
         }
     }
     // A no-break space is two bytes, the space in the line one.
-    let in_line = |at: usize| first + at - nbsp.iter().filter(|&&q| q < at).count();
+    let in_line = |at: usize| first + at - nbsp.partition_point(|&q| q < at);
     encodable_runs(via, &part)
         .into_iter()
         .map(|(r, fixed)| (in_line(r.start)..in_line(r.end), fixed))
@@ -351,10 +353,10 @@ fn proposals(line: &str) -> Vec<(Via, Vec<Proposal>)> {
     }
     // Each encoding's stretches first: most lines have none, and need no
     // scoring at all.
+    let parts: Vec<(Range<usize>, bool)> = stretches(line).collect();
     let runs: Vec<(Via, Runs)> = Via::ALL
         .into_iter()
         .map(|via| {
-            let parts: Vec<(Range<usize>, bool)> = stretches(line).collect();
             let mut found = Vec::new();
             let mut i = 0;
             while i < parts.len() {
