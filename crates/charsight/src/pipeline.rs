@@ -749,17 +749,28 @@ fn utf8_fragments(bytes: &[u8]) -> Option<Vec<std::ops::Range<usize>>> {
     let mut malformed = false;
     let mut at = 0;
     while at < bytes.len() {
-        let (valid, next) = match std::str::from_utf8(&bytes[at..]) {
-            Ok(text) => (text, bytes.len()),
+        // The valid stretch from `at`, and where scanning goes on after it.
+        let (valid, next) = match simdutf8::compat::from_utf8(&bytes[at..]) {
+            Ok(_) => (bytes.len(), bytes.len()),
             Err(e) => {
-                let valid = std::str::from_utf8(&bytes[at..at + e.valid_up_to()]).ok()?;
                 let bad = e.error_len();
                 malformed |= bad.is_some();
-                (valid, bad.map_or(bytes.len(), |bad| at + e.valid_up_to() + bad))
+                let valid = at + e.valid_up_to();
+                (valid, bad.map_or(bytes.len(), |bad| valid + bad))
             }
         };
-        for (i, c) in valid.char_indices().filter(|(_, c)| !c.is_ascii()) {
-            fragments.push(at + i..at + i + c.len_utf8());
+        // Valid UTF-8: each lead byte says how long its sequence is.
+        while at < valid {
+            let len = match bytes[at] {
+                0..=0x7F => 1,
+                0xC0..=0xDF => 2,
+                0xE0..=0xEF => 3,
+                _ => 4,
+            };
+            if len > 1 {
+                fragments.push(at..at + len);
+            }
+            at += len;
         }
         at = next;
     }
