@@ -378,7 +378,7 @@ fn mojibake_cases(
     // Or, as text extracted from HTML has it, with a no-break space and the
     // space after it collapsed into one.
     let nbsp = lines.iter().filter(|l| fnv(l, 9) % 2 == 0).filter_map(|line| {
-        let garbled = VIAS[0].garble(line)?;
+        let garbled = Via::Encoding(Charset::Windows1252).garble(line)?;
         garbled.contains('\u{A0}').then_some((line, garbled))
     });
     for (line, garbled) in nbsp.take(n) {
