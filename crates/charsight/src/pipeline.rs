@@ -677,52 +677,29 @@ fn damaged_utf8(
 }
 
 /// The detector's guess on `sample` with its UTF-8 fragments left out, when
-/// the sample has some: it is not UTF-8 (it has malformed sequences), the
-/// detector's pick is a legacy ASCII-compatible encoding (single-byte,
-/// Shift_JIS, GBK, …), and the multibyte UTF-8 sequences among its bytes
-/// read as UTF-8 more plausibly than in that encoding, each by the margin
-/// a mojibake repair needs (scored in a
-/// window of [`FRAGMENT_CONTEXT`] bytes each side; the first
-/// [`FRAGMENTS_SCORED`] fragments). A fragment reads as letters and
-/// symbols of any single-byte encoding: `protÃ©ger` in windows-1252,
-/// `protأ©ger` in windows-1256, whose Arabic letter inside a French word
-/// pays no case, so a French page with a UTF-8 sentence read as
-/// windows-1256. Legacy text forms UTF-8 by chance: `бі` in KOI8-U is the
-/// bytes of `¦`, and reads worse so; `ФА` in ISO-8859-5 is those of `İ`,
-/// which reads a few bits better than two capitals, far from the margin.
+/// the sample has some: it is not UTF-8 (it has malformed sequences), that
+/// guess picks a legacy ASCII-compatible encoding (single-byte, Shift_JIS,
+/// GBK, …), and the multibyte UTF-8 sequences among the bytes read as UTF-8
+/// more plausibly than in that encoding (see [`fragments_read_as_utf8`]).
+///
+/// Where the detector's own pick is a legacy encoding, the fragments are
+/// weighed in it first, and the detector runs again only if they pass: a
+/// fragment reads as letters and symbols of any single-byte encoding,
+/// `protÃ©ger` in windows-1252, `protأ©ger` in windows-1256, whose Arabic
+/// letter inside a French word pays no case, so a French page with a UTF-8
+/// sentence read as windows-1256. Where it is not (UTF-16 or UTF-32 without
+/// a byte order mark), the fragments' bytes may have ruled out every legacy
+/// reading, as UTF-8 Thai does windows-874 (whose C1 area is undefined):
+/// the text of both halves then reads as UTF-16 no worse than as any
+/// survivor, so the guess without the fragments names the encoding to
+/// weigh them in.
 fn without_fragments(engine: &Engine, sample: &[u8], guess: &Guess) -> Option<Guess> {
     let first = guess.candidates.first()?.charset;
-    let legacy = |c: Charset| c != Charset::Utf8 && c.is_ascii_compatible();
-    if !legacy(first) {
+    if first == Charset::Utf8 {
         return None;
     }
     let fragments = utf8_fragments(sample)?;
-    let scored = &fragments[..fragments.len().min(FRAGMENTS_SCORED)];
-    let (mut whole, mut mixed) = (String::new(), String::new());
-    let mut i = 0;
-    while i < scored.len() {
-        // A window, and the fragments within it.
-        let start = scored[i].start.saturating_sub(FRAGMENT_CONTEXT);
-        let mut end = i + 1;
-        while end < scored.len() && scored[end].start < scored[end - 1].end + 2 * FRAGMENT_CONTEXT {
-            end += 1;
-        }
-        let stop = (scored[end - 1].end + FRAGMENT_CONTEXT).min(sample.len());
-        whole.push_str(&first.decode(&sample[start..stop]).0);
-        let mut at = start;
-        for range in &scored[i..end] {
-            mixed.push_str(&first.decode(&sample[at..range.start]).0);
-            mixed.push_str(std::str::from_utf8(&sample[range.clone()]).ok()?);
-            at = range.end;
-        }
-        mixed.push_str(&first.decode(&sample[at..stop]).0);
-        whole.push('\n');
-        mixed.push('\n');
-        i = end;
-    }
-    let plausibility = |text: &str| crate::detect::plausibility(text).bits;
-    let margin = crate::repair::MOJIBAKE_MARGIN * scored.len() as f32;
-    if plausibility(&whole) - plausibility(&mixed) < margin {
+    if is_legacy(first) && !fragments_read_as_utf8(sample, &fragments, first) {
         return None;
     }
     let mut masked = sample.to_vec();
@@ -732,8 +709,83 @@ fn without_fragments(engine: &Engine, sample: &[u8], guess: &Guess) -> Option<Gu
     let mut detector = Detector::with_hints(engine.tld.as_deref(), engine.language.as_deref());
     detector.feed(&masked, true);
     let refined = detector.guess();
-    refined.candidates.first().is_some_and(|c| legacy(c.charset)).then_some(refined)
+    let pick = refined.candidates.first().map(|c| c.charset).filter(|&c| is_legacy(c))?;
+    let weighed = is_legacy(first) || fragments_read_as_utf8(sample, &fragments, pick);
+    weighed.then_some(refined)
 }
+
+/// Whether `charset` is a legacy ASCII-compatible encoding: one that UTF-8
+/// fragments can be mixed into.
+fn is_legacy(charset: Charset) -> bool {
+    charset != Charset::Utf8 && charset.is_ascii_compatible()
+}
+
+/// Whether the UTF-8 `fragments` of `sample` read as UTF-8 more plausibly
+/// than in `charset`, each by the margin a mojibake repair needs (scored in
+/// a window of [`FRAGMENT_CONTEXT`] bytes each side; the first
+/// [`FRAGMENTS_SCORED`] fragments). Legacy text forms UTF-8 by chance: `бі`
+/// in KOI8-U is the bytes of `¦`, and reads worse so; `ФА` in ISO-8859-5 is
+/// those of `İ`, which reads a few bits better than two capitals, far from
+/// the margin.
+fn fragments_read_as_utf8(
+    sample: &[u8],
+    fragments: &[std::ops::Range<usize>],
+    charset: Charset,
+) -> bool {
+    let scored = &fragments[..fragments.len().min(FRAGMENTS_SCORED)];
+    let (mut whole, mut mixed) = (String::new(), String::new());
+    let window_of = |fragment: &std::ops::Range<usize>| {
+        window_start(sample, fragment.start.saturating_sub(FRAGMENT_CONTEXT), charset)
+    };
+    let mut i = 0;
+    while i < scored.len() {
+        // A window, and the fragments within it.
+        let start = window_of(&scored[i]);
+        let mut end = i + 1;
+        while end < scored.len() && window_of(&scored[end]) < scored[end - 1].end + FRAGMENT_CONTEXT
+        {
+            end += 1;
+        }
+        let stop = (scored[end - 1].end + FRAGMENT_CONTEXT).min(sample.len());
+        whole.push_str(&charset.decode(&sample[start..stop]).0);
+        let mut at = start;
+        for range in &scored[i..end] {
+            mixed.push_str(&charset.decode(&sample[at..range.start]).0);
+            let Ok(fragment) = std::str::from_utf8(&sample[range.clone()]) else {
+                return false;
+            };
+            mixed.push_str(fragment);
+            at = range.end;
+        }
+        mixed.push_str(&charset.decode(&sample[at..stop]).0);
+        whole.push('\n');
+        mixed.push('\n');
+        i = end;
+    }
+    let plausibility = |text: &str| crate::detect::plausibility(text).bits;
+    let margin = crate::repair::MOJIBAKE_MARGIN * scored.len() as f32;
+    plausibility(&whole) - plausibility(&mixed) >= margin
+}
+
+/// Where a window of [`fragments_read_as_utf8`] meant to start at `at`
+/// starts, so that `charset` reads it from the first byte of a character:
+/// anywhere in a single-byte encoding; in a multibyte one, after the last
+/// byte below `0x30` (space, line break, most ASCII punctuation) within
+/// [`ALIGNMENT`] bytes before, as none of them has such a byte inside a
+/// character (Shift_JIS, GBK and Big5 trail bytes start at `0x40`,
+/// gb18030's four-byte ones hold digits). Read from inside a character,
+/// EUC-JP stays out of step until the next ASCII byte, and the garbage
+/// would make any fragment after it look like UTF-8.
+fn window_start(sample: &[u8], at: usize, charset: Charset) -> usize {
+    if charset.is_single_byte() {
+        return at;
+    }
+    let from = at.saturating_sub(ALIGNMENT);
+    sample[from..at].iter().rposition(|&b| b < 0x30).map_or(at, |p| from + p + 1)
+}
+
+/// How far back [`window_start`] looks for a character boundary.
+const ALIGNMENT: usize = 256;
 
 /// Bytes of context scored on each side of a UTF-8 fragment.
 const FRAGMENT_CONTEXT: usize = 24;
@@ -743,20 +795,30 @@ const FRAGMENTS_SCORED: usize = 64;
 
 /// The byte ranges of the multibyte sequences of `bytes` that are valid
 /// UTF-8, when there are some and `bytes` is not UTF-8 (a sequence cut by
-/// the end of the bytes does not count as malformed).
+/// the end of the bytes does not count as malformed), but for chains of
+/// them (sequences with nothing between them) that touch a malformed one.
+/// Legacy multibyte text forms UTF-8 by chance between its malformed bytes
+/// (EUC-KR `…C7 [C3 A4] B1…`), in chains of up to six sequences (Shift_JIS
+/// hiragana, each trail byte and the next `82` lead); taken out of the
+/// legacy text, they would break its characters. UTF-8 pasted into a
+/// legacy document is set off from its text by ASCII: line breaks, spaces,
+/// markup.
 fn utf8_fragments(bytes: &[u8]) -> Option<Vec<std::ops::Range<usize>>> {
-    let mut fragments = Vec::new();
-    let mut malformed = false;
+    let (mut sequences, mut malformed) = (Vec::new(), Vec::new());
     let mut at = 0;
     while at < bytes.len() {
         // The valid stretch from `at`, and where scanning goes on after it.
         let (valid, next) = match simdutf8::compat::from_utf8(&bytes[at..]) {
             Ok(_) => (bytes.len(), bytes.len()),
             Err(e) => {
-                let bad = e.error_len();
-                malformed |= bad.is_some();
                 let valid = at + e.valid_up_to();
-                (valid, bad.map_or(bytes.len(), |bad| valid + bad))
+                match e.error_len() {
+                    Some(bad) => {
+                        malformed.push(valid..valid + bad);
+                        (valid, valid + bad)
+                    }
+                    None => (valid, bytes.len()),
+                }
             }
         };
         // Valid UTF-8: each lead byte says how long its sequence is.
@@ -768,13 +830,28 @@ fn utf8_fragments(bytes: &[u8]) -> Option<Vec<std::ops::Range<usize>>> {
                 _ => 4,
             };
             if len > 1 {
-                fragments.push(at..at + len);
+                sequences.push(at..at + len);
             }
             at += len;
         }
         at = next;
     }
-    (malformed && !fragments.is_empty()).then_some(fragments)
+    if malformed.is_empty() {
+        return None;
+    }
+    // The malformed sequences are in order and apart: searchable by either end.
+    let touched = |chain: &[std::ops::Range<usize>]| {
+        let (start, end) = (chain[0].start, chain[chain.len() - 1].end);
+        malformed.binary_search_by_key(&start, |m| m.end).is_ok()
+            || malformed.binary_search_by_key(&end, |m| m.start).is_ok()
+    };
+    let fragments: Vec<_> = sequences
+        .chunk_by(|a, b| a.end == b.start)
+        .filter(|chain| !touched(chain))
+        .flatten()
+        .cloned()
+        .collect();
+    (!fragments.is_empty()).then_some(fragments)
 }
 
 /// Whether the bytes are valid UTF-8 of many multibyte sequences, which
@@ -877,6 +954,17 @@ mod tests {
         assert_eq!(found("café".as_bytes()), None);
         assert_eq!(found(b"\xE9t\xE9"), None);
         assert_eq!(found(b"caf\xC3\xA9 \xE2\x80"), None);
+        // Chains that a malformed sequence touches are legacy text's chance
+        // UTF-8: EUC-KR `한` `국`, whose bytes `C7 D1 B1 B9` hold `D1 B1`;
+        // Shift_JIS hiragana, each trail byte and the next `82` lead.
+        assert_eq!(found(b"\xC7\xD1\xB1\xB9"), None);
+        let hiragana = Charset::ShiftJis.encode("これはまとめて").0;
+        assert_eq!(found(&hiragana), None);
+        // A UTF-8 line in a Shift_JIS document.
+        let mut mixed = hiragana.into_owned();
+        mixed.extend_from_slice("\nまとめ\n".as_bytes());
+        let at = mixed.len() - 10;
+        assert_eq!(found(&mixed), Some(vec![(at, at + 3), (at + 3, at + 6), (at + 6, at + 9)]));
     }
 
     #[test]

@@ -184,6 +184,38 @@ fn undeclared_garbled_utf8_is_utf8_and_clean_utf8_is_detected() {
 }
 
 #[test]
+fn legacy_documents_with_a_utf8_line_keep_their_encoding() {
+    // Lines in a legacy encoding and one pasted in UTF-8. The UTF-8 line's
+    // bytes rule out the legacy encoding (UTF-8 Thai holds bytes that
+    // windows-874 leaves undefined) or make it read worse than UTF-16, whose
+    // garbage costs no more than any: each was once read as UTF-16.
+    for (lang, charset, utf8_line) in [
+        ("th", Charset::Windows874, 3),
+        ("th", Charset::Windows874, 0),
+        ("ko", Charset::EucKr, 0),
+        ("ja", Charset::ShiftJis, 0),
+        ("zh-Hant", Charset::Big5, 0),
+    ] {
+        let lines = lines(lang, 4, charset);
+        let bytes: Vec<u8> = lines
+            .iter()
+            .enumerate()
+            .flat_map(|(i, line)| {
+                let charset = if i == utf8_line { Charset::Utf8 } else { charset };
+                let mut bytes = charset.encode(line).0.into_owned();
+                bytes.push(b'\n');
+                bytes
+            })
+            .collect();
+        for policy in [Policy::Verify, Policy::Detect] {
+            let found = Engine::new().policy(policy).detect(&bytes);
+            assert_eq!((found.charset, found.rule), (charset, Rule::Utf8Fragments), "{lang}");
+            assert_eq!(found.language, Some(lang), "{lang}");
+        }
+    }
+}
+
+#[test]
 fn windows_1252_page_with_a_utf8_sentence_stays_windows_1252() {
     // A French page in windows-1252 with a sentence pasted from a UTF-8
     // source. Read whole, its `Ã©` pairs cost less as windows-1256
