@@ -491,6 +491,26 @@ fn fragment_cases(lang: &'static str, lines: &[String], n: usize, cases: &mut Ve
     }
 }
 
+/// Documents of four lines in the language's legacy encodings, one of them
+/// (chosen by hash) pasted in UTF-8.
+fn utf8_line_cases(lang: &'static str, lines: &[String], n: usize, cases: &mut Vec<Case>) {
+    for &(_, charset) in LEGACY.iter().filter(|(l, _)| *l == lang) {
+        let fitting: Vec<&String> = lines.iter().filter(|l| !charset.encode(l).1).collect();
+        for group in fitting.chunks_exact(4).take(n) {
+            let pasted = (fnv(group[0], 8) % 4) as usize;
+            let mut damaged = Vec::new();
+            for (i, line) in group.iter().enumerate() {
+                let encoding = if i == pasted { Charset::Utf8 } else { charset };
+                damaged.extend_from_slice(&encoding.encode(line).0);
+                damaged.push(b'\n');
+            }
+            let original: String = group.iter().map(|l| format!("{l}\n")).collect();
+            let set = format!("UTF-8 line among {charset} lines");
+            cases.push(Case { set, lang, original, damaged, charset });
+        }
+    }
+}
+
 /// Decodes `bytes` in `charset` with every repair.
 fn repair(bytes: &[u8], charset: Charset) -> String {
     let mut repairer = Repairer::new(charset, RepairPolicy::all(), Errors::Replace);
@@ -523,6 +543,7 @@ pub fn run(args: &Args) -> Result<()> {
         }
         ncr_cases(lang, &lines, args.per_language * 10, &mut cases);
         fragment_cases(lang, &lines, args.per_language, &mut cases);
+        utf8_line_cases(lang, &lines, args.per_language / 4, &mut cases);
     }
     let mut dump = match &args.dump {
         Some(path) => {
