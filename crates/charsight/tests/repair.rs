@@ -69,6 +69,28 @@ fn utf8_fragments_in_legacy_documents() {
 }
 
 #[test]
+fn a_utf8_line_in_a_legacy_document() {
+    // Clean German in windows-1252 and one line pasted from UTF-8 whose
+    // only accent is `ü`: however clean the rest, a line whose non-ASCII
+    // text is all UTF-8 was pasted whole.
+    let lines = [
+        "Die Größe der Datei ändert sich, während sie übertragen wird; für Überprüfungen öffnen.",
+        "Bitte prüfen.",
+        "Schön, dass Sie da sind: Grüße aus München, Köln und Düsseldorf, gemäß Ihrer Wünsche.",
+    ];
+    let mut bytes = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let charset = if i == 1 { Charset::Utf8 } else { Charset::Windows1252 };
+        bytes.extend_from_slice(&charset.encode(line).0);
+        bytes.push(b'\n');
+    }
+    let (text, findings) = repair_all(&bytes, Charset::Windows1252);
+    assert_eq!(text, lines.map(|l| format!("{l}\n")).concat(), "{findings:?}");
+    assert_eq!(findings.len(), 1);
+    assert_eq!(undo(&text, &findings), plain(&bytes, Charset::Windows1252));
+}
+
+#[test]
 fn fragments_reaching_into_the_next_run() {
     // UTF-8 bytes inside Shift_JIS where a run's resynchronization reaches
     // into the following run (found by the evaluation).

@@ -199,7 +199,11 @@ fn fragments(block: &Block) -> Vec<Edit> {
                 p
             })
             .collect();
-        let margin = Share::of(line, covered(&(start..end))).margin(block_share, mojibake::MARGIN);
+        // A line whose non-ASCII text is all UTF-8 is a line pasted from
+        // a UTF-8 source, however clean the rest of the block.
+        let share = Share::of(line, covered(&(start..end)));
+        let witness = if share.left == 0 { share } else { block_share };
+        let margin = share.margin(witness, mojibake::MARGIN);
         k += in_line;
         // Runs that, all decoded, leave the line no more plausible in its
         // language than it is are chance (the bytes of Thai text in
