@@ -557,7 +557,8 @@ fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: Guess) -> Detec
         evidence.iter().find(|e| e.source == Source::Bom).and_then(|e| Some((e.usable()?, e.len)));
     let sample = &prefix[bom.map_or(0, |(_, len)| len)..];
     let fragments = without_fragments(engine, sample, &guess);
-    let guess = fragments.clone().unwrap_or(guess);
+    let utf8_larger = fragments.as_ref().map(|f| f.utf8_larger);
+    let guess = fragments.map_or(guess, |f| f.guess);
     let mut candidates = candidates(&evidence, &guess, sample, complete);
     let find = |candidates: &[Candidate], charset: Charset| {
         candidates
@@ -572,8 +573,8 @@ fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: Guess) -> Detec
     // Worked out once, when the content decides: the decision's language too.
     let damaged = std::cell::OnceCell::new();
     let by_content = || {
-        let genuine = fragments.is_some();
-        if damaged.get_or_init(|| damaged_utf8(&candidates, &guess, sample, genuine)).is_some() {
+        if damaged.get_or_init(|| damaged_utf8(&candidates, &guess, sample, utf8_larger)).is_some()
+        {
             return (Charset::Utf8, Source::Detected, Rule::MostlyUtf8);
         }
         let Some(best) = guess.candidates.first() else {
@@ -588,7 +589,7 @@ fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: Guess) -> Detec
             .filter(|d| d.confidence >= best.confidence || best.confidence < 0.5);
         match fallback {
             Some(d) => (d.charset, Source::Default, Rule::Default),
-            None if fragments.is_some() => (best.charset, Source::Detected, Rule::Utf8Fragments),
+            None if utf8_larger.is_some() => (best.charset, Source::Detected, Rule::Utf8Fragments),
             None => (best.charset, Source::Detected, Rule::Detected),
         }
     };
@@ -655,11 +656,13 @@ fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: Guess) -> Detec
 /// Whether the bytes are UTF-8 though the detector's best reading is not
 /// ([`Rule::MostlyUtf8`]), and if so the language of the UTF-8 text as the
 /// repairs would leave it (`Some(None)` for one with no language).
+/// `utf8_larger` is set when the bytes hold UTF-8 fragments that read as
+/// UTF-8 ([`without_fragments`]): whether their text is the larger part.
 fn damaged_utf8(
     candidates: &[Candidate],
     guess: &Guess,
     sample: &[u8],
-    genuine: bool,
+    utf8_larger: Option<bool>,
 ) -> Option<Option<&'static str>> {
     let best = guess.candidates.first().filter(|c| c.charset != Charset::Utf8)?;
     let valid = valid_utf8(candidates);
@@ -668,19 +671,26 @@ fn damaged_utf8(
     }
     let utf8 =
         crate::detect::plausibility(&crate::repair::unmangled(&Charset::Utf8.decode(sample).0));
-    // Valid UTF-8 needs no weighing, nor UTF-8 whose multibyte sequences
-    // were found to read as UTF-8 (`genuine`, see `without_fragments`); the
-    // other is weighed against the best reading's decode.
+    // Valid UTF-8 needs no weighing. UTF-8 whose multibyte sequences were
+    // found to read as UTF-8 is the document's encoding when it is the
+    // larger part: the repairs read a few stray bytes in UTF-8, or a few
+    // UTF-8 fragments in a legacy encoding, more surely than whole lines of
+    // the other. Other UTF-8 is weighed against the best reading's decode.
     let reads_better =
         || utf8.bits < crate::detect::plausibility(&best.charset.decode(sample).0).bits;
-    (valid || genuine || reads_better()).then_some(utf8.language)
+    let utf8_is_it = match utf8_larger {
+        Some(larger) => valid || larger,
+        None => valid || reads_better(),
+    };
+    utf8_is_it.then_some(utf8.language)
 }
 
-/// The detector's guess on `sample` with its UTF-8 fragments left out, when
-/// the sample has some: it is not UTF-8 (it has malformed sequences), that
-/// guess picks a legacy ASCII-compatible encoding (single-byte, Shift_JIS,
-/// GBK, …), and the multibyte UTF-8 sequences among the bytes read as UTF-8
-/// more plausibly than in that encoding (see [`fragments_read_as_utf8`]).
+/// The detector's guess on `sample` with its UTF-8 fragments left out, and
+/// which part is the larger, when the sample has some: it is not UTF-8 (it
+/// has malformed sequences), that guess picks a legacy ASCII-compatible
+/// encoding (single-byte, Shift_JIS, GBK, …), and the multibyte UTF-8
+/// sequences among the bytes read as UTF-8 more plausibly than in that
+/// encoding (see [`fragments_read_as_utf8`]).
 ///
 /// Where the detector's own pick is a legacy encoding, the fragments are
 /// weighed in it first, and the detector runs again only if they pass: a
@@ -693,7 +703,7 @@ fn damaged_utf8(
 /// the text of both halves then reads as UTF-16 no worse than as any
 /// survivor, so the guess without the fragments names the encoding to
 /// weigh them in.
-fn without_fragments(engine: &Engine, sample: &[u8], guess: &Guess) -> Option<Guess> {
+fn without_fragments(engine: &Engine, sample: &[u8], guess: &Guess) -> Option<Fragmented> {
     let first = guess.candidates.first()?.charset;
     if first == Charset::Utf8 {
         return None;
@@ -710,8 +720,51 @@ fn without_fragments(engine: &Engine, sample: &[u8], guess: &Guess) -> Option<Gu
     detector.feed(&masked, true);
     let refined = detector.guess();
     let pick = refined.candidates.first().map(|c| c.charset).filter(|&c| is_legacy(c))?;
-    let weighed = is_legacy(first) || fragments_read_as_utf8(sample, &fragments, pick);
-    weighed.then_some(refined)
+    if !is_legacy(first) && !fragments_read_as_utf8(sample, &fragments, pick) {
+        return None;
+    }
+    let (utf8, legacy) = lines_of_each(sample, &fragments);
+    Some(Fragmented { guess: refined, utf8_larger: utf8 >= legacy })
+}
+
+/// How many lines of `sample` hold UTF-8 `fragments`, and how many hold
+/// other high bytes (the legacy text).
+fn lines_of_each(sample: &[u8], fragments: &[std::ops::Range<usize>]) -> (usize, usize) {
+    let (mut utf8, mut legacy) = (0, 0);
+    let mut fragments = fragments.iter().peekable();
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', sample).chain([sample.len()]) {
+        let (mut has_utf8, mut has_legacy) = (false, false);
+        let mut at = start;
+        while at < end {
+            // Skip the fragments before `at`; one may start here.
+            while fragments.next_if(|f| f.end <= at).is_some() {}
+            match fragments.peek() {
+                Some(f) if f.start == at => {
+                    has_utf8 = true;
+                    at = f.end;
+                }
+                _ => {
+                    has_legacy |= sample[at] >= 0x80;
+                    at += 1;
+                }
+            }
+        }
+        utf8 += usize::from(has_utf8);
+        legacy += usize::from(has_legacy);
+        start = end + 1;
+    }
+    (utf8, legacy)
+}
+
+/// A sample with UTF-8 fragments that read as UTF-8, in a legacy encoding
+/// (see [`without_fragments`]).
+struct Fragmented {
+    /// The detector's guess with the fragments left out.
+    guess: Guess,
+    /// The UTF-8 text is the larger part: it is in at least as many lines
+    /// as the legacy text.
+    utf8_larger: bool,
 }
 
 /// Whether `charset` is a legacy ASCII-compatible encoding: one that UTF-8
@@ -965,6 +1018,16 @@ mod tests {
         mixed.extend_from_slice("\nまとめ\n".as_bytes());
         let at = mixed.len() - 10;
         assert_eq!(found(&mixed), Some(vec![(at, at + 3), (at + 3, at + 6), (at + 6, at + 9)]));
+    }
+
+    #[test]
+    fn lines_of_each_count_the_lines_each_part_is_in() {
+        // UTF-8 `é` in the first line, windows-1252 `é` in the second and
+        // third (one of them also with UTF-8), none in the fourth.
+        let bytes = b"caf\xC3\xA9\n\xE9t\xE9\n\xE9 \xC3\xA9\nplain";
+        let fragments = utf8_fragments(bytes).unwrap();
+        assert_eq!(fragments, vec![3..5, 12..14]);
+        assert_eq!(lines_of_each(bytes, &fragments), (2, 2));
     }
 
     #[test]

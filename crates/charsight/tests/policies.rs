@@ -213,6 +213,21 @@ fn legacy_documents_with_a_utf8_line_keep_their_encoding() {
             assert_eq!(found.language, Some(lang), "{lang}");
         }
     }
+    // Where the UTF-8 text fills more lines, the document is UTF-8 and the
+    // legacy line its stray bytes.
+    let lines = lines("th", 4, Charset::Windows874);
+    let bytes: Vec<u8> = lines
+        .iter()
+        .enumerate()
+        .flat_map(|(i, line)| {
+            let charset = if i == 0 { Charset::Windows874 } else { Charset::Utf8 };
+            let mut bytes = charset.encode(line).0.into_owned();
+            bytes.push(b'\n');
+            bytes
+        })
+        .collect();
+    let found = Engine::new().detect(&bytes);
+    assert_eq!((found.charset, found.rule), (Charset::Utf8, Rule::MostlyUtf8));
 }
 
 #[test]
