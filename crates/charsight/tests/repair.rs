@@ -88,6 +88,23 @@ fn a_utf8_line_in_a_legacy_document() {
     assert_eq!(text, lines.map(|l| format!("{l}\n")).concat(), "{findings:?}");
     assert_eq!(findings.len(), 1);
     assert_eq!(undo(&text, &findings), plain(&bytes, Charset::Windows1252));
+    // In EUC-JP, the UTF-8 `。` after `)` is a malformed run of its own,
+    // too short a fragment to clear the fragment repair's margin: read as
+    // a stray run, UTF-8 is among its readings (it was `ã€‚`).
+    let lines = [
+        "これは日本語の文章です。",
+        "ソースファイルを指定する ('--' は標準入力)。",
+        "括弧の深さ。",
+    ];
+    let mut bytes = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let charset = if i == 1 { Charset::Utf8 } else { Charset::EucJp };
+        bytes.extend_from_slice(&charset.encode(line).0);
+        bytes.push(b'\n');
+    }
+    let (text, findings) = repair_all(&bytes, Charset::EucJp);
+    assert_eq!(text, lines.map(|l| format!("{l}\n")).concat(), "{findings:?}");
+    assert_eq!(undo(&text, &findings), plain(&bytes, Charset::EucJp));
 }
 
 #[test]

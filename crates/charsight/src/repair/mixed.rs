@@ -10,7 +10,9 @@
 //!   byte-level case; further layers are peeled the same way).
 //! - **Strays**: runs of bytes malformed in the document's encoding (stray
 //!   windows-1252 quotes in UTF-8 are the common case) are decoded by each
-//!   candidate encoding that decodes them cleanly, and the most plausible
+//!   candidate encoding that decodes them cleanly (the legacy ones, and
+//!   UTF-8 in a legacy document: a fragment too short for the margin above
+//!   may be a malformed run of its own), and the most plausible
 //!   reading replaces them when it beats the U+FFFD a plain decode writes by
 //!   [`MARGIN`] bits. A multibyte candidate may take one ASCII byte after the
 //!   run as its trail byte. After [`MAX_SCORED`] runs in a block, only the
@@ -292,8 +294,11 @@ fn strays(block: &Block, taken: &[Edit]) -> Vec<Edit> {
     // The line of the last run, unmangled once per line.
     let mut unmangled: Option<Unmangled> = None;
     for (text, input, sequences) in runs.iter().cloned() {
+        // In a legacy document, a run may be UTF-8 that the fragment repair
+        // left (too little evidence to change valid text, but this run is
+        // U+FFFD as it stands).
         let candidates: Vec<Charset> = if strays.len() < MAX_SCORED {
-            LEGACY.iter().copied().filter(|&c| c != block.charset).collect()
+            LEGACY.iter().chain([&Charset::Utf8]).copied().filter(|&c| c != block.charset).collect()
         } else {
             leader(&totals).into_iter().collect()
         };
