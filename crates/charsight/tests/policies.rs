@@ -2,6 +2,8 @@
 //! policies on each (issue 4). Documents are built from the natural text in
 //! `../shared/text`.
 
+mod common;
+
 use charsight::{Charset, Doubt, Engine, Policy, Rule, Source};
 
 /// The first `n` lines of `../shared/text/<lang>.txt` of 40–200 characters
@@ -196,17 +198,7 @@ fn legacy_documents_with_a_utf8_line_keep_their_encoding() {
         ("ja", Charset::ShiftJis, 0),
         ("zh-Hant", Charset::Big5, 0),
     ] {
-        let lines = lines(lang, 4, charset);
-        let bytes: Vec<u8> = lines
-            .iter()
-            .enumerate()
-            .flat_map(|(i, line)| {
-                let charset = if i == utf8_line { Charset::Utf8 } else { charset };
-                let mut bytes = charset.encode(line).0.into_owned();
-                bytes.push(b'\n');
-                bytes
-            })
-            .collect();
+        let bytes = common::with_utf8_lines(&lines(lang, 4, charset), &[utf8_line], charset);
         for policy in [Policy::Verify, Policy::Detect] {
             let found = Engine::new().policy(policy).detect(&bytes);
             assert_eq!((found.charset, found.rule), (charset, Rule::Utf8Fragments), "{lang}");
@@ -215,17 +207,11 @@ fn legacy_documents_with_a_utf8_line_keep_their_encoding() {
     }
     // Where the UTF-8 text fills more lines, the document is UTF-8 and the
     // legacy line its stray bytes.
-    let lines = lines("th", 4, Charset::Windows874);
-    let bytes: Vec<u8> = lines
-        .iter()
-        .enumerate()
-        .flat_map(|(i, line)| {
-            let charset = if i == 0 { Charset::Windows874 } else { Charset::Utf8 };
-            let mut bytes = charset.encode(line).0.into_owned();
-            bytes.push(b'\n');
-            bytes
-        })
-        .collect();
+    let bytes = common::with_utf8_lines(
+        &lines("th", 4, Charset::Windows874),
+        &[1, 2, 3],
+        Charset::Windows874,
+    );
     let found = Engine::new().detect(&bytes);
     assert_eq!((found.charset, found.rule), (Charset::Utf8, Rule::MostlyUtf8));
 }

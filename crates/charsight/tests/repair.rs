@@ -2,6 +2,8 @@
 //! text is never changed, repairing twice changes nothing more, nothing is
 //! lost, and the chunking of the input does not matter.
 
+mod common;
+
 use charsight::decode::{Errors, TextDecoder};
 use charsight::repair::{undo, Finding, Kind, RepairPolicy, Repairer};
 use charsight::{Charset, Engine};
@@ -70,41 +72,36 @@ fn utf8_fragments_in_legacy_documents() {
 
 #[test]
 fn a_utf8_line_in_a_legacy_document() {
-    // Clean German in windows-1252 and one line pasted from UTF-8 whose
-    // only accent is `ü`: however clean the rest, a line whose non-ASCII
-    // text is all UTF-8 was pasted whole.
-    let lines = [
-        "Die Größe der Datei ändert sich, während sie übertragen wird; für Überprüfungen öffnen.",
-        "Bitte prüfen.",
-        "Schön, dass Sie da sind: Grüße aus München, Köln und Düsseldorf, gemäß Ihrer Wünsche.",
+    let documents = [
+        // Clean German in windows-1252 and a line pasted from UTF-8 whose
+        // only accent is `ü`: however clean the rest, a line whose non-ASCII
+        // text is all UTF-8 was pasted whole.
+        (
+            Charset::Windows1252,
+            [
+                "Die Größe der Datei ändert sich, während sie übertragen wird; für Überprüfungen.",
+                "Bitte prüfen.",
+                "Schön, dass Sie da sind: Grüße aus München, Köln und Düsseldorf, gemäß Wünschen.",
+            ],
+        ),
+        // In EUC-JP, the UTF-8 `。` after `)` is a malformed run of its own,
+        // too short a fragment to clear the fragment repair's margin: read
+        // as a stray run, UTF-8 is among its readings (it was `ã€‚`).
+        (
+            Charset::EucJp,
+            [
+                "これは日本語の文章です。",
+                "ソースファイルを指定する ('--' は標準入力)。",
+                "括弧の深さ。",
+            ],
+        ),
     ];
-    let mut bytes = Vec::new();
-    for (i, line) in lines.iter().enumerate() {
-        let charset = if i == 1 { Charset::Utf8 } else { Charset::Windows1252 };
-        bytes.extend_from_slice(&charset.encode(line).0);
-        bytes.push(b'\n');
+    for (charset, lines) in documents {
+        let bytes = common::with_utf8_lines(&lines, &[1], charset);
+        let (text, findings) = repair_all(&bytes, charset);
+        assert_eq!(text, lines.map(|l| format!("{l}\n")).concat(), "{findings:?}");
+        assert_eq!(undo(&text, &findings), plain(&bytes, charset));
     }
-    let (text, findings) = repair_all(&bytes, Charset::Windows1252);
-    assert_eq!(text, lines.map(|l| format!("{l}\n")).concat(), "{findings:?}");
-    assert_eq!(findings.len(), 1);
-    assert_eq!(undo(&text, &findings), plain(&bytes, Charset::Windows1252));
-    // In EUC-JP, the UTF-8 `。` after `)` is a malformed run of its own,
-    // too short a fragment to clear the fragment repair's margin: read as
-    // a stray run, UTF-8 is among its readings (it was `ã€‚`).
-    let lines = [
-        "これは日本語の文章です。",
-        "ソースファイルを指定する ('--' は標準入力)。",
-        "括弧の深さ。",
-    ];
-    let mut bytes = Vec::new();
-    for (i, line) in lines.iter().enumerate() {
-        let charset = if i == 1 { Charset::Utf8 } else { Charset::EucJp };
-        bytes.extend_from_slice(&charset.encode(line).0);
-        bytes.push(b'\n');
-    }
-    let (text, findings) = repair_all(&bytes, Charset::EucJp);
-    assert_eq!(text, lines.map(|l| format!("{l}\n")).concat(), "{findings:?}");
-    assert_eq!(undo(&text, &findings), plain(&bytes, Charset::EucJp));
 }
 
 #[test]
