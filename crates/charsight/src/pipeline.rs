@@ -276,8 +276,12 @@ impl Engine {
 
     /// A streaming detection: feed chunks, then finish.
     pub fn session(&self) -> Session<'_> {
-        let detector = Detector::with_hints(self.tld.as_deref(), self.language.as_deref());
-        Session { engine: self, prefix: Vec::new(), detector, len: 0 }
+        Session { engine: self, prefix: Vec::new(), detector: self.detector(), len: 0 }
+    }
+
+    /// A content detector with this engine's hints.
+    fn detector(&self) -> Detector {
+        Detector::with_hints(self.tld.as_deref(), self.language.as_deref())
     }
 }
 
@@ -716,7 +720,7 @@ fn without_fragments(engine: &Engine, sample: &[u8], guess: &Guess) -> Option<Fr
     for range in &fragments {
         masked[range.clone()].fill(b' ');
     }
-    let mut detector = Detector::with_hints(engine.tld.as_deref(), engine.language.as_deref());
+    let mut detector = engine.detector();
     detector.feed(&masked, true);
     let refined = detector.guess();
     let pick = refined.candidates.first().map(|c| c.charset).filter(|&c| is_legacy(c))?;
@@ -734,24 +738,15 @@ fn lines_of_each(sample: &[u8], fragments: &[std::ops::Range<usize>]) -> (usize,
     let mut fragments = fragments.iter().peekable();
     let mut start = 0;
     for end in memchr::memchr_iter(b'\n', sample).chain([sample.len()]) {
-        let (mut has_utf8, mut has_legacy) = (false, false);
-        let mut at = start;
-        while at < end {
-            // Skip the fragments before `at`; one may start here.
-            while fragments.next_if(|f| f.end <= at).is_some() {}
-            match fragments.peek() {
-                Some(f) if f.start == at => {
-                    has_utf8 = true;
-                    at = f.end;
-                }
-                _ => {
-                    has_legacy |= sample[at] >= 0x80;
-                    at += 1;
-                }
-            }
+        // The fragments' bytes are all high ones, and no fragment holds a
+        // line break.
+        let mut in_fragments = 0;
+        while let Some(f) = fragments.next_if(|f| f.start < end) {
+            in_fragments += f.len();
         }
-        utf8 += usize::from(has_utf8);
-        legacy += usize::from(has_legacy);
+        let high = sample[start..end].iter().filter(|&&b| b >= 0x80).count();
+        utf8 += usize::from(in_fragments > 0);
+        legacy += usize::from(high > in_fragments);
         start = end + 1;
     }
     (utf8, legacy)
@@ -876,12 +871,7 @@ fn utf8_fragments(bytes: &[u8]) -> Option<Vec<std::ops::Range<usize>>> {
         };
         // Valid UTF-8: each lead byte says how long its sequence is.
         while at < valid {
-            let len = match bytes[at] {
-                0..=0x7F => 1,
-                0xC0..=0xDF => 2,
-                0xE0..=0xEF => 3,
-                _ => 4,
-            };
+            let len = crate::detect::sequence_len(bytes[at]);
             if len > 1 {
                 sequences.push(at..at + len);
             }

@@ -60,6 +60,7 @@ use self::unicode::{Utf8Reading, WideReading};
 use crate::Charset;
 
 pub use self::text::{language_costs, plausibility, LanguageCosts, Plausibility};
+pub(crate) use self::utf8::sequence_len;
 
 /// A single-byte or Unicode reading this far behind the best (in steps)
 /// stops being scored, once there is some evidence. (The double-byte

@@ -60,7 +60,7 @@ impl Validator {
 
 /// The length of the sequence a lead byte starts (1 for anything invalid,
 /// so that validation reports it).
-fn sequence_len(lead: u8) -> usize {
+pub(crate) fn sequence_len(lead: u8) -> usize {
     match lead {
         0xC0..=0xDF => 2,
         0xE0..=0xEF => 3,
