@@ -10,7 +10,8 @@
 //! encodings ([`Via`]) the repair encodes each run of non-ASCII characters
 //! back, finds the stretches whose bytes are UTF-8 ([`Units::utf8_runs`]),
 //! a space standing for a no-break space where that completes a sequence
-//! (`Ã ` for `à`, once the no-break space became a space), peels up to
+//! (`Ã ` for `à`, once the no-break space became a space, or collapsed with
+//! the space after it: see [`LostSpaces`]), peels up to
 //! [`MAX_DEPTH`] layers, and keeps the reading the scoring model
 //! prefers — only when it is at least [`MARGIN`] bits cheaper than the text
 //! as it stands. Where several encodings propose overlapping repairs, the
@@ -268,45 +269,187 @@ fn may_hold_utf8(via: Via, part: &str) -> bool {
 /// Stretches of a line whose bytes are UTF-8, and their first layer undone.
 type Runs = Vec<(Range<usize>, String)>;
 
-/// The UTF-8 runs (as [`encodable_runs`] gives them, in `line`) of
-/// non-ASCII stretches with one space between them and maybe one after
-/// them (`group`), each space read as a no-break space: the byte of `à` is
-/// `C3 A0`, `Ã` and a no-break space in windows-1252, which HTML and editors
-/// often turn into a plain space. A space after the group is read so only
-/// when no ASCII letter or digit follows it: there it may also be the word
-/// break itself, the no-break space and the space after it collapsed into
-/// one (`Ã moins` for `à moins`), which the scoring cannot tell from a
-/// letter inside a word (`automÃ ticament`). Only through windows-1252
-/// (and ISO-8859-1): in the others, letters before a space complete UTF-8
-/// sequences with it by chance (every capital in windows-1251), and weighing
-/// those doubled the time repair takes on clean Russian.
-fn runs_with_lost_nbsp(via: Via, line: &str, group: &[Range<usize>]) -> Runs {
-    let (first, last) = (group[0].start, group[group.len() - 1].end);
-    let trailing = line[last..]
-        .strip_prefix(' ')
-        .is_some_and(|rest| rest.chars().next().is_none_or(|c| !c.is_ascii_alphanumeric()));
-    if via != Via::Windows1252 || (group.len() == 1 && !trailing) {
-        return encodable_runs(via, &line[first..last])
-            .into_iter()
-            .map(|(r, fixed)| (first + r.start..first + r.end, fixed))
-            .collect();
+/// How the no-break spaces of a block's text were lost, where mojibake
+/// split one off a character (`à` is `C3 A0`: `Ã` and a no-break space in
+/// windows-1252, which HTML and editors often turn into a plain space).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LostSpaces {
+    /// Each became a space: a space after `Ã` is the rest of `à`.
+    Kept,
+    /// Unknown: it may also have collapsed with a space after it into
+    /// one, as text extracted from HTML has it (`Ã moins` for `à moins`);
+    /// a space after `Ã` is then also the word break after `à`.
+    MaybeCollapsed,
+}
+
+impl LostSpaces {
+    /// `Kept` when the text shows a sequence that a no-break space would
+    /// complete followed by two spaces (`Ã  ` for `à `): its no-break
+    /// spaces became spaces and nothing collapsed.
+    fn of(text: &str) -> LostSpaces {
+        let mut buf = [0; 4];
+        let mut byte = |c: char| {
+            let len = Via::Windows1252.encode(c, &mut buf).filter(|_| !c.is_ascii());
+            len.map_or(0, |_| buf[0])
+        };
+        for at in memchr::memmem::find_iter(text.as_bytes(), "  ") {
+            // The bytes of up to three characters before, nearest first:
+            // a lead byte with one continuation byte fewer than it needs.
+            let before = text[..at].chars().rev().take(3).map(&mut byte);
+            for (k, b) in before.enumerate() {
+                let needs = match b {
+                    0xC2..=0xDF => 1,
+                    0xE0..=0xEF => 2,
+                    0xF0..=0xF4 => 3,
+                    _ => 0,
+                };
+                if needs == k + 1 {
+                    return LostSpaces::Kept;
+                }
+                if !(0x80..=0xBF).contains(&b) {
+                    break;
+                }
+            }
+        }
+        LostSpaces::MaybeCollapsed
     }
-    // The stretches, and where each space read as a no-break space is.
-    let mut part = String::with_capacity(last - first + group.len() + 1);
-    let mut nbsp = Vec::with_capacity(group.len());
-    for (k, range) in group.iter().enumerate() {
-        part.push_str(&line[range.clone()]);
-        if k + 1 < group.len() || trailing {
-            nbsp.push(part.len());
-            part.push('\u{A0}');
+}
+
+/// How a space of a group (see [`Group`]) is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Joint {
+    /// As a no-break space that became a space.
+    Nbsp,
+    /// As a no-break space and a space that collapsed into one.
+    Collapsed,
+}
+
+impl Joint {
+    fn text(self) -> &'static str {
+        match self {
+            Joint::Nbsp => "\u{A0}",
+            Joint::Collapsed => "\u{A0} ",
         }
     }
-    // A no-break space is two bytes, the space in the line one.
-    let in_line = |at: usize| first + at - nbsp.partition_point(|&q| q < at);
-    encodable_runs(via, &part)
-        .into_iter()
-        .map(|(r, fixed)| (in_line(r.start)..in_line(r.end), fixed))
-        .collect()
+}
+
+/// Non-ASCII stretches of a line with one space between them and maybe one
+/// after them, read through windows-1252 with their spaces as no-break
+/// spaces (see [`LostSpaces`]).
+struct Group {
+    stretches: Vec<Range<usize>>,
+    /// How each space (between the stretches, then the one after) is read.
+    joints: Vec<Joint>,
+    /// The UTF-8 runs (as [`encodable_runs`] gives them, in the line).
+    runs: Runs,
+    /// The spaces read as no-break spaces within a run: the character they
+    /// complete may have had a space after it.
+    open: Vec<usize>,
+}
+
+impl Group {
+    /// The group of `stretches` in `line`, each space read as a no-break
+    /// space that became a space (see [`LostSpaces`]).
+    fn new(line: &str, stretches: Vec<Range<usize>>) -> Group {
+        let last = stretches[stretches.len() - 1].end;
+        let spaces = stretches.len() - 1 + usize::from(line[last..].starts_with(' '));
+        let joints = vec![Joint::Nbsp; spaces];
+        let mut group = Group { stretches, joints, runs: Vec::new(), open: Vec::new() };
+        group.read(line);
+        group
+    }
+
+    /// Finds the runs with the spaces read as `joints` says.
+    fn read(&mut self, line: &str) {
+        let first = self.stretches[0].start;
+        let mut part = String::new();
+        let mut at = Vec::with_capacity(self.joints.len());
+        for (k, range) in self.stretches.iter().enumerate() {
+            part.push_str(&line[range.clone()]);
+            if let Some(joint) = self.joints.get(k) {
+                at.push(part.len());
+                part.push_str(joint.text());
+            }
+        }
+        // Each space's reading stands for its one byte in the line: a run
+        // that ends inside one ends before that byte.
+        let in_line = |q: usize| {
+            let shift: usize = at
+                .iter()
+                .zip(&self.joints)
+                .map(|(&a, j)| {
+                    let len = j.text().len();
+                    if q >= a + len {
+                        len - 1
+                    } else {
+                        q.saturating_sub(a)
+                    }
+                })
+                .sum();
+            first + q - shift
+        };
+        let runs = encodable_runs(Via::Windows1252, &part);
+        self.open = (0..at.len())
+            .filter(|&k| {
+                let nbsp_end = at[k] + '\u{A0}'.len_utf8();
+                runs.iter().any(|(r, _)| r.start < nbsp_end && nbsp_end <= r.end)
+            })
+            .collect();
+        self.runs =
+            runs.into_iter().map(|(r, fixed)| (in_line(r.start)..in_line(r.end), fixed)).collect();
+    }
+}
+
+/// The UTF-8 runs of `groups` of `line` through windows-1252 (and
+/// ISO-8859-1), each space of a group read as a no-break space that became
+/// a space; where the block's spaces may have collapsed ([`LostSpaces`]),
+/// each space that completes a character is read as a no-break space and a
+/// space collapsed into one where that makes the line more plausible, with
+/// the rest of the line undone as chosen so far (a mojibake line reads as
+/// its language only once repaired). That tells `à la` from `àla` and
+/// `Šiame` from `Š iame`, not `automàticament` from `automà ticament`.
+///
+/// Only through windows-1252: in the others, letters before a space
+/// complete UTF-8 sequences with it by chance (every capital in
+/// windows-1251), and weighing those doubled the time repair takes on
+/// clean Russian.
+fn windows_1252_runs(line: &str, groups: &[Vec<Range<usize>>], lost: LostSpaces) -> Runs {
+    let mut groups: Vec<Group> = groups.iter().map(|g| Group::new(line, g.clone())).collect();
+    let all = |groups: &[Group]| -> Runs { groups.iter().flat_map(|g| g.runs.clone()).collect() };
+    if lost == LostSpaces::Kept {
+        return all(&groups);
+    }
+    let mut best = None;
+    for g in 0..groups.len() {
+        for k in groups[g].open.clone() {
+            let before = *best.get_or_insert_with(|| bits_undone(line, &all(&groups)));
+            groups[g].joints[k] = Joint::Collapsed;
+            let kept = std::mem::take(&mut groups[g].runs);
+            groups[g].read(line);
+            let after = (groups[g].runs != kept).then(|| bits_undone(line, &all(&groups)));
+            match after {
+                Some(bits) if bits < before => best = Some(bits),
+                _ => {
+                    groups[g].joints[k] = Joint::Nbsp;
+                    groups[g].read(line);
+                }
+            }
+        }
+    }
+    all(&groups)
+}
+
+/// How plausible `line` is with `runs` undone once ([`score::bits`]).
+fn bits_undone(line: &str, runs: &[(Range<usize>, String)]) -> f32 {
+    let layer: Vec<Proposal> = runs
+        .iter()
+        .map(|(range, fixed)| Proposal {
+            range: range.clone(),
+            layers: vec![fixed.clone()],
+            chosen: 0,
+        })
+        .collect();
+    score::bits(&apply(line, &layer).0)
 }
 
 /// A proposed repair of one stretch of a line.
@@ -350,36 +493,44 @@ impl Proposal {
 
 /// Each encoding's proposals for one line (its stretches whose bytes are
 /// UTF-8, each at its most plausible depth).
-fn proposals(line: &str) -> Vec<(Via, Vec<Proposal>)> {
+fn proposals(line: &str, lost: LostSpaces) -> Vec<(Via, Vec<Proposal>)> {
     if line.is_ascii() {
         return Vec::new();
     }
     // Each encoding's stretches first: most lines have none, and need no
-    // scoring at all.
+    // scoring at all. They are found in groups of non-ASCII stretches with
+    // one space between them (see [`Group`]).
     let parts: Vec<(Range<usize>, bool)> = stretches(line).collect();
+    let mut groups: Vec<Vec<Range<usize>>> = Vec::new();
+    let mut i = 0;
+    while i < parts.len() {
+        if parts[i].1 {
+            i += 1;
+            continue;
+        }
+        let mut group = vec![parts[i].0.clone()];
+        let mut j = i + 1;
+        while j + 1 < parts.len() && &line[parts[j].0.clone()] == " " {
+            group.push(parts[j + 1].0.clone());
+            j += 2;
+        }
+        groups.push(group);
+        i = j;
+    }
     let runs: Vec<(Via, Runs)> = Via::ALL
         .into_iter()
         .map(|via| {
-            let mut found = Vec::new();
-            let mut i = 0;
-            while i < parts.len() {
-                if parts[i].1 {
-                    i += 1;
-                    continue;
-                }
-                // Non-ASCII stretches with one space between them.
-                let mut group = vec![parts[i].0.clone()];
-                let mut j = i + 1;
-                while j + 1 < parts.len() && &line[parts[j].0.clone()] == " " {
-                    group.push(parts[j + 1].0.clone());
-                    j += 2;
-                }
-                found.extend(runs_with_lost_nbsp(via, line, &group));
-                i = j;
+            if via == Via::Windows1252 {
+                return (via, windows_1252_runs(line, &groups, lost));
             }
-            (via, found)
+            let runs = groups.iter().flat_map(|group| {
+                let (first, last) = (group[0].start, group[group.len() - 1].end);
+                let runs = encodable_runs(via, &line[first..last]).into_iter();
+                runs.map(move |(r, fixed)| (first + r.start..first + r.end, fixed))
+            });
+            (via, runs.collect())
         })
-        .filter(|(_, found)| !found.is_empty())
+        .filter(|(_, found): &(Via, Runs)| !found.is_empty())
         .collect();
     if runs.is_empty() {
         return Vec::new();
@@ -387,18 +538,8 @@ fn proposals(line: &str) -> Vec<(Via, Vec<Proposal>)> {
     // An encoding whose stretches, all undone once, leave the line no more
     // plausible than it is has nothing to repair here.
     let as_is = score::bits(line);
-    let once = |found: &[(Range<usize>, String)]| {
-        let layer: Vec<Proposal> = found
-            .iter()
-            .map(|(range, fixed)| Proposal {
-                range: range.clone(),
-                layers: vec![fixed.clone()],
-                chosen: 0,
-            })
-            .collect();
-        score::bits(&apply(line, &layer).0)
-    };
-    let runs: Vec<_> = runs.into_iter().filter(|(_, found)| once(found) < as_is).collect();
+    let runs: Vec<_> =
+        runs.into_iter().filter(|(_, found)| bits_undone(line, found) < as_is).collect();
     if runs.is_empty() {
         return Vec::new();
     }
@@ -429,11 +570,12 @@ fn proposals(line: &str) -> Vec<(Via, Vec<Proposal>)> {
 /// of how plausible the line is with all of their proposals made, and a
 /// proposal overlapping one kept is dropped.
 pub(crate) fn repair_text(text: &str) -> Vec<Edit> {
+    let lost = LostSpaces::of(text);
     let mut lines = Vec::new();
     let mut start = 0;
     for line in text.split_inclusive('\n') {
         let body = line.strip_suffix('\n').unwrap_or(line);
-        lines.push((start, body, proposals(body)));
+        lines.push((start, body, proposals(body, lost)));
         start += line.len();
     }
     // The block's share, per encoding.
@@ -619,10 +761,21 @@ mod tests {
             assert!(garbled.contains("Ã ") || garbled.contains("Ð ") || garbled.contains("× "));
             assert_eq!(repair(&garbled), text, "{garbled}");
         }
-        // With the space after it collapsed into that one, the space before
-        // a letter may be the word break or part of the word: left alone.
-        let collapsed = garble("à moins que", Via::Windows1252, 1).replace("\u{A0} ", " ");
-        assert_eq!(repair(&collapsed), collapsed);
+        // With a space after it collapsed into that one, the space may be
+        // the word break after `à` too: the more plausible reading wins.
+        for text in ["Il est à la maison, prêt à partir.", "Šiame lange rasite visą sąrašą."]
+        {
+            let collapsed =
+                garble(text, Via::Windows1252, 1).replace("\u{A0} ", " ").replace('\u{A0}', " ");
+            assert_eq!(repair(&collapsed), text, "{collapsed}");
+        }
+        // `Ã  ` (two spaces) shows that nothing collapsed: every space after
+        // `Ã` is then the rest of `à`, inside a word too.
+        let text = "La màquina serà més ràpida.";
+        let garbled = garble(text, Via::Windows1252, 1).replace('\u{A0}', " ");
+        assert_eq!(LostSpaces::of(&garbled), LostSpaces::Kept);
+        assert_eq!(repair(&garbled), text, "{garbled}");
+        assert_eq!(LostSpaces::of("A MINHA IRMÃ DE SÃO PAULO"), LostSpaces::MaybeCollapsed);
     }
 
     #[test]
