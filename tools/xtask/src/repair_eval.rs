@@ -16,7 +16,9 @@
 //!   windows-1257, IBM437, Shift_JIS, GBK or MacRoman and written as UTF-8, once
 //!   (×1) or twice (×2); only damage that can be undone exactly is kept
 //!   (reading UTF-8 as Shift_JIS or GBK often loses bytes), and the number
-//!   left out is reported;
+//!   left out is reported; also read as windows-1252 once with its no-break
+//!   spaces turned into spaces (and collapsed with a space after them), and
+//!   with the bytes windows-1252 leaves undefined replaced by U+FFFD;
 //! - `ncr`: a Chinese, Korean or Japanese line in GBK, Big5, EUC-KR or
 //!   Shift_JIS with every byte above 0x7F written as a numeric character
 //!   reference (bytes 0x80–0x9F by their windows-1252 character, as
@@ -396,6 +398,23 @@ fn mojibake_cases(
                 charset: Charset::Utf8,
             });
         }
+    }
+    // Garbled through windows-1252 once by a decoder that replaced the bytes
+    // it leaves undefined (81, 8D, 8F, 90, 9D) with U+FFFD, as Python's
+    // `cp1252` with `errors="replace"` does: which byte it was is lost.
+    let undefined = |c: char| matches!(c, '\u{81}' | '\u{8D}' | '\u{8F}' | '\u{90}' | '\u{9D}');
+    let lost = lines.iter().filter(|l| fnv(l, 10) % 2 == 0).filter_map(|line| {
+        let garbled = Via::Encoding(Charset::Windows1252).garble(line)?;
+        garbled.contains(undefined).then(|| (line, garbled.replace(undefined, "\u{FFFD}")))
+    });
+    for (line, damaged) in lost.take(n) {
+        cases.push(Case {
+            set: "mojibake windows-1252 ×1, undefined bytes lost".to_owned(),
+            lang,
+            original: line.clone(),
+            damaged: damaged.into_bytes(),
+            charset: Charset::Utf8,
+        });
     }
     for via in VIAS {
         for depth in 1..=2 {

@@ -315,84 +315,128 @@ impl LostSpaces {
     }
 }
 
-/// How a space of a group (see [`Group`]) is read.
+/// The C1 controls of the bytes windows-1252 leaves undefined. A decoder
+/// that replaced them with U+FFFD (Python's `cp1252` with `errors=
+/// "replace"`, many databases) lost which byte it was: `â€�` is `”`
+/// (`E2 80 9D`) with its `9D` lost, `Ã�` one of `Á Í Ï Ð Ý`.
+const UNDEFINED: [&str; 5] = ["\u{81}", "\u{8D}", "\u{8F}", "\u{90}", "\u{9D}"];
+
+/// A character of a group (see [`Group`]) that may stand for other bytes
+/// than its own in windows-1252, and how it is read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Joint {
-    /// As a no-break space that became a space.
-    Nbsp,
-    /// As a no-break space and a space that collapsed into one.
-    Collapsed,
+enum Slot {
+    /// A space, as a no-break space that became a space (see
+    /// [`LostSpaces`]), or (`collapsed`) as a no-break space and a space
+    /// collapsed into one.
+    Space { collapsed: bool },
+    /// U+FFFD, as a byte of [`UNDEFINED`] (by index), or as itself.
+    Lost(Option<usize>),
 }
 
-impl Joint {
+impl Slot {
+    /// Its reading.
     fn text(self) -> &'static str {
         match self {
-            Joint::Nbsp => "\u{A0}",
-            Joint::Collapsed => "\u{A0} ",
+            Slot::Space { collapsed: false } => "\u{A0}",
+            Slot::Space { collapsed: true } => "\u{A0} ",
+            Slot::Lost(Some(i)) => UNDEFINED[i],
+            Slot::Lost(None) => "\u{FFFD}",
+        }
+    }
+
+    /// Its length in the line.
+    fn len_in_line(self) -> usize {
+        match self {
+            Slot::Space { .. } => 1,
+            Slot::Lost(_) => '\u{FFFD}'.len_utf8(),
         }
     }
 }
 
 /// Non-ASCII stretches of a line with one space between them and maybe one
-/// after them, read through windows-1252 with their spaces as no-break
-/// spaces (see [`LostSpaces`]).
+/// after them, read through windows-1252 with their spaces and U+FFFD as
+/// [`Slot`]s say.
 struct Group {
-    stretches: Vec<Range<usize>>,
-    /// How each space (between the stretches, then the one after) is read.
-    joints: Vec<Joint>,
+    /// The group's bytes in the line (with the space after it).
+    range: Range<usize>,
+    /// Where each slot is in the line, and how it is read.
+    slots: Vec<(usize, Slot)>,
     /// The UTF-8 runs (as [`encodable_runs`] gives them, in the line).
     runs: Runs,
-    /// The spaces read as no-break spaces within a run: the character they
-    /// complete may have had a space after it.
-    open: Vec<usize>,
+    /// Whether each slot's reading is within a run: a space that completes
+    /// a character may have had a space after it, and a lost byte is
+    /// one that makes a character.
+    inside: Vec<bool>,
 }
 
 impl Group {
     /// The group of `stretches` in `line`, each space read as a no-break
-    /// space that became a space (see [`LostSpaces`]).
-    fn new(line: &str, stretches: Vec<Range<usize>>) -> Group {
+    /// space that became a space, each U+FFFD as itself.
+    fn new(line: &str, stretches: &[Range<usize>]) -> Group {
         let last = stretches[stretches.len() - 1].end;
-        let spaces = stretches.len() - 1 + usize::from(line[last..].starts_with(' '));
-        let joints = vec![Joint::Nbsp; spaces];
-        let mut group = Group { stretches, joints, runs: Vec::new(), open: Vec::new() };
+        let trailing = line[last..].starts_with(' ');
+        let range = stretches[0].start..last + usize::from(trailing);
+        let space = Slot::Space { collapsed: false };
+        let mut slots: Vec<(usize, Slot)> = stretches[..stretches.len() - 1]
+            .iter()
+            .map(|r| (r.end, space))
+            .chain(trailing.then_some((last, space)))
+            .collect();
+        for r in stretches {
+            let lost = line[r.clone()].match_indices('\u{FFFD}');
+            slots.extend(lost.map(|(i, _)| (r.start + i, Slot::Lost(None))));
+        }
+        slots.sort_unstable_by_key(|s| s.0);
+        let mut group = Group { range, slots, runs: Vec::new(), inside: Vec::new() };
         group.read(line);
         group
     }
 
-    /// Finds the runs with the spaces read as `joints` says.
+    /// Finds the runs with the slots read as they say.
     fn read(&mut self, line: &str) {
-        let first = self.stretches[0].start;
-        let mut part = String::new();
-        let mut at = Vec::with_capacity(self.joints.len());
-        for (k, range) in self.stretches.iter().enumerate() {
-            part.push_str(&line[range.clone()]);
-            if let Some(joint) = self.joints.get(k) {
-                at.push(part.len());
-                part.push_str(joint.text());
-            }
+        let first = self.range.start;
+        if self.slots.is_empty() {
+            let runs = encodable_runs(Via::Windows1252, &line[self.range.clone()]).into_iter();
+            self.runs = runs.map(|(r, fixed)| (first + r.start..first + r.end, fixed)).collect();
+            return;
         }
-        // Each space's reading stands for its one byte in the line: a run
-        // that ends inside one ends before that byte.
+        let mut part = String::with_capacity(self.range.len() + self.slots.len());
+        // Where each slot's reading is in `part`.
+        let mut at = Vec::with_capacity(self.slots.len());
+        let mut from = self.range.start;
+        for &(pos, slot) in &self.slots {
+            part.push_str(&line[from..pos]);
+            at.push(part.len());
+            part.push_str(slot.text());
+            from = pos + slot.len_in_line();
+        }
+        part.push_str(&line[from..self.range.end]);
+        // A run that ends inside a slot's reading (after the no-break space
+        // of a collapsed one) ends before the slot's bytes in the line.
         let in_line = |q: usize| {
-            let shift: usize = at
-                .iter()
-                .zip(&self.joints)
-                .map(|(&a, j)| {
-                    let len = j.text().len();
-                    if q >= a + len {
-                        len - 1
-                    } else {
-                        q.saturating_sub(a)
-                    }
-                })
-                .sum();
-            first + q - shift
+            // The last slot whose reading starts before `q`.
+            let n = at.partition_point(|&a| a < q);
+            let Some(&(pos, slot)) = n.checked_sub(1).map(|i| &self.slots[i]) else {
+                return self.range.start + q;
+            };
+            let end = at[n - 1] + slot.text().len();
+            if q < end {
+                pos
+            } else {
+                pos + slot.len_in_line() + (q - end)
+            }
         };
         let runs = encodable_runs(Via::Windows1252, &part);
-        self.open = (0..at.len())
-            .filter(|&k| {
-                let nbsp_end = at[k] + '\u{A0}'.len_utf8();
-                runs.iter().any(|(r, _)| r.start < nbsp_end && nbsp_end <= r.end)
+        self.inside = self
+            .slots
+            .iter()
+            .zip(&at)
+            .map(|(&(_, slot), &a)| {
+                // The first character of the reading (a no-break space, a
+                // C1 control) ends within a run.
+                let end = a + slot.text().chars().next().map_or(0, char::len_utf8);
+                let n = runs.partition_point(|(r, _)| r.start < end);
+                n.checked_sub(1).is_some_and(|i| end <= runs[i].0.end)
             })
             .collect();
         self.runs =
@@ -401,42 +445,131 @@ impl Group {
 }
 
 /// The UTF-8 runs of `groups` of `line` through windows-1252 (and
-/// ISO-8859-1), each space of a group read as a no-break space that became
-/// a space; where the block's spaces may have collapsed ([`LostSpaces`]),
-/// each space that completes a character is read as a no-break space and a
-/// space collapsed into one where that makes the line more plausible, with
-/// the rest of the line undone as chosen so far (a mojibake line reads as
-/// its language only once repaired). That tells `à la` from `àla` and
-/// `Šiame` from `Š iame`, not `automàticament` from `automà ticament`.
+/// ISO-8859-1), with the rest of the line undone as chosen so far at each
+/// choice (a mojibake line reads as its language only once repaired):
+///
+/// - each U+FFFD read as the undefined byte ([`UNDEFINED`]) that makes the
+///   line most plausible, among those that complete a character (`â€�`
+///   reads `”` after a word);
+/// - each space read as a no-break space that became a space; where the
+///   block's spaces may have collapsed ([`LostSpaces`]), each one that
+///   completes a character is read as a no-break space and a space
+///   collapsed into one where that makes the line more plausible. That
+///   tells `à la` from `àla` and `Šiame` from `Š iame`, not
+///   `automàticament` from `automà ticament`.
 ///
 /// Only through windows-1252: in the others, letters before a space
 /// complete UTF-8 sequences with it by chance (every capital in
 /// windows-1251), and weighing those doubled the time repair takes on
 /// clean Russian.
 fn windows_1252_runs(line: &str, groups: &[Vec<Range<usize>>], lost: LostSpaces) -> Runs {
-    let mut groups: Vec<Group> = groups.iter().map(|g| Group::new(line, g.clone())).collect();
-    let all = |groups: &[Group]| -> Runs { groups.iter().flat_map(|g| g.runs.clone()).collect() };
-    if lost == LostSpaces::Kept {
-        return all(&groups);
-    }
-    let mut best = None;
+    let mut groups: Vec<Group> = groups.iter().map(|g| Group::new(line, g)).collect();
+    // Each U+FFFD, or two in a row (`ã��`: both bytes after the lead of
+    // `き` lost), read as every combination of undefined bytes.
+    let one: Vec<Vec<Slot>> = (0..UNDEFINED.len()).map(|i| vec![Slot::Lost(Some(i))]).collect();
+    let two: Vec<Vec<Slot>> =
+        one.iter().flat_map(|a| one.iter().map(move |b| [a.clone(), b.clone()].concat())).collect();
+    let spaces =
+        [Slot::Space { collapsed: false }, Slot::Space { collapsed: true }].map(|s| vec![s]);
     for g in 0..groups.len() {
-        for k in groups[g].open.clone() {
-            let before = *best.get_or_insert_with(|| bits_undone(line, &all(&groups)));
-            groups[g].joints[k] = Joint::Collapsed;
-            let kept = std::mem::take(&mut groups[g].runs);
+        let unread: Vec<(usize, usize)> = (groups[g].slots.iter().enumerate())
+            .filter(|(_, s)| matches!(s.1, Slot::Lost(_)))
+            .map(|(k, s)| (k, s.0))
+            .collect();
+        let adjacent = |a: &(usize, usize), b: &(usize, usize)| b.1 == a.1 + 3;
+        let mut changed = false;
+        for chunk in unread.chunk_by(adjacent) {
+            let chunk: Vec<usize> = chunk.iter().map(|x| x.0).collect();
+            changed |= match chunk.len() {
+                1 => choose_slots(line, &mut groups, g, &chunk, &one),
+                2 => choose_slots(line, &mut groups, g, &chunk, &two),
+                _ => false,
+            };
+        }
+        if changed {
             groups[g].read(line);
-            let after = (groups[g].runs != kept).then(|| bits_undone(line, &all(&groups)));
-            match after {
-                Some(bits) if bits < before => best = Some(bits),
-                _ => {
-                    groups[g].joints[k] = Joint::Nbsp;
-                    groups[g].read(line);
+        }
+        if lost == LostSpaces::MaybeCollapsed {
+            let mut changed = false;
+            for k in 0..groups[g].slots.len() {
+                if groups[g].slots[k].1 == spaces[0][0] && groups[g].inside[k] {
+                    changed |= choose_slots(line, &mut groups, g, &[k], &spaces);
                 }
+            }
+            if changed {
+                groups[g].read(line);
             }
         }
     }
-    all(&groups)
+    groups.into_iter().flat_map(|g| g.runs).collect()
+}
+
+/// Bytes of the line on each side of the slots being chosen that the
+/// choice is weighed in: enough for the language and the words around,
+/// and each choice costs the same however long the line.
+const SLOT_CONTEXT: usize = 128;
+
+/// Reads slots `ks` (in a row) of group `g` in each way of `options` that
+/// puts them all within runs, and keeps the way (or the one they have) that
+/// makes the line around them most plausible, with the other groups'
+/// runs there undone as chosen so far (a mojibake line reads as its
+/// language only once repaired). Whether they changed (the group's runs
+/// are then to be read again).
+fn choose_slots(
+    line: &str,
+    groups: &mut [Group],
+    g: usize,
+    ks: &[usize],
+    options: &[Vec<Slot>],
+) -> bool {
+    let slots = &groups[g].slots;
+    let mut lo = slots[ks[0]].0.saturating_sub(SLOT_CONTEXT);
+    while !line.is_char_boundary(lo) {
+        lo -= 1;
+    }
+    let mut hi = (slots[ks[ks.len() - 1]].0 + SLOT_CONTEXT).min(line.len());
+    while !line.is_char_boundary(hi) {
+        hi += 1;
+    }
+    // The group within the window (slots are single characters, so the
+    // window cuts none), and its slots there.
+    let range = groups[g].range.start.max(lo)..groups[g].range.end.min(hi);
+    let skipped = slots.partition_point(|s| s.0 < range.start);
+    let within = slots[skipped..].iter().take_while(|s| s.0 < range.end).copied().collect();
+    let mut local = Group { range, slots: within, runs: Vec::new(), inside: Vec::new() };
+    let others: Runs = (groups.iter().enumerate().filter(|(h, _)| *h != g))
+        .flat_map(|(_, group)| group.runs.iter())
+        .filter(|(r, _)| lo <= r.start && r.end <= hi)
+        .map(|(r, fixed)| (r.start - lo..r.end - lo, fixed.clone()))
+        .collect();
+    let bits = |local: &Group| {
+        let mut runs = others.clone();
+        runs.extend(local.runs.iter().map(|(r, fixed)| (r.start - lo..r.end - lo, fixed.clone())));
+        runs.sort_unstable_by_key(|r| r.0.start);
+        bits_undone(&line[lo..hi], &runs)
+    };
+    let current: Vec<Slot> = ks.iter().map(|&k| slots[k].1).collect();
+    // The way they have, if it is one of the options, first: it wins a tie.
+    let first = options.iter().filter(|&o| *o == current);
+    let mut best: Option<(f32, &Vec<Slot>)> = None;
+    for option in first.chain(options.iter().filter(|&o| *o != current)) {
+        for (&k, &slot) in ks.iter().zip(option) {
+            local.slots[k - skipped].1 = slot;
+        }
+        local.read(line);
+        if *option != current && !ks.iter().all(|&k| local.inside[k - skipped]) {
+            continue;
+        }
+        let cost = bits(&local);
+        if best.is_none_or(|(b, _)| cost < b) {
+            best = Some((cost, option));
+        }
+    }
+    let chosen = best.map_or(current.clone(), |(_, option)| option.clone());
+    for (&k, &slot) in ks.iter().zip(&chosen) {
+        groups[g].slots[k].1 = slot;
+    }
+    chosen != current
 }
 
 /// How plausible `line` is with `runs` undone once ([`score::bits`]).
@@ -622,10 +755,13 @@ fn repair_line(line: &str, by_via: Vec<(Via, Vec<Proposal>)>, block: &[(Via, Sha
                 continue;
             }
             let name = via.name(&line[p.range.clone()]);
-            let rule = match p.chosen {
+            let mut rule = match p.chosen {
                 0 => format!("UTF-8 read as {name}"),
                 n => format!("UTF-8 read as {name}, {} times", n + 1),
             };
+            if line[p.range.clone()].contains('\u{FFFD}') {
+                rule.push_str(", its undefined bytes lost (guessed)");
+            }
             let confidence = score::confidence(gain, margin);
             let after = p.after().to_owned();
             edits.push(Edit { range: p.range, after, kind: Kind::Mojibake, rule, confidence });
@@ -776,6 +912,28 @@ mod tests {
         assert_eq!(LostSpaces::of(&garbled), LostSpaces::Kept);
         assert_eq!(repair(&garbled), text, "{garbled}");
         assert_eq!(LostSpaces::of("A MINHA IRMÃ DE SÃO PAULO"), LostSpaces::MaybeCollapsed);
+    }
+
+    #[test]
+    fn bytes_lost_as_u_fffd() {
+        // A decoder that replaced the bytes windows-1252 leaves undefined
+        // with U+FFFD: `”` (E2 80 9D) as `â€�`, `Á` (C3 81) as `Ã�`, `с`
+        // (D1 81) as `Ñ�`, `き` (E3 81 8D) as `ã��`.
+        for text in [
+            "He said “hello” and left.",
+            "El Área de la ciudad es única.",
+            "Всё хорошо, спасибо за помощь.",
+            "きのうは雨でした。",
+        ] {
+            let lost = garble(text, Via::Windows1252, 1)
+                .replace(['\u{81}', '\u{8D}', '\u{8F}', '\u{90}', '\u{9D}'], "\u{FFFD}");
+            assert!(lost.contains('\u{FFFD}'), "{text}");
+            assert_eq!(repair(&lost), text, "{lost}");
+        }
+        let edits = repair_text("He said â€œhelloâ€\u{FFFD} and left.");
+        assert!(edits.iter().any(|e| e.rule.ends_with("its undefined bytes lost (guessed)")));
+        // A U+FFFD that completes nothing is left.
+        assert!(repair_text("Plain text with \u{FFFD} in it, café.").is_empty());
     }
 
     #[test]
