@@ -59,6 +59,7 @@ use self::tables::{entries, Entry, STEPS_PER_BIT};
 use self::unicode::{Utf8Reading, WideReading};
 use crate::Charset;
 
+pub(crate) use self::text::language_cost;
 pub use self::text::{language_costs, plausibility, LanguageCosts, Plausibility};
 pub(crate) use self::utf8::sequence_len;
 

@@ -425,7 +425,16 @@ pub fn plausibility(text: &str) -> Plausibility {
 /// stretches, and the language of its letters outside markup (as the
 /// detector charges them at its decision).
 fn score_text(text: &str) -> (TextScorer, Charges, usize) {
+    score_text_in(text, |_| true)
+}
+
+/// [`score_text`] with only the models `scored` says (by language index);
+/// the others are left dead at no cost.
+fn score_text_in(text: &str, scored: impl Fn(usize) -> bool) -> (TextScorer, Charges, usize) {
     let mut scorer = TextScorer::new(false);
+    for (i, cursor) in scorer.cursors.iter_mut().enumerate() {
+        cursor.alive = scored(i);
+    }
     scorer.push(' ');
     let mut scored = 0;
     for c in text.chars() {
@@ -526,9 +535,37 @@ pub fn language_costs(text: &str) -> LanguageCosts {
     LanguageCosts { costs, scored }
 }
 
+/// The cost of `text` under `language` alone, as [`LanguageCosts::get`]
+/// of [`language_costs`] gives it, with only that language's models
+/// scored; `None` for a language without a model.
+pub(crate) fn language_cost(text: &str, language: &str) -> Option<f32> {
+    let (scorer, charges, scored) = score_text_in(text, |i| language_tag(i) == language);
+    if scored == 0 {
+        return Some(0.0);
+    }
+    let own = scorer.own_gaps();
+    let costs = scorer.cursors.iter().enumerate().filter(|(_, c)| c.alive);
+    let cost = costs.map(|(i, c)| scorer.adjusted(own.as_ref(), i, c, &charges)).min()?;
+    Some(cost as f32 / f32::from(STEPS_PER_BIT))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_language_costs_as_much_alone_as_among_all() {
+        for text in
+            ["Grüße aus Köln", "GrÃ¼ÃŸe aus KÃ¶ln", "Привет", "中文的文章", "plain", "Tiếng Việt"]
+        {
+            let all = language_costs(text);
+            for i in 0..score::language_count() {
+                let language = language_tag(i);
+                assert_eq!(language_cost(text, language), all.get(language), "{text} {language}");
+            }
+        }
+        assert_eq!(language_cost("Grüße", "xx"), None);
+    }
 
     #[test]
     fn the_ascii_words_tell_the_language_of_a_short_text() {

@@ -30,10 +30,11 @@
 //! A repair's confidence is the probability of its reading when the margin
 //! is taken as the prior odds against it ([`confidence`]).
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use crate::decode::is_escape;
-use crate::detect::{language_costs, LanguageCosts};
+use crate::detect::{language_cost, language_costs, LanguageCosts};
 use crate::Charset;
 
 /// Characters of context scored on each side of a stretch.
@@ -147,6 +148,9 @@ impl<'a> Window<'a> {
         conservative: bool,
     ) -> Verdicts {
         let context = self.language;
+        if let (Some(language), false) = (context, conservative) {
+            return self.judge_in(language, original, readings);
+        }
         let before = costs(&self.with(original));
         let key = |costs: &LanguageCosts| self.key(costs);
         let mut verdicts = Verdicts {
@@ -174,10 +178,38 @@ impl<'a> Window<'a> {
         verdicts
     }
 
+    /// [`Window::judge`] under the context's `language`, not conservative:
+    /// each text scored under that language's models alone.
+    fn judge_in<S: AsRef<str>>(&self, language: &str, original: &str, readings: &[S]) -> Verdicts {
+        let before = cost_in(&self.with(original), language);
+        let charged = unseen(original);
+        let mut verdicts = Verdicts {
+            original: before.unwrap_or(f32::INFINITY) + charged,
+            costs: Vec::with_capacity(readings.len()),
+            gains: Vec::with_capacity(readings.len()),
+        };
+        for reading in readings {
+            let after = cost_in(&self.with(reading.as_ref()), language);
+            let charge = unseen(reading.as_ref());
+            verdicts.costs.push(after.unwrap_or(f32::INFINITY) + charge);
+            let gain = match (before, after) {
+                (Some(b), Some(a)) => b - a,
+                _ => f32::NEG_INFINITY,
+            };
+            verdicts.gains.push(gain + charged - charge);
+        }
+        verdicts
+    }
+
     /// The cost of the window with `middle` in the stretch (bits, under the
     /// context's language or its own best, with [`unseen`] symbols charged).
     pub(crate) fn cost(&self, middle: &str) -> f32 {
-        self.key(&costs(&self.with(middle))) + unseen(middle)
+        let with = self.with(middle);
+        let cost = match self.language {
+            Some(language) => cost_in(&with, language).unwrap_or(f32::INFINITY),
+            None => self.key(&costs(&with)),
+        };
+        cost + unseen(middle)
     }
 
     /// A window's cost under the context's language, or its own best.
@@ -296,8 +328,19 @@ pub(crate) fn bits(text: &str) -> f32 {
 /// again (where a malformed sequence of several bytes is one U+FFFD) weighs
 /// the same text the same way (idempotence).
 pub(crate) fn costs(text: &str) -> LanguageCosts {
+    language_costs(&as_scored(text))
+}
+
+/// The cost of `text` under `language` alone, as [`costs`] gives it for
+/// that language (scoring only its models).
+fn cost_in(text: &str, language: &str) -> Option<f32> {
+    language_cost(&as_scored(text), language)
+}
+
+/// `text` as the output will have it, for scoring (see [`costs`]).
+fn as_scored(text: &str) -> Cow<'_, str> {
     if !text.chars().any(is_undecodable) {
-        return language_costs(text);
+        return Cow::Borrowed(text);
     }
     let mut output = String::with_capacity(text.len());
     let mut in_run = false;
@@ -308,7 +351,7 @@ pub(crate) fn costs(text: &str) -> LanguageCosts {
         }
         in_run = undecodable;
     }
-    language_costs(&output)
+    Cow::Owned(output)
 }
 
 /// A character as the output has it: an escape as U+FFFD.
