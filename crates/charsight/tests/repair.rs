@@ -229,6 +229,13 @@ fn repairs_weigh_the_text_as_the_output_has_it() {
     let sjis = b"\xd6\xb6\xec\xff\xfd\xda\xb6A\xb6\xec\xff\xfd\xda\xb6A\x7fsymbolmt\xff\xf8\xf7o";
     let (once, _) = repair_all(sjis, Charset::ShiftJis);
     assert_eq!(repair_all(once.as_bytes(), Charset::Utf8).0, once);
+    // An undecodable byte where mojibake lost a byte is read as U+FFFD,
+    // which the output has there: as a lost byte (here `”`).
+    let lost = b"He said \xc3\xa2\xe2\x82\xac\xc5\x93hi\xc3\xa2\xe2\x82\xac\xff and left.";
+    let (once, _) = repair_all(lost, Charset::Utf8);
+    assert_eq!(once, "He said \u{201C}hi\u{201D} and left.");
+    let shown = "He said \u{201C}hi\u{e2}\u{20AC}\u{FFFD} and left.";
+    assert_eq!(repair_all(shown.as_bytes(), Charset::Utf8).0, once);
 }
 
 #[test]
@@ -415,7 +422,7 @@ const SENTENCES: [&str; 8] = [
 
 /// A damaged line: `how` picks the damage.
 fn damage(line: &str, how: u8) -> Vec<u8> {
-    match how % 6 {
+    match how % 7 {
         0 => line.as_bytes().to_vec(),
         1 => Charset::Windows1252.decode(line.as_bytes()).0.into_owned().into_bytes(),
         2 => Charset::Windows1251.decode(line.as_bytes()).0.into_owned().into_bytes(),
@@ -430,6 +437,13 @@ fn damage(line: &str, how: u8) -> Vec<u8> {
                 _ => c.to_string().into_bytes(),
             })
             .collect(),
+        6 => {
+            // Read as windows-1252 by a decoder that lost its undefined bytes.
+            let undefined =
+                |c: char| matches!(c, '\u{81}' | '\u{8D}' | '\u{8F}' | '\u{90}' | '\u{9D}');
+            let once = Charset::Windows1252.decode(line.as_bytes()).0.into_owned();
+            once.replace(undefined, "\u{FFFD}").into_bytes()
+        }
         _ => match Charset::Gbk.encode(line) {
             (b, false) => b
                 .iter()
@@ -446,7 +460,7 @@ proptest! {
 
     /// Repairing the output again changes nothing.
     #[test]
-    fn repair_is_idempotent(picks in proptest::collection::vec((0usize..8, 0u8..6), 1..6)) {
+    fn repair_is_idempotent(picks in proptest::collection::vec((0usize..8, 0u8..7), 1..6)) {
         let mut doc = Vec::new();
         for (i, how) in picks {
             doc.extend(damage(SENTENCES[i], how));

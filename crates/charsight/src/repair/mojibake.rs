@@ -319,9 +319,9 @@ impl LostSpaces {
 /// that replaced them with U+FFFD (Python's `cp1252` with `errors=
 /// "replace"`, many databases) lost which byte it was: `â€�` is `”`
 /// (`E2 80 9D`) with its `9D` lost, `Ã�` one of `Á Í Ï Ð Ý`.
-const UNDEFINED: [&str; 5] = ["\u{81}", "\u{8D}", "\u{8F}", "\u{90}", "\u{9D}"];
+const UNDEFINED: [char; 5] = ['\u{81}', '\u{8D}', '\u{8F}', '\u{90}', '\u{9D}'];
 
-/// A character of a group (see [`Group`]) that may stand for other bytes
+/// A stretch of a group (see [`Group`]) that may stand for other bytes
 /// than its own in windows-1252, and how it is read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Slot {
@@ -329,27 +329,53 @@ enum Slot {
     /// [`LostSpaces`]), or (`collapsed`) as a no-break space and a space
     /// collapsed into one.
     Space { collapsed: bool },
-    /// U+FFFD, as a byte of [`UNDEFINED`] (by index), or as itself.
-    Lost(Option<usize>),
+    /// A run of `len` bytes of U+FFFD or undecodable bytes (which the
+    /// output writes as U+FFFD, so that repairing it again reads the same
+    /// slot), as one or two bytes of [`UNDEFINED`] (by index), or as it is.
+    Lost { len: usize, bytes: Option<(usize, Option<usize>)> },
 }
 
 impl Slot {
-    /// Its reading.
-    fn text(self) -> &'static str {
-        match self {
-            Slot::Space { collapsed: false } => "\u{A0}",
-            Slot::Space { collapsed: true } => "\u{A0} ",
-            Slot::Lost(Some(i)) => UNDEFINED[i],
-            Slot::Lost(None) => "\u{FFFD}",
-        }
-    }
-
     /// Its length in the line.
     fn len_in_line(self) -> usize {
         match self {
             Slot::Space { .. } => 1,
-            Slot::Lost(_) => '\u{FFFD}'.len_utf8(),
+            Slot::Lost { len, .. } => len,
         }
+    }
+
+    /// Writes its reading of `text` (its stretch of the line) to `part`;
+    /// returns where the part of it that must be within a run ends: the
+    /// no-break space of a space, the bytes of a lost run.
+    fn read(self, text: &str, part: &mut String) -> usize {
+        match self {
+            Slot::Space { collapsed } => {
+                part.push('\u{A0}');
+                let core = part.len();
+                if collapsed {
+                    part.push(' ');
+                }
+                core
+            }
+            Slot::Lost { bytes: Some((first, second)), .. } => {
+                part.push(UNDEFINED[first]);
+                part.extend(second.map(|i| UNDEFINED[i]));
+                part.len()
+            }
+            Slot::Lost { bytes: None, .. } => {
+                part.push_str(text);
+                part.len()
+            }
+        }
+    }
+
+    /// The readings of a lost run: each byte of [`UNDEFINED`], then each
+    /// two (`ã��`: both bytes after the lead of `き` lost).
+    fn lost_readings(len: usize) -> Vec<Slot> {
+        let n = UNDEFINED.len();
+        let one = (0..n).map(|i| (i, None));
+        let two = (0..n * n).map(|k| (k / n, Some(k % n)));
+        one.chain(two).map(|bytes| Slot::Lost { len, bytes: Some(bytes) }).collect()
     }
 }
 
@@ -382,9 +408,12 @@ impl Group {
             .map(|r| (r.end, space))
             .chain(trailing.then_some((last, space)))
             .collect();
+        // A byte lost from a character follows the rest of it: a run of
+        // U+FFFD that starts a stretch is left as it is.
         for r in stretches {
-            let lost = line[r.clone()].match_indices('\u{FFFD}');
-            slots.extend(lost.map(|(i, _)| (r.start + i, Slot::Lost(None))));
+            let runs = undecodable_runs(&line[r.clone()]).filter(|run| run.start > 0);
+            let lost = |run: Range<usize>| Slot::Lost { len: run.len(), bytes: None };
+            slots.extend(runs.map(|run| (r.start + run.start, lost(run))));
         }
         slots.sort_unstable_by_key(|s| s.0);
         let mut group = Group { range, slots, runs: Vec::new(), inside: Vec::new() };
@@ -401,13 +430,15 @@ impl Group {
             return;
         }
         let mut part = String::with_capacity(self.range.len() + self.slots.len());
-        // Where each slot's reading is in `part`.
+        // Where each slot's reading starts and ends in `part`, and where
+        // the part of it that must be within a run ends.
         let mut at = Vec::with_capacity(self.slots.len());
         let mut from = self.range.start;
         for &(pos, slot) in &self.slots {
             part.push_str(&line[from..pos]);
-            at.push(part.len());
-            part.push_str(slot.text());
+            let start = part.len();
+            let core = slot.read(&line[pos..pos + slot.len_in_line()], &mut part);
+            at.push((start, part.len(), core));
             from = pos + slot.len_in_line();
         }
         part.push_str(&line[from..self.range.end]);
@@ -415,11 +446,11 @@ impl Group {
         // of a collapsed one) ends before the slot's bytes in the line.
         let in_line = |q: usize| {
             // The last slot whose reading starts before `q`.
-            let n = at.partition_point(|&a| a < q);
+            let n = at.partition_point(|&(start, _, _)| start < q);
             let Some(&(pos, slot)) = n.checked_sub(1).map(|i| &self.slots[i]) else {
                 return self.range.start + q;
             };
-            let end = at[n - 1] + slot.text().len();
+            let end = at[n - 1].1;
             if q < end {
                 pos
             } else {
@@ -427,16 +458,11 @@ impl Group {
             }
         };
         let runs = encodable_runs(Via::Windows1252, &part);
-        self.inside = self
-            .slots
+        self.inside = at
             .iter()
-            .zip(&at)
-            .map(|(&(_, slot), &a)| {
-                // The first character of the reading (a no-break space, a
-                // C1 control) ends within a run.
-                let end = a + slot.text().chars().next().map_or(0, char::len_utf8);
-                let n = runs.partition_point(|(r, _)| r.start < end);
-                n.checked_sub(1).is_some_and(|i| end <= runs[i].0.end)
+            .map(|&(start, _, core)| {
+                let n = runs.partition_point(|(r, _)| r.start <= start);
+                n.checked_sub(1).is_some_and(|i| core <= runs[i].0.end)
             })
             .collect();
         self.runs =
@@ -464,27 +490,13 @@ impl Group {
 /// clean Russian.
 fn windows_1252_runs(line: &str, groups: &[Vec<Range<usize>>], lost: LostSpaces) -> Runs {
     let mut groups: Vec<Group> = groups.iter().map(|g| Group::new(line, g)).collect();
-    // Each U+FFFD, or two in a row (`ã��`: both bytes after the lead of
-    // `き` lost), read as every combination of undefined bytes.
-    let one: Vec<Vec<Slot>> = (0..UNDEFINED.len()).map(|i| vec![Slot::Lost(Some(i))]).collect();
-    let two: Vec<Vec<Slot>> =
-        one.iter().flat_map(|a| one.iter().map(move |b| [a.clone(), b.clone()].concat())).collect();
-    let spaces =
-        [Slot::Space { collapsed: false }, Slot::Space { collapsed: true }].map(|s| vec![s]);
+    let spaces = [Slot::Space { collapsed: false }, Slot::Space { collapsed: true }];
     for g in 0..groups.len() {
-        let unread: Vec<(usize, usize)> = (groups[g].slots.iter().enumerate())
-            .filter(|(_, s)| matches!(s.1, Slot::Lost(_)))
-            .map(|(k, s)| (k, s.0))
-            .collect();
-        let adjacent = |a: &(usize, usize), b: &(usize, usize)| b.1 == a.1 + 3;
         let mut changed = false;
-        for chunk in unread.chunk_by(adjacent) {
-            let chunk: Vec<usize> = chunk.iter().map(|x| x.0).collect();
-            changed |= match chunk.len() {
-                1 => choose_slots(line, &mut groups, g, &chunk, &one),
-                2 => choose_slots(line, &mut groups, g, &chunk, &two),
-                _ => false,
-            };
+        for k in 0..groups[g].slots.len() {
+            if let Slot::Lost { len, .. } = groups[g].slots[k].1 {
+                changed |= choose_slot(line, &mut groups, g, k, &Slot::lost_readings(len));
+            }
         }
         if changed {
             groups[g].read(line);
@@ -492,8 +504,8 @@ fn windows_1252_runs(line: &str, groups: &[Vec<Range<usize>>], lost: LostSpaces)
         if lost == LostSpaces::MaybeCollapsed {
             let mut changed = false;
             for k in 0..groups[g].slots.len() {
-                if groups[g].slots[k].1 == spaces[0][0] && groups[g].inside[k] {
-                    changed |= choose_slots(line, &mut groups, g, &[k], &spaces);
+                if groups[g].slots[k].1 == spaces[0] && groups[g].inside[k] {
+                    changed |= choose_slot(line, &mut groups, g, k, &spaces);
                 }
             }
             if changed {
@@ -504,38 +516,46 @@ fn windows_1252_runs(line: &str, groups: &[Vec<Range<usize>>], lost: LostSpaces)
     groups.into_iter().flat_map(|g| g.runs).collect()
 }
 
-/// Bytes of the line on each side of the slots being chosen that the
-/// choice is weighed in: enough for the language and the words around,
-/// and each choice costs the same however long the line.
+/// Runs of U+FFFD and undecodable bytes in `text` (see [`Slot::Lost`]).
+fn undecodable_runs(text: &str) -> impl Iterator<Item = Range<usize>> + '_ {
+    let mut chars = text.char_indices().peekable();
+    std::iter::from_fn(move || {
+        let (start, _) = chars.find(|&(_, c)| score::is_undecodable(c))?;
+        let mut end = start;
+        while let Some((i, c)) = chars.next_if(|&(_, c)| score::is_undecodable(c)) {
+            end = i + c.len_utf8();
+        }
+        let first = text[start..].chars().next().map_or(0, char::len_utf8);
+        Some(start..end.max(start + first))
+    })
+}
+
+/// Bytes of the line on each side of a slot being chosen that the choice
+/// is weighed in: enough for the language and the words around, and each
+/// choice costs the same however long the line.
 const SLOT_CONTEXT: usize = 128;
 
-/// Reads slots `ks` (in a row) of group `g` in each way of `options` that
-/// puts them all within runs, and keeps the way (or the one they have) that
-/// makes the line around them most plausible, with the other groups'
-/// runs there undone as chosen so far (a mojibake line reads as its
-/// language only once repaired). Whether they changed (the group's runs
-/// are then to be read again).
-fn choose_slots(
-    line: &str,
-    groups: &mut [Group],
-    g: usize,
-    ks: &[usize],
-    options: &[Vec<Slot>],
-) -> bool {
-    let slots = &groups[g].slots;
-    let mut lo = slots[ks[0]].0.saturating_sub(SLOT_CONTEXT);
+/// Reads slot `k` of group `g` in each way of `options` that puts it within
+/// a run, and keeps the way (or the one it has) that makes the line around
+/// it most plausible, with the other groups' runs there undone as chosen so
+/// far (a mojibake line reads as its language only once repaired). Whether
+/// it changed (the group's runs are then to be read again).
+fn choose_slot(line: &str, groups: &mut [Group], g: usize, k: usize, options: &[Slot]) -> bool {
+    let (pos, current) = groups[g].slots[k];
+    let mut lo = pos.saturating_sub(SLOT_CONTEXT);
     while !line.is_char_boundary(lo) {
         lo -= 1;
     }
-    let mut hi = (slots[ks[ks.len() - 1]].0 + SLOT_CONTEXT).min(line.len());
+    let mut hi = (pos + current.len_in_line() + SLOT_CONTEXT).min(line.len());
     while !line.is_char_boundary(hi) {
         hi += 1;
     }
-    // The group within the window (slots are single characters, so the
-    // window cuts none), and its slots there.
-    let range = groups[g].range.start.max(lo)..groups[g].range.end.min(hi);
-    let skipped = slots.partition_point(|s| s.0 < range.start);
-    let within = slots[skipped..].iter().take_while(|s| s.0 < range.end).copied().collect();
+    // The group within the window, with the slots it holds whole.
+    let group = &groups[g];
+    let range = group.range.start.max(lo)..group.range.end.min(hi);
+    let skipped = group.slots.partition_point(|s| s.0 < range.start);
+    let within = group.slots[skipped..].iter().take_while(|s| s.0 + s.1.len_in_line() <= range.end);
+    let within = within.copied().collect();
     let mut local = Group { range, slots: within, runs: Vec::new(), inside: Vec::new() };
     let others: Runs = (groups.iter().enumerate().filter(|(h, _)| *h != g))
         .flat_map(|(_, group)| group.runs.iter())
@@ -548,16 +568,13 @@ fn choose_slots(
         runs.sort_unstable_by_key(|r| r.0.start);
         bits_undone(&line[lo..hi], &runs)
     };
-    let current: Vec<Slot> = ks.iter().map(|&k| slots[k].1).collect();
-    // The way they have, if it is one of the options, first: it wins a tie.
-    let first = options.iter().filter(|&o| *o == current);
-    let mut best: Option<(f32, &Vec<Slot>)> = None;
-    for option in first.chain(options.iter().filter(|&o| *o != current)) {
-        for (&k, &slot) in ks.iter().zip(option) {
-            local.slots[k - skipped].1 = slot;
-        }
+    // The way it has, if it is one of the options, first: it wins a tie.
+    let first = options.iter().filter(|&&o| o == current);
+    let mut best: Option<(f32, Slot)> = None;
+    for &option in first.chain(options.iter().filter(|&&o| o != current)) {
+        local.slots[k - skipped].1 = option;
         local.read(line);
-        if *option != current && !ks.iter().all(|&k| local.inside[k - skipped]) {
+        if option != current && !local.inside[k - skipped] {
             continue;
         }
         let cost = bits(&local);
@@ -565,10 +582,8 @@ fn choose_slots(
             best = Some((cost, option));
         }
     }
-    let chosen = best.map_or(current.clone(), |(_, option)| option.clone());
-    for (&k, &slot) in ks.iter().zip(&chosen) {
-        groups[g].slots[k].1 = slot;
-    }
+    let chosen = best.map_or(current, |(_, option)| option);
+    groups[g].slots[k].1 = chosen;
     chosen != current
 }
 

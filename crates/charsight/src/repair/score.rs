@@ -81,7 +81,7 @@ impl Units {
 }
 
 /// An undecodable byte (an escape) or the U+FFFD the output writes for it.
-fn is_undecodable(c: char) -> bool {
+pub(crate) fn is_undecodable(c: char) -> bool {
     is_escape(c) || c == '\u{FFFD}'
 }
 
