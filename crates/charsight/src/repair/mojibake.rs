@@ -369,12 +369,14 @@ impl Slot {
         }
     }
 
-    /// The readings of a lost run: each byte of [`UNDEFINED`], then each
-    /// two (`ã��`: both bytes after the lead of `き` lost).
-    fn lost_readings(len: usize) -> Vec<Slot> {
-        let n = UNDEFINED.len();
+    /// The readings of the lost run `text`: each byte of [`UNDEFINED`],
+    /// then, if it is more than one character, each two (`ã��`: both bytes
+    /// after the lead of `き` lost).
+    fn lost_readings(text: &str) -> Vec<Slot> {
+        let (len, n) = (text.len(), UNDEFINED.len());
         let one = (0..n).map(|i| (i, None));
-        let two = (0..n * n).map(|k| (k / n, Some(k % n)));
+        let pairs = if text.chars().nth(1).is_some() { n * n } else { 0 };
+        let two = (0..pairs).map(|k| (k / n, Some(k % n)));
         one.chain(two).map(|bytes| Slot::Lost { len, bytes: Some(bytes) }).collect()
     }
 }
@@ -494,8 +496,9 @@ fn windows_1252_runs(line: &str, groups: &[Vec<Range<usize>>], lost: LostSpaces)
     for g in 0..groups.len() {
         let mut changed = false;
         for k in 0..groups[g].slots.len() {
-            if let Slot::Lost { len, .. } = groups[g].slots[k].1 {
-                changed |= choose_slot(line, &mut groups, g, k, &Slot::lost_readings(len));
+            if let (pos, Slot::Lost { len, .. }) = groups[g].slots[k] {
+                let readings = Slot::lost_readings(&line[pos..pos + len]);
+                changed |= choose_slot(line, &mut groups, g, k, &readings);
             }
         }
         if changed {
