@@ -560,8 +560,12 @@ fn choose_slot(line: &str, groups: &mut [Group], g: usize, k: usize, options: &[
     let within = group.slots[skipped..].iter().take_while(|s| s.0 + s.1.len_in_line() <= range.end);
     let within = within.copied().collect();
     let mut local = Group { range, slots: within, runs: Vec::new(), inside: Vec::new() };
-    let others: Runs = (groups.iter().enumerate().filter(|(h, _)| *h != g))
-        .flat_map(|(_, group)| group.runs.iter())
+    // The other groups' runs in the window (groups are in line order).
+    let near = groups.partition_point(|group| group.range.end <= lo);
+    let others: Runs = (near..groups.len())
+        .take_while(|&h| groups[h].range.start < hi)
+        .filter(|&h| h != g)
+        .flat_map(|h| groups[h].runs.iter())
         .filter(|(r, _)| lo <= r.start && r.end <= hi)
         .map(|(r, fixed)| (r.start - lo..r.end - lo, fixed.clone()))
         .collect();
