@@ -18,7 +18,8 @@
 //!   (reading UTF-8 as Shift_JIS or GBK often loses bytes), and the number
 //!   left out is reported; also read as windows-1252 once with its no-break
 //!   spaces turned into spaces (and collapsed with a space after them), and
-//!   with the bytes windows-1252 leaves undefined replaced by U+FFFD;
+//!   with the bytes windows-1252 leaves undefined replaced by U+FFFD (or by
+//!   `?`, as a legacy store writes U+FFFD);
 //! - `ncr`: a Chinese, Korean or Japanese line in GBK, Big5, EUC-KR or
 //!   Shift_JIS with every byte above 0x7F written as a numeric character
 //!   reference (bytes 0x80–0x9F by their windows-1252 character, as
@@ -407,14 +408,22 @@ fn mojibake_cases(
         let garbled = Via::Encoding(Charset::Windows1252).garble(line)?;
         garbled.contains(undefined).then(|| (line, garbled.replace(undefined, "\u{FFFD}")))
     });
+    // The same damage stored in a legacy encoding, where each U+FFFD became
+    // `?` (`â€?` for `”`).
     for (line, damaged) in lost.take(n) {
-        cases.push(Case {
-            set: "mojibake windows-1252 ×1, undefined bytes lost".to_owned(),
-            lang,
-            original: line.clone(),
-            damaged: damaged.into_bytes(),
-            charset: Charset::Utf8,
-        });
+        let marked = damaged.replace('\u{FFFD}', "?");
+        for (set, damaged) in [
+            ("mojibake windows-1252 ×1, undefined bytes lost", damaged),
+            ("mojibake windows-1252 ×1, undefined bytes lost as ?", marked),
+        ] {
+            cases.push(Case {
+                set: set.to_owned(),
+                lang,
+                original: line.clone(),
+                damaged: damaged.into_bytes(),
+                charset: Charset::Utf8,
+            });
+        }
     }
     for via in VIAS {
         for depth in 1..=2 {

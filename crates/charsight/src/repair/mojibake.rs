@@ -12,7 +12,8 @@
 //! a space standing for a no-break space where that completes a sequence
 //! (`Ã ` for `à`, once the no-break space became a space, or collapsed with
 //! the space after it: see [`LostSpaces`]) and U+FFFD standing for a byte
-//! windows-1252 leaves undefined (`â€�` for `”`: see [`UNDEFINED`]), peels up to
+//! windows-1252 leaves undefined (`â€�` for `”`: see [`UNDEFINED`]; or `?`
+//! where a legacy store wrote the U+FFFD so: `â€?`), peels up to
 //! [`MAX_DEPTH`] layers, and keeps the reading the scoring model
 //! prefers — only when it is at least [`MARGIN`] bits cheaper than the text
 //! as it stands. Where several encodings propose overlapping repairs, the
@@ -322,6 +323,9 @@ impl LostSpaces {
 /// (`E2 80 9D`) with its `9D` lost, `Ã�` one of `Á Í Ï Ð Ý`.
 const UNDEFINED: [char; 5] = ['\u{81}', '\u{8D}', '\u{8F}', '\u{90}', '\u{9D}'];
 
+/// Lost bytes read as one or two bytes of [`UNDEFINED`] (by index).
+type Undefined = (usize, Option<usize>);
+
 /// A stretch of a group (see [`Group`]) that may stand for other bytes
 /// than its own in windows-1252, and how it is read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -332,16 +336,30 @@ enum Slot {
     Space { collapsed: bool },
     /// A run of `len` bytes of U+FFFD or undecodable bytes (which the
     /// output writes as U+FFFD, so that repairing it again reads the same
-    /// slot), as one or two bytes of [`UNDEFINED`] (by index), or as it is.
-    Lost { len: usize, bytes: Option<(usize, Option<usize>)> },
+    /// slot), read as lost bytes or as it is.
+    Lost { len: usize, bytes: Option<Undefined> },
+    /// One or two (`marks`) question marks after a character: lost bytes
+    /// whose U+FFFD a legacy store wrote as `?` (`â€?` for `”`), one per
+    /// byte, or (`None`) the first of them as it is.
+    Marks { marks: usize, bytes: Option<Undefined> },
 }
 
 impl Slot {
-    /// Its length in the line.
+    /// Its length in the line, as it is read.
     fn len_in_line(self) -> usize {
         match self {
             Slot::Space { .. } => 1,
             Slot::Lost { len, .. } => len,
+            Slot::Marks { bytes: Some((_, Some(_))), .. } => 2,
+            Slot::Marks { .. } => 1,
+        }
+    }
+
+    /// The most of the line any of its readings takes.
+    fn span(self) -> usize {
+        match self {
+            Slot::Marks { marks, .. } => marks,
+            slot => slot.len_in_line(),
         }
     }
 
@@ -358,32 +376,53 @@ impl Slot {
                 }
                 core
             }
-            Slot::Lost { bytes: Some((first, second)), .. } => {
+            Slot::Lost { bytes: Some((first, second)), .. }
+            | Slot::Marks { bytes: Some((first, second)), .. } => {
                 part.push(UNDEFINED[first]);
                 part.extend(second.map(|i| UNDEFINED[i]));
                 part.len()
             }
-            Slot::Lost { bytes: None, .. } => {
+            Slot::Lost { bytes: None, .. } | Slot::Marks { bytes: None, .. } => {
                 part.push_str(text);
                 part.len()
             }
         }
     }
 
-    /// The readings of the lost run `text`: each byte of [`UNDEFINED`],
-    /// then, if it is more than one character, each two (`ã��`: both bytes
-    /// after the lead of `き` lost).
-    fn lost_readings(text: &str) -> Vec<Slot> {
-        let (len, n) = (text.len(), UNDEFINED.len());
+    /// The readings of a slot of lost bytes whose stretch of the line
+    /// ([`Slot::span`]) is `text`: each byte of [`UNDEFINED`], then, if
+    /// it is more than one character, each two (`ã��`: both bytes after
+    /// the lead of `き` lost). None for a space.
+    fn lost_readings(self, text: &str) -> Vec<Slot> {
+        let n = UNDEFINED.len();
         let one = (0..n).map(|i| (i, None));
         let pairs = if text.chars().nth(1).is_some() { n * n } else { 0 };
         let two = (0..pairs).map(|k| (k / n, Some(k % n)));
-        one.chain(two).map(|bytes| Slot::Lost { len, bytes: Some(bytes) }).collect()
+        let readings = one.chain(two);
+        match self {
+            Slot::Space { .. } => Vec::new(),
+            Slot::Lost { len, .. } => {
+                readings.map(|b| Slot::Lost { len, bytes: Some(b) }).collect()
+            }
+            Slot::Marks { marks, .. } => {
+                readings.map(|b| Slot::Marks { marks, bytes: Some(b) }).collect()
+            }
+        }
     }
 }
 
-/// Non-ASCII stretches of a line with one space between them and maybe one
-/// after them, read through windows-1252 with their spaces and U+FFFD as
+/// How many question marks right after `end` in `line` may be lost bytes
+/// ([`Slot::Marks`]): one or two, or none (more are punctuation).
+fn marks_after(line: &str, end: usize) -> usize {
+    match line.as_bytes()[end..].iter().take_while(|&&b| b == b'?').count() {
+        n @ 1..=2 => n,
+        _ => 0,
+    }
+}
+
+/// Non-ASCII stretches of a line with one space between them (after any
+/// question marks that may be lost bytes) and maybe one after them, read
+/// through windows-1252 with their spaces, U+FFFD and question marks as
 /// [`Slot`]s say.
 struct Group {
     /// The group's bytes in the line (with the space after it).
@@ -400,23 +439,29 @@ struct Group {
 
 impl Group {
     /// The group of `stretches` in `line`, each space read as a no-break
-    /// space that became a space, each U+FFFD as itself.
+    /// space that became a space, each U+FFFD and question mark as itself.
     fn new(line: &str, stretches: &[Range<usize>]) -> Group {
-        let last = stretches[stretches.len() - 1].end;
+        // Each stretch's end with the question marks after it.
+        let ends: Vec<usize> = stretches.iter().map(|r| r.end + marks_after(line, r.end)).collect();
+        let last = ends[ends.len() - 1];
         let trailing = line[last..].starts_with(' ');
         let range = stretches[0].start..last + usize::from(trailing);
         let space = Slot::Space { collapsed: false };
-        let mut slots: Vec<(usize, Slot)> = stretches[..stretches.len() - 1]
+        let mut slots: Vec<(usize, Slot)> = ends[..ends.len() - 1]
             .iter()
-            .map(|r| (r.end, space))
+            .filter(|&&end| line[end..].starts_with(' '))
+            .map(|&end| (end, space))
             .chain(trailing.then_some((last, space)))
             .collect();
         // A byte lost from a character follows the rest of it: a run of
         // U+FFFD that starts a stretch is left as it is.
-        for r in stretches {
+        for (r, &end) in stretches.iter().zip(&ends) {
             let runs = undecodable_runs(&line[r.clone()]).filter(|run| run.start > 0);
             let lost = |run: Range<usize>| Slot::Lost { len: run.len(), bytes: None };
             slots.extend(runs.map(|run| (r.start + run.start, lost(run))));
+            if end > r.end {
+                slots.push((r.end, Slot::Marks { marks: end - r.end, bytes: None }));
+            }
         }
         slots.sort_unstable_by_key(|s| s.0);
         let mut group = Group { range, slots, runs: Vec::new(), inside: Vec::new() };
@@ -477,9 +522,10 @@ impl Group {
 /// ISO-8859-1), with the rest of the line undone as chosen so far at each
 /// choice (a mojibake line reads as its language only once repaired):
 ///
-/// - each U+FFFD read as the undefined byte ([`UNDEFINED`]) that makes the
-///   line most plausible, among those that complete a character (`â€�`
-///   reads `”` after a word);
+/// - each U+FFFD, and each `?` or `??` right after a non-ASCII character,
+///   read as the undefined byte ([`UNDEFINED`]) that makes the line most
+///   plausible, among those that complete a character (`â€�` and `â€?`
+///   read `”` after a word), or as it is;
 /// - each space read as a no-break space that became a space; where the
 ///   block's spaces may have collapsed ([`LostSpaces`]), each one that
 ///   completes a character is read as a no-break space and a space
@@ -493,23 +539,49 @@ impl Group {
 /// clean Russian.
 fn windows_1252_runs(line: &str, groups: &[Vec<Range<usize>>], lost: LostSpaces) -> Runs {
     let mut groups: Vec<Group> = groups.iter().map(|g| Group::new(line, g)).collect();
-    let spaces = [Slot::Space { collapsed: false }, Slot::Space { collapsed: true }];
-    for g in 0..groups.len() {
+    if groups.iter().all(|g| g.slots.is_empty()) {
+        return groups.into_iter().flat_map(|g| g.runs).collect();
+    }
+    // Lost bytes are chosen in the language the line reads as with its runs
+    // undone as they stand, then again, with all the others as chosen, in
+    // the language it reads as then (a Japanese line whose kana lost bytes
+    // reads as Chinese until they are found).
+    let language_now = |groups: &[Group]| {
+        let runs: Runs = groups.iter().flat_map(|g| g.runs.iter().cloned()).collect();
+        score::line_language(&undone(line, &runs))
+    };
+    let mut language = language_now(&groups);
+    for round in 0..2 {
         let mut changed = false;
-        for k in 0..groups[g].slots.len() {
-            if let (pos, Slot::Lost { len, .. }) = groups[g].slots[k] {
-                let readings = Slot::lost_readings(&line[pos..pos + len]);
-                changed |= choose_slot(line, &mut groups, g, k, &readings);
+        for g in 0..groups.len() {
+            let mut changed_here = false;
+            for k in 0..groups[g].slots.len() {
+                let (pos, slot) = groups[g].slots[k];
+                let readings = slot.lost_readings(&line[pos..pos + slot.span()]);
+                if !readings.is_empty() {
+                    changed_here |= choose_slot(line, language, &mut groups, g, k, &readings);
+                }
+            }
+            if changed_here {
+                groups[g].read(line);
+                changed = true;
             }
         }
-        if changed {
-            groups[g].read(line);
+        if !changed {
+            break;
         }
-        if lost == LostSpaces::MaybeCollapsed {
+        if round == 0 {
+            language = language_now(&groups);
+        }
+    }
+    if lost == LostSpaces::MaybeCollapsed {
+        let space = Slot::Space { collapsed: false };
+        let spaces = [space, Slot::Space { collapsed: true }];
+        for g in 0..groups.len() {
             let mut changed = false;
             for k in 0..groups[g].slots.len() {
-                if groups[g].slots[k].1 == spaces[0] && groups[g].inside[k] {
-                    changed |= choose_slot(line, &mut groups, g, k, &spaces);
+                if groups[g].slots[k].1 == space && groups[g].inside[k] {
+                    changed |= choose_slot(line, language, &mut groups, g, k, &spaces);
                 }
             }
             if changed {
@@ -544,13 +616,20 @@ const SLOT_CONTEXT: usize = 128;
 /// it most plausible, with the other groups' runs there undone as chosen so
 /// far (a mojibake line reads as its language only once repaired). Whether
 /// it changed (the group's runs are then to be read again).
-fn choose_slot(line: &str, groups: &mut [Group], g: usize, k: usize, options: &[Slot]) -> bool {
+fn choose_slot(
+    line: &str,
+    language: Option<&str>,
+    groups: &mut [Group],
+    g: usize,
+    k: usize,
+    options: &[Slot],
+) -> bool {
     let (pos, current) = groups[g].slots[k];
     let mut lo = pos.saturating_sub(SLOT_CONTEXT);
     while !line.is_char_boundary(lo) {
         lo -= 1;
     }
-    let mut hi = (pos + current.len_in_line() + SLOT_CONTEXT).min(line.len());
+    let mut hi = (pos + current.span() + SLOT_CONTEXT).min(line.len());
     while !line.is_char_boundary(hi) {
         hi += 1;
     }
@@ -558,7 +637,7 @@ fn choose_slot(line: &str, groups: &mut [Group], g: usize, k: usize, options: &[
     let group = &groups[g];
     let range = group.range.start.max(lo)..group.range.end.min(hi);
     let skipped = group.slots.partition_point(|s| s.0 < range.start);
-    let within = group.slots[skipped..].iter().take_while(|s| s.0 + s.1.len_in_line() <= range.end);
+    let within = group.slots[skipped..].iter().take_while(|s| s.0 + s.1.span() <= range.end);
     let within = within.copied().collect();
     let mut local = Group { range, slots: within, runs: Vec::new(), inside: Vec::new() };
     // The other groups' runs in the window (groups are in line order).
@@ -574,7 +653,7 @@ fn choose_slot(line: &str, groups: &mut [Group], g: usize, k: usize, options: &[
         let mut runs = others.clone();
         runs.extend(local.runs.iter().map(|(r, fixed)| (r.start - lo..r.end - lo, fixed.clone())));
         runs.sort_unstable_by_key(|r| r.0.start);
-        bits_undone(&line[lo..hi], &runs)
+        bits_undone(&line[lo..hi], &runs, language)
     };
     // The way it has, if it is one of the options, first: it wins a tie.
     let first = options.iter().filter(|&&o| o == current);
@@ -595,17 +674,23 @@ fn choose_slot(line: &str, groups: &mut [Group], g: usize, k: usize, options: &[
     chosen != current
 }
 
-/// How plausible `line` is with `runs` undone once ([`score::bits`]).
-fn bits_undone(line: &str, runs: &[(Range<usize>, String)]) -> f32 {
-    let layer: Vec<Proposal> = runs
-        .iter()
-        .map(|(range, fixed)| Proposal {
-            range: range.clone(),
-            layers: vec![fixed.clone()],
-            chosen: 0,
-        })
-        .collect();
-    score::bits(&apply(line, &layer).0)
+/// `line` with `runs` (sorted, not overlapping) undone once.
+fn undone(line: &str, runs: &[(Range<usize>, String)]) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut last = 0;
+    for (range, fixed) in runs {
+        out.push_str(&line[last..range.start]);
+        out.push_str(fixed);
+        last = range.end;
+    }
+    out.push_str(&line[last..]);
+    out
+}
+
+/// How plausible `line` is with `runs` undone once, in `language` or,
+/// without one, its most plausible ([`score::bits_in`]).
+fn bits_undone(line: &str, runs: &[(Range<usize>, String)], language: Option<&str>) -> f32 {
+    score::bits_in(&undone(line, runs), language)
 }
 
 /// A proposed repair of one stretch of a line.
@@ -647,6 +732,15 @@ impl Proposal {
     }
 }
 
+/// Whether the ASCII stretch `ascii` of `line` joins the non-ASCII ones on
+/// each side of it into a group: question marks that may be lost bytes of
+/// the one before (`end`), a space, or both.
+fn joins(line: &str, end: usize, ascii: Range<usize>) -> bool {
+    let marks = marks_after(line, end);
+    let space = line[..ascii.end].ends_with(' ');
+    !ascii.is_empty() && ascii.len() == marks + usize::from(space)
+}
+
 /// Each encoding's proposals for one line (its stretches whose bytes are
 /// UTF-8, each at its most plausible depth).
 fn proposals(line: &str, lost: LostSpaces) -> Vec<(Via, Vec<Proposal>)> {
@@ -655,7 +749,8 @@ fn proposals(line: &str, lost: LostSpaces) -> Vec<(Via, Vec<Proposal>)> {
     }
     // Each encoding's stretches first: most lines have none, and need no
     // scoring at all. They are found in groups of non-ASCII stretches with
-    // one space between them (see [`Group`]).
+    // one space between them, after any question marks that may be lost
+    // bytes (see [`Group`]).
     let parts: Vec<(Range<usize>, bool)> = stretches(line).collect();
     let mut groups: Vec<Vec<Range<usize>>> = Vec::new();
     let mut i = 0;
@@ -666,7 +761,7 @@ fn proposals(line: &str, lost: LostSpaces) -> Vec<(Via, Vec<Proposal>)> {
         }
         let mut group = vec![parts[i].0.clone()];
         let mut j = i + 1;
-        while j + 1 < parts.len() && &line[parts[j].0.clone()] == " " {
+        while j + 1 < parts.len() && joins(line, parts[j - 1].0.end, parts[j].0.clone()) {
             group.push(parts[j + 1].0.clone());
             j += 2;
         }
@@ -695,7 +790,7 @@ fn proposals(line: &str, lost: LostSpaces) -> Vec<(Via, Vec<Proposal>)> {
     // plausible than it is has nothing to repair here.
     let as_is = score::bits(line);
     let runs: Vec<_> =
-        runs.into_iter().filter(|(_, found)| bits_undone(line, found) < as_is).collect();
+        runs.into_iter().filter(|(_, found)| bits_undone(line, found, None) < as_is).collect();
     if runs.is_empty() {
         return Vec::new();
     }
@@ -782,7 +877,7 @@ fn repair_line(line: &str, by_via: Vec<(Via, Vec<Proposal>)>, block: &[(Via, Sha
                 0 => format!("UTF-8 read as {name}"),
                 n => format!("UTF-8 read as {name}, {} times", n + 1),
             };
-            if line[p.range.clone()].contains('\u{FFFD}') {
+            if line[p.range.clone()].contains(['\u{FFFD}', '?']) {
                 rule.push_str(", its undefined bytes lost (guessed)");
             }
             let confidence = score::confidence(gain, margin);
@@ -938,24 +1033,40 @@ mod tests {
     }
 
     #[test]
-    fn bytes_lost_as_u_fffd() {
+    fn bytes_lost_as_u_fffd_or_question_marks() {
         // A decoder that replaced the bytes windows-1252 leaves undefined
         // with U+FFFD: `”` (E2 80 9D) as `â€�`, `Á` (C3 81) as `Ã�`, `с`
         // (D1 81) as `Ñ�`, `き` (E3 81 8D) as `ã��`.
+        // Or a store that could not hold U+FFFD wrote `?` for each.
         for text in [
             "He said “hello” and left.",
             "El Área de la ciudad es única.",
             "Всё хорошо, спасибо за помощь.",
             "きのうは雨でした。",
         ] {
-            let lost = garble(text, Via::Windows1252, 1).replace(UNDEFINED, "\u{FFFD}");
-            assert!(lost.contains('\u{FFFD}'), "{text}");
-            assert_eq!(repair(&lost), text, "{lost}");
+            let garbled = garble(text, Via::Windows1252, 1);
+            for mark in ["\u{FFFD}", "?"] {
+                let lost = garbled.replace(UNDEFINED, mark);
+                assert!(lost.contains(mark), "{text}");
+                assert_eq!(repair(&lost), text, "{lost}");
+            }
         }
-        let edits = repair_text("He said â€œhelloâ€\u{FFFD} and left.");
-        assert!(edits.iter().any(|e| e.rule.ends_with("its undefined bytes lost (guessed)")));
-        // A U+FFFD that completes nothing is left.
-        assert!(repair_text("Plain text with \u{FFFD} in it, café.").is_empty());
+        for lost in ["He said â€œhelloâ€\u{FFFD} and left.", "He said â€œhelloâ€? and left."]
+        {
+            let edits = repair_text(lost);
+            assert!(edits.iter().any(|e| e.rule.ends_with("its undefined bytes lost (guessed)")));
+        }
+        // A U+FFFD or question mark that completes nothing is left, and so
+        // are question marks after letters that would complete one only
+        // by chance.
+        for clean in [
+            "Plain text with \u{FFFD} in it, café.",
+            "Est-ce que tu viens à la fête, ou bien à la maison de René?",
+            "Ты где? Я здесь?? Что??? Всё?",
+            "QUEM É A MINHA IRMÃ? ONDE ESTÁ?",
+        ] {
+            assert!(repair_text(clean).is_empty(), "{clean}");
+        }
     }
 
     #[test]

@@ -322,6 +322,15 @@ pub(crate) fn bits(text: &str) -> f32 {
     costs(text).best().map_or(0.0, |(_, bits)| bits) + unseen(text)
 }
 
+/// The cost of `text` under `language`, with [`unseen`] symbols charged;
+/// without a language (or for one without a model), [`bits`].
+pub(crate) fn bits_in(text: &str, language: Option<&str>) -> f32 {
+    match language.and_then(|language| cost_in(text, language)) {
+        Some(cost) => cost + unseen(text),
+        None => bits(text),
+    }
+}
+
 /// The cost of `text` under each language ([`language_costs`]) as the
 /// output will have it: a run of undecodable bytes (escapes) is scored as
 /// one U+FFFD, and so is a run of U+FFFD, so that repairing the output
