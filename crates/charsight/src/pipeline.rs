@@ -669,7 +669,9 @@ fn damaged_utf8(
     utf8_larger: Option<bool>,
 ) -> Option<Option<&'static str>> {
     let best = guess.candidates.first().filter(|c| c.charset != Charset::Utf8)?;
-    let valid = valid_utf8(candidates);
+    // Characters beyond U+FFFF written as CESU-8 are UTF-8 to a reader
+    // (and the `mixed` repair), and no other encoding's text by chance.
+    let valid = valid_utf8(candidates) || crate::repair::is_utf8_with_surrogate_pairs(sample);
     if !valid && !weighable_utf8(candidates) {
         return None;
     }

@@ -49,6 +49,44 @@ fn stray_windows_1252_in_utf8() {
     assert_eq!(undo(&text, &findings), plain(damaged, Charset::Utf8));
 }
 
+/// `text` with its characters beyond U+FFFF written as CESU-8 (each half of
+/// its surrogate pair as a three-byte sequence).
+fn cesu8(text: &str) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    for c in text.chars() {
+        if c <= '\u{FFFF}' {
+            bytes.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+            continue;
+        }
+        for unit in c.encode_utf16(&mut [0; 2]).iter().map(|&u| u32::from(u)) {
+            bytes.extend(
+                [0xE0 | (unit >> 12), 0x80 | ((unit >> 6) & 0x3F), 0x80 | (unit & 0x3F)]
+                    .map(|b| b as u8),
+            );
+        }
+    }
+    bytes
+}
+
+#[test]
+fn surrogate_pairs_in_utf8() {
+    // Emoji and a CJK extension B character written as CESU-8, in a line
+    // with nothing else beyond ASCII (GBK reads its bytes as characters) and
+    // in one with UTF-8 accents.
+    for line in ["Great day 😀🎉 see you soon\n", "Café 𠀋 ensemble, à bientôt 👍\n"] {
+        let damaged = cesu8(line);
+        assert!(std::str::from_utf8(&damaged).is_err());
+        assert_eq!(Engine::new().detect(&damaged).charset, Charset::Utf8, "{line}");
+        let (text, findings) = repair_all(&damaged, Charset::Utf8);
+        assert_eq!(text, line);
+        assert!(findings.iter().all(|f| f.rule == "surrogate pairs (CESU-8) in UTF-8"));
+        assert_eq!(undo(&text, &findings), plain(&damaged, Charset::Utf8));
+        // And garbled through windows-1252.
+        let garbled = Charset::Windows1252.decode(&damaged).0.into_owned();
+        assert_eq!(repair_all(garbled.as_bytes(), Charset::Utf8).0, line, "{garbled}");
+    }
+}
+
 #[test]
 fn utf8_fragments_in_legacy_documents() {
     // A windows-1252 line with one word in UTF-8.

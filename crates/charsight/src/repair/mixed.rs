@@ -18,13 +18,16 @@
 //!   run as its trail byte. After [`MAX_SCORED`] runs in a block, only the
 //!   encoding chosen most often so far is tried, which bounds the work on
 //!   inputs that are mostly malformed.
+//! - **Surrogate pairs**: in UTF-8, a run of malformed bytes that is
+//!   characters beyond U+FFFF written as CESU-8 is decoded so, with
+//!   certainty.
 
 use std::ops::Range;
 
 use super::block::{Block, Segment};
 use super::mojibake::{self, Proposal, Via};
 use super::score::{self, Share, Verdicts, Window};
-use super::utf8::Units;
+use super::utf8::{self, Units};
 use super::{Edit, Kind, LEGACY};
 use crate::decode::PieceKind;
 use crate::detect::LanguageCosts;
@@ -50,6 +53,7 @@ pub(crate) fn repair(block: &Block) -> Vec<Edit> {
         return Vec::new();
     }
     let mut edits = fragments(block);
+    edits.extend(surrogate_pairs(block));
     let strays = strays(block, &edits);
     edits.extend(strays);
     edits.sort_by_key(|e| e.range.start);
@@ -142,7 +146,7 @@ fn fragments(block: &Block) -> Vec<Edit> {
         }
         for run in bytes.utf8_runs() {
             let (first, last) = (group[run.start], group[run.end - 1]);
-            let mut fixed = String::from_utf8_lossy(bytes.bytes(run.clone())).into_owned();
+            let mut fixed = utf8::decode(bytes.bytes(run.clone()));
             let mut end = last.text.end;
             // The UTF-8 may run on into the next character.
             let next = i + run.end;
@@ -153,7 +157,7 @@ fn fragments(block: &Block) -> Vec<Edit> {
                     if let Some((text, to)) =
                         resync(block, &units, u.input.start + more as u64, next)
                     {
-                        fixed.push_str(&String::from_utf8_lossy(&ahead[..more]));
+                        fixed.push_str(&utf8::decode(&ahead[..more]));
                         fixed.push_str(&text);
                         end = to;
                     }
@@ -259,6 +263,44 @@ fn resync(
     None
 }
 
+/// The runs of malformed bytes of the block: text, input, and how many
+/// malformed sequences each joins.
+fn malformed_runs(block: &Block) -> Vec<(Range<usize>, Range<u64>, usize)> {
+    let mut runs: Vec<(Range<usize>, Range<u64>, usize)> = Vec::new();
+    for s in block.segments().filter(|s| s.kind == PieceKind::Malformed) {
+        match runs.last_mut() {
+            Some((text, input, n)) if text.end == s.text.start && input.end == s.input.start => {
+                text.end = s.text.end;
+                input.end = s.input.end;
+                *n += 1;
+            }
+            _ => runs.push((s.text, s.input, 1)),
+        }
+    }
+    runs
+}
+
+/// Runs of malformed bytes in UTF-8 that are surrogate pairs written as
+/// two three-byte sequences each ([`utf8::surrogate_pair`]: CESU-8, from
+/// Oracle's `UTF8`, Java, JSON escapes decoded one by one), as their
+/// characters: no other reading of those bytes is text.
+fn surrogate_pairs(block: &Block) -> Vec<Edit> {
+    if block.charset != Charset::Utf8 {
+        return Vec::new();
+    }
+    let mut edits = Vec::new();
+    for (range, input, _) in malformed_runs(block) {
+        let bytes = block.bytes(input);
+        let pairs: Option<String> =
+            bytes.chunks(6).map(utf8::surrogate_pair).collect::<Option<String>>();
+        if let Some(after) = pairs.filter(|p| !p.is_empty()) {
+            let rule = "surrogate pairs (CESU-8) in UTF-8".to_owned();
+            edits.push(Edit { range, after, kind: Kind::Mixed, rule, confidence: 1.0 });
+        }
+    }
+    edits
+}
+
 /// One run of malformed bytes and its readings.
 struct Stray {
     /// The run's text (escapes) and the character after it, if a reading
@@ -275,17 +317,7 @@ struct Stray {
 /// encoding that fits them: the one that fits the block's runs best where
 /// it decodes the run and clears the margin, else the run's own best.
 fn strays(block: &Block, taken: &[Edit]) -> Vec<Edit> {
-    let mut runs: Vec<(Range<usize>, Range<u64>, usize)> = Vec::new();
-    for s in block.segments().filter(|s| s.kind == PieceKind::Malformed) {
-        match runs.last_mut() {
-            Some((text, input, n)) if text.end == s.text.start && input.end == s.input.start => {
-                text.end = s.text.end;
-                input.end = s.input.end;
-                *n += 1;
-            }
-            _ => runs.push((s.text, s.input, 1)),
-        }
-    }
+    let mut runs = malformed_runs(block);
     runs.retain(|(text, _, _)| {
         !taken.iter().any(|e| e.range.start < text.end && text.start < e.range.end)
     });

@@ -83,6 +83,7 @@ pub use fonts::FontScope;
 /// The gain (bits) a mojibake repair needs (the pipeline asks as much of
 /// each UTF-8 fragment it reads in a legacy document).
 pub(crate) use mojibake::MARGIN as MOJIBAKE_MARGIN;
+pub(crate) use utf8::is_utf8_with_surrogate_pairs;
 
 /// `text` with its mojibake repaired as the `mojibake` repair would (the
 /// pipeline weighs a garbled UTF-8 reading by the text it repairs to).

@@ -23,7 +23,7 @@ use std::ops::Range;
 use std::sync::OnceLock;
 
 use super::score::{self, Share, Window};
-use super::utf8::Units;
+use super::utf8::{self, Units};
 use super::{Edit, Kind};
 use crate::Charset;
 
@@ -235,7 +235,7 @@ fn encodable_runs(via: Via, part: &str) -> Vec<(Range<usize>, String)> {
                     let at: Vec<usize> = chunk.char_indices().map(|(k, _)| k).collect();
                     let pos = |u: usize| at.get(u).map_or(chunk.len(), |&k| k);
                     for run in units.utf8_runs() {
-                        let text = String::from_utf8_lossy(units.bytes(run.clone())).into_owned();
+                        let text = utf8::decode(units.bytes(run.clone()));
                         let range = chunk_start + pos(run.start)..chunk_start + pos(run.end);
                         found.push((range, text));
                     }

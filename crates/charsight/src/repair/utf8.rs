@@ -73,8 +73,13 @@ impl Units {
     }
 }
 
-/// The length of the valid UTF-8 sequence `bytes` starts with, if any.
+/// The length of the valid UTF-8 sequence `bytes` starts with, if any; a
+/// surrogate pair written as two three-byte sequences ([`surrogate_pair`])
+/// counts as one of six bytes.
 fn sequence_len(bytes: &[u8]) -> Option<usize> {
+    if surrogate_pair(bytes).is_some() {
+        return Some(6);
+    }
     let len = match *bytes.first()? {
         0..=0x7F => 1,
         0xC2..=0xDF => 2,
@@ -83,6 +88,77 @@ fn sequence_len(bytes: &[u8]) -> Option<usize> {
         _ => return None,
     };
     std::str::from_utf8(bytes.get(..len)?).ok().map(|_| len)
+}
+
+/// The character of the surrogate pair `bytes` starts with, written as two
+/// three-byte sequences: CESU-8, as Oracle's `UTF8`, Java's modified UTF-8
+/// and JSON escapes (`\ud83d\ude00`) decoded one by one write characters
+/// beyond U+FFFF. Not UTF-8, and no other encoding's text forms it by
+/// chance.
+pub(crate) fn surrogate_pair(bytes: &[u8]) -> Option<char> {
+    let &[0xED, h @ 0xA0..=0xAF, h2 @ 0x80..=0xBF, 0xED, l @ 0xB0..=0xBF, l2 @ 0x80..=0xBF] =
+        bytes.get(..6)?
+    else {
+        return None;
+    };
+    // The ten bits of each half: four (high) or four (low) from the second
+    // byte, six from the third.
+    let high = (u32::from(h & 0x0F) << 6) | u32::from(h2 & 0x3F);
+    let low = (u32::from(l & 0x0F) << 6) | u32::from(l2 & 0x3F);
+    char::from_u32(0x10000 + (high << 10) + low)
+}
+
+/// UTF-8 `bytes`, with [`surrogate_pair`]s as their characters and any
+/// other malformed sequence as U+FFFD.
+pub(crate) fn decode(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        let (valid, error) = match std::str::from_utf8(rest) {
+            Ok(text) => (text, None),
+            Err(e) => (
+                std::str::from_utf8(&rest[..e.valid_up_to()]).unwrap_or_default(),
+                Some(e.error_len().unwrap_or(rest.len() - e.valid_up_to())),
+            ),
+        };
+        out.push_str(valid);
+        rest = &rest[valid.len()..];
+        let Some(len) = error else { break };
+        match surrogate_pair(rest) {
+            Some(c) => {
+                out.push(c);
+                rest = &rest[6..];
+            }
+            None => {
+                out.push('\u{FFFD}');
+                rest = &rest[len..];
+            }
+        }
+    }
+    out
+}
+
+/// Whether `bytes` are UTF-8 but for one or more [`surrogate_pair`]s (and
+/// maybe one cut short at the end).
+pub(crate) fn is_utf8_with_surrogate_pairs(bytes: &[u8]) -> bool {
+    const PAIR: [std::ops::RangeInclusive<u8>; 6] =
+        [0xED..=0xED, 0xA0..=0xAF, 0x80..=0xBF, 0xED..=0xED, 0xB0..=0xBF, 0x80..=0xBF];
+    let mut rest = bytes;
+    let mut pairs = 0;
+    loop {
+        let at = match std::str::from_utf8(rest) {
+            Ok(_) => return pairs > 0,
+            Err(e) => e.valid_up_to(),
+        };
+        rest = &rest[at..];
+        if surrogate_pair(rest).is_some() {
+            pairs += 1;
+            rest = &rest[6..];
+        } else {
+            let cut = rest.len() < 6 && rest.iter().zip(&PAIR).all(|(b, r)| r.contains(b));
+            return cut && pairs > 0;
+        }
+    }
 }
 
 #[cfg(test)]
@@ -115,6 +191,31 @@ mod tests {
         // A unit may hold ASCII bytes: "あa" (E3 81 82 61) as 繧 (E3 81) Ｂ (82 61).
         let u = units(&[b"\xE3\x81", b"\x82a"]);
         assert_eq!(u.utf8_runs(), vec![0..2]);
+    }
+
+    #[test]
+    fn surrogate_pairs_are_read_whole() {
+        // U+1F600 as CESU-8: D83D DE00.
+        let pair = b"\xED\xA0\xBD\xED\xB8\x80";
+        assert_eq!(surrogate_pair(pair), Some('\u{1F600}'));
+        assert_eq!(sequence_len(pair), Some(6));
+        // The first and last characters beyond U+FFFF.
+        assert_eq!(surrogate_pair(b"\xED\xA0\x80\xED\xB0\x80"), Some('\u{10000}'));
+        assert_eq!(surrogate_pair(b"\xED\xAF\xBF\xED\xBF\xBF"), Some('\u{10FFFF}'));
+        // Halves alone or in the wrong order are not a pair.
+        assert_eq!(surrogate_pair(b"\xED\xB8\x80\xED\xA0\xBD"), None);
+        assert_eq!(surrogate_pair(b"\xED\xA0\xBD"), None);
+        assert_eq!(
+            decode(b"a\xED\xA0\xBD\xED\xB8\x80b\xED\xA0\xBD\xFFc"),
+            "a\u{1F600}b\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}c"
+        );
+        assert!(is_utf8_with_surrogate_pairs(b"caf\xC3\xA9 \xED\xA0\xBD\xED\xB8\x80!"));
+        assert!(is_utf8_with_surrogate_pairs(b"\xED\xA0\xBD\xED\xB8\x80 \xED\xA0\xBD\xED"));
+        assert!(!is_utf8_with_surrogate_pairs(b"caf\xC3\xA9"), "no pair");
+        assert!(!is_utf8_with_surrogate_pairs(b"\xED\xA0\xBD\xED\xB8\x80 caf\xE9"));
+        // A pair garbled through windows-1252 is found as a run.
+        let u = units(&[b"\xED", b"\xA0", b"\xBD", b"\xED", b"\xB8", b"\x80"]);
+        assert_eq!(u.utf8_runs(), vec![0..6]);
     }
 
     #[test]
