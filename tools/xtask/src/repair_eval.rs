@@ -21,9 +21,9 @@
 //!   with the bytes windows-1252 leaves undefined replaced by U+FFFD (or by
 //!   `?`, as a legacy store writes U+FFFD);
 //! - `ncr`: a Chinese, Korean or Japanese line in GBK, Big5, EUC-KR or
-//!   Shift_JIS with every byte above 0x7F written as a numeric character
-//!   reference (bytes 0x80–0x9F by their windows-1252 character, as
-//!   browsers do);
+//!   Shift_JIS, or another language's line in UTF-8, with every byte above
+//!   0x7F written as a numeric character reference (bytes 0x80–0x9F by
+//!   their windows-1252 character, as browsers do);
 //! - `fragment`: a windows-1252 (or Shift_JIS) line with one word (or a few
 //!   characters) in UTF-8.
 //!
@@ -469,16 +469,20 @@ fn references(bytes: &[u8]) -> String {
     out
 }
 
-/// Chinese, Korean and Japanese lines as references to their legacy bytes.
+/// Chinese, Korean and Japanese lines as references to their legacy bytes
+/// (ten times `n`), and the other languages' non-ASCII lines as references
+/// to their UTF-8 bytes (mojibake written as references).
 fn ncr_cases(lang: &'static str, lines: &[String], n: usize, cases: &mut Vec<Case>) {
-    let charset = match lang {
-        "zh-Hans" => Charset::Gbk,
-        "zh-Hant" => Charset::Big5,
-        "ko" => Charset::EucKr,
-        "ja" => Charset::ShiftJis,
-        _ => return,
+    let (charset, n) = match lang {
+        "zh-Hans" => (Charset::Gbk, n * 10),
+        "zh-Hant" => (Charset::Big5, n * 10),
+        "ko" => (Charset::EucKr, n * 10),
+        "ja" => (Charset::ShiftJis, n * 10),
+        _ => (Charset::Utf8, n),
     };
-    for line in lines.iter().filter(|l| !charset.encode(l).1).take(n) {
+    let utf8 = charset == Charset::Utf8;
+    let lines = lines.iter().filter(|l| !utf8 || (!l.is_ascii() && fnv(l, 11) % 2 == 0));
+    for line in lines.filter(|l| !charset.encode(l).1).take(n) {
         let damaged = references(&charset.encode(line).0).into_bytes();
         cases.push(Case {
             set: format!("ncr {charset}"),
@@ -569,7 +573,7 @@ pub fn run(args: &Args) -> Result<()> {
         for (set, n) in mojibake_cases(lang, &lines, args.per_language, &mut cases) {
             *lossy.entry(set).or_insert(0) += n;
         }
-        ncr_cases(lang, &lines, args.per_language * 10, &mut cases);
+        ncr_cases(lang, &lines, args.per_language, &mut cases);
         fragment_cases(lang, &lines, args.per_language, &mut cases);
         utf8_line_cases(lang, &lines, args.per_language / 4, &mut cases);
     }

@@ -3,7 +3,8 @@
 //!
 //! A GBK string "你好" (C4 E3 BA C3) pasted into a form of a windows-1252
 //! page comes back as `&#196;&#227;&#186;&#195;`, which a browser shows as
-//! "ÄãºÃ". Each reference to a code point up to U+00FF stands for that
+//! "ÄãºÃ"; UTF-8 "café" read as windows-1252 and written as references
+//! comes back as `caf&#195;&#169;`. Each reference to a code point up to U+00FF stands for that
 //! byte; references to the characters windows-1252 puts at 0x80–0x9F (`&#8364;`
 //! for 0x80) stand for those bytes. A run of such references, with the
 //! short stretches of plain ASCII between them (ASCII bytes of the string
@@ -14,7 +15,7 @@
 
 use std::ops::Range;
 
-use super::score::{self, Window};
+use super::score::{self, Share, Window};
 use super::{Edit, Kind, LEGACY};
 use crate::Charset;
 
@@ -24,10 +25,12 @@ pub(crate) const MARGIN: f32 = 12.0;
 /// Longest stretch of plain ASCII inside a run.
 const MAX_GAP: usize = 16;
 
-/// The encodings the bytes may be in: every legacy one but windows-1252,
+/// The encodings the bytes may be in: UTF-8 (mojibake written as
+/// references, `caf&#195;&#169;`), and every legacy one but windows-1252,
 /// whose reading is what the references show.
 fn candidates() -> impl Iterator<Item = Charset> {
-    LEGACY.into_iter().filter(|&c| c != Charset::Windows1252)
+    let legacy = LEGACY.into_iter().filter(|&c| c != Charset::Windows1252);
+    std::iter::once(Charset::Utf8).chain(legacy)
 }
 
 /// A reference at the start of `s` (`&#196;`, `&#xC4;`): its length and the
@@ -144,12 +147,23 @@ fn repair_line(line: &str) -> Vec<Edit> {
     let Some(&(Some(leader), total)) = totals.iter().min_by(|a, b| a.1.total_cmp(&b.1)) else {
         return edits;
     };
-    if as_shown - total < MARGIN {
-        return edits;
-    }
     // Each run is judged in the line as the leader reads all of them.
     let read: Vec<Option<usize>> =
         runs.iter().map(|run| run.readings.iter().position(|r| r.1 == leader)).collect();
+    // Mojibake written as references needs the margin a mojibake repair
+    // does: more where the line's other text is left as it is (a quoted
+    // example of mojibake in a text about it).
+    let margin = if leader == Charset::Utf8 {
+        let covered = runs.iter().zip(&read).filter(|(_, i)| i.is_some());
+        let shows = |run: &Run| run.shown.chars().filter(|&c| score::tells_language(c)).count();
+        let covered = covered.map(|(run, _)| shows(run)).sum();
+        Share::of(&shown.text, covered).margin(Share::default(), MARGIN)
+    } else {
+        MARGIN
+    };
+    if as_shown - total < margin {
+        return edits;
+    }
     let mut all = String::new();
     let mut last = 0;
     let mut at = Vec::new();
@@ -169,7 +183,7 @@ fn repair_line(line: &str) -> Vec<Edit> {
         let Some((_, gain)) = window.choose(&run.shown, &[&run.readings[i].0], true) else {
             continue;
         };
-        if gain < MARGIN {
+        if gain < margin {
             continue;
         }
         let (mut text, charset, took_next) = run.readings[i].clone();
@@ -184,7 +198,7 @@ fn repair_line(line: &str) -> Vec<Edit> {
             after: text,
             kind: Kind::Ncr,
             rule: format!("numeric character references to {charset} bytes"),
-            confidence: score::confidence(gain, MARGIN),
+            confidence: score::confidence(gain, margin),
         });
     }
     edits
@@ -344,6 +358,10 @@ mod tests {
             ("안녕하세요, 세계! 시험입니다.", Charset::EucKr),
             ("こんにちは、世界。テストです。", Charset::ShiftJis),
             ("Привет, мир! Это тест.", Charset::Windows1251),
+            // Mojibake written as references.
+            ("Un café au lait, une crème brûlée.", Charset::Utf8),
+            ("Съешь же ещё этих мягких булок.", Charset::Utf8),
+            ("“Quoted” text, 5 €.", Charset::Utf8),
         ] {
             let mut line = format!("<p>{}</p>", references(text, charset));
             let edits = repair_line(&line);
