@@ -19,7 +19,7 @@
 //!   left out is reported; also read as windows-1252 once with its no-break
 //!   spaces turned into spaces (and collapsed with a space after them), and
 //!   with the bytes windows-1252 leaves undefined replaced by U+FFFD (or by
-//!   `?`, as a legacy store writes U+FFFD);
+//!   `?`, as a legacy store writes U+FFFD, or dropped);
 //! - `ncr`: a Chinese, Korean or Japanese line in GBK, Big5, EUC-KR or
 //!   Shift_JIS, or another language's line in UTF-8, with every byte above
 //!   0x7F written as a numeric character reference (bytes 0x80–0x9F by
@@ -409,12 +409,15 @@ fn mojibake_cases(
         garbled.contains(undefined).then(|| (line, garbled.replace(undefined, "\u{FFFD}")))
     });
     // The same damage stored in a legacy encoding, where each U+FFFD became
-    // `?` (`â€?` for `”`).
+    // `?` (`â€?` for `”`), or with the bytes dropped (`â€` for `”`: a
+    // decoder that ignores errors, or C1 controls stripped).
     for (line, damaged) in lost.take(n) {
         let marked = damaged.replace('\u{FFFD}', "?");
+        let dropped = damaged.replace('\u{FFFD}', "");
         for (set, damaged) in [
             ("mojibake windows-1252 ×1, undefined bytes lost", damaged),
             ("mojibake windows-1252 ×1, undefined bytes lost as ?", marked),
+            ("mojibake windows-1252 ×1, undefined bytes dropped", dropped),
         ] {
             cases.push(Case {
                 set: set.to_owned(),

@@ -33,6 +33,8 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
+use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
+
 use crate::decode::is_escape;
 use crate::detect::{language_cost, language_costs, LanguageCosts};
 use crate::Charset;
@@ -346,14 +348,15 @@ fn cost_in(text: &str, language: &str) -> Option<f32> {
     language_cost(&as_scored(text), language)
 }
 
-/// `text` as the output will have it, for scoring (see [`costs`]).
+/// `text` as the output will have it, for scoring (see [`costs`]), without
+/// its variation selectors.
 fn as_scored(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(is_undecodable) {
+    if !text.chars().any(|c| is_undecodable(c) || is_variation_selector(c)) {
         return Cow::Borrowed(text);
     }
     let mut output = String::with_capacity(text.len());
     let mut in_run = false;
-    for c in text.chars() {
+    for c in text.chars().filter(|&c| !is_variation_selector(c)) {
         let undecodable = is_undecodable(c);
         if !(undecodable && in_run) {
             output.push(as_output(c));
@@ -380,14 +383,30 @@ pub(crate) const UNSEEN_SYMBOL_BITS: f32 = 12.0;
 /// models' symbol table): the class models give every such character one
 /// class with one cost, so a box-drawing piece or a stray combining mark
 /// would cost no more than the typographic quote it stands in for.
+///
+/// Invisible characters (format characters such as U+2064 INVISIBLE PLUS),
+/// private-use and unassigned code points are charged twice: text holds
+/// them far more rarely than a visible symbol (`❤` and `⁤` are both
+/// `E2 xx A4`).
 pub(crate) fn unseen(text: &str) -> f32 {
     use charsight_tables::detect::SYMBOLS;
-    let n = text
-        .chars()
+    text.chars()
         .filter(|&c| !c.is_ascii() && !c.is_alphabetic() && !is_escape(c) && c != '\u{FFFD}')
+        .filter(|&c| !is_variation_selector(c))
         .filter(|c| SYMBOLS.binary_search(&c.to_lowercase().next().unwrap_or(*c)).is_err())
-        .count();
-    n as f32 * UNSEEN_SYMBOL_BITS
+        .map(|c| match c.general_category() {
+            GeneralCategory::Format | GeneralCategory::PrivateUse | GeneralCategory::Unassigned => {
+                2.0 * UNSEEN_SYMBOL_BITS
+            }
+            _ => UNSEEN_SYMBOL_BITS,
+        })
+        .sum()
+}
+
+/// A variation selector (U+FE00–U+FE0F): it picks a form of the character
+/// before it (`❤️` is `❤` and U+FE0F) and is scored as nothing.
+fn is_variation_selector(c: char) -> bool {
+    ('\u{FE00}'..='\u{FE0F}').contains(&c)
 }
 
 /// The confidence of a repair whose gain is `gain` bits where its margin
