@@ -33,19 +33,10 @@ fn candidates() -> impl Iterator<Item = Charset> {
     std::iter::once(Charset::Utf8).chain(legacy)
 }
 
-/// A reference at the start of `s` (`&#196;`, `&#xC4;`): its length and the
-/// byte it stands for.
+/// A reference at the start of `s` (`&#196;`, `&#xC4;`, `&Auml;`): its
+/// length and the byte it stands for.
 fn byte_reference(s: &str) -> Option<(usize, u8)> {
-    let rest = s.strip_prefix("&#")?;
-    let (digits, radix, skip) = match rest.strip_prefix(['x', 'X']) {
-        Some(hex) => (hex, 16, 3),
-        None => (rest, 10, 2),
-    };
-    let len = digits.find(|c: char| !c.is_digit(radix)).unwrap_or(digits.len());
-    if len == 0 || len > 7 || !digits[len..].starts_with(';') {
-        return None;
-    }
-    let code = u32::from_str_radix(&digits[..len], radix).ok()?;
+    let (len, code) = numeric_reference(s).or_else(|| named_reference(s))?;
     let byte = match code {
         0..=0x1F => return None,
         0x20..=0xFF => code as u8,
@@ -59,7 +50,49 @@ fn byte_reference(s: &str) -> Option<(usize, u8)> {
             }
         }
     };
-    Some((skip + len + 1, byte))
+    Some((len, byte))
+}
+
+/// A numeric reference at the start of `s`: its length and code point.
+fn numeric_reference(s: &str) -> Option<(usize, u32)> {
+    let rest = s.strip_prefix("&#")?;
+    let (digits, radix, skip) = match rest.strip_prefix(['x', 'X']) {
+        Some(hex) => (hex, 16, 3),
+        None => (rest, 10, 2),
+    };
+    let len = digits.find(|c: char| !c.is_digit(radix)).unwrap_or(digits.len());
+    if len == 0 || len > 7 || !digits[len..].starts_with(';') {
+        return None;
+    }
+    Some((skip + len + 1, u32::from_str_radix(&digits[..len], radix).ok()?))
+}
+
+/// Longest name of a named reference to a byte: the Latin-1 and
+/// windows-1252 characters' names (`Atilde`, `hellip`).
+const MAX_NAME: usize = 6;
+
+/// A named reference at the start of `s` (`&Atilde;`, as PHP's
+/// `htmlentities` wrote UTF-8 it took for ISO-8859-1): its length and the
+/// code point HTML gives it (decoded by `html5gum`).
+fn named_reference(s: &str) -> Option<(usize, u32)> {
+    let rest = s.strip_prefix('&')?;
+    let len = rest.find(|c: char| !c.is_ascii_alphanumeric())?;
+    if len == 0 || len > MAX_NAME || !rest[len..].starts_with(';') {
+        return None;
+    }
+    let reference = &s[..len + 2];
+    let mut text = Vec::new();
+    for token in html5gum::Tokenizer::new(reference).flatten() {
+        if let html5gum::Token::String(part) = token {
+            text.extend_from_slice(&part);
+        }
+    }
+    let text = String::from_utf8(text).ok()?;
+    let mut chars = text.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) if c != '&' => Some((len + 2, u32::from(c))),
+        _ => None,
+    }
 }
 
 /// The runs of byte references in `line`: their byte range in the line and
@@ -67,14 +100,19 @@ fn byte_reference(s: &str) -> Option<(usize, u8)> {
 fn runs(line: &str) -> Vec<(Range<usize>, Vec<u8>)> {
     let mut found = Vec::new();
     let mut at = 0;
-    while let Some(i) = line[at..].find("&#") {
+    while let Some(i) = line[at..].find('&') {
         let start = at + i;
         let Some((len, byte)) = byte_reference(&line[start..]) else {
-            at = start + 2;
+            at = start + 1;
             continue;
         };
         let mut bytes = vec![byte];
         let mut end = start + len;
+        // Two references to high bytes side by side: a character of more
+        // than one byte, or two letters together. Runs without them are
+        // ordinary references to accented letters here and there
+        // (`caf&#233;`, `&Yacute;mis`), not weighed.
+        let mut paired = false;
         loop {
             let rest = &line[end..];
             let gap = rest
@@ -83,12 +121,13 @@ fn runs(line: &str) -> Vec<(Range<usize>, Vec<u8>)> {
             if gap > MAX_GAP {
                 break;
             }
-            let Some((len, byte)) = byte_reference(&rest[gap..]) else { break };
+            let Some((len, next)) = byte_reference(&rest[gap..]) else { break };
+            paired |= gap == 0 && bytes[bytes.len() - 1] >= 0x80 && next >= 0x80;
             bytes.extend_from_slice(&rest.as_bytes()[..gap]);
-            bytes.push(byte);
+            bytes.push(next);
             end += gap + len;
         }
-        if bytes.iter().any(|&b| b >= 0x80) {
+        if paired {
             found.push((start..end, bytes));
         }
         at = end;
@@ -113,7 +152,7 @@ pub(crate) fn repair_text(text: &str) -> Vec<Edit> {
 
 /// The `ncr` repairs of `line` (no line break in it), as edits of it.
 fn repair_line(line: &str) -> Vec<Edit> {
-    if !line.contains("&#") {
+    if !line.contains('&') {
         return Vec::new();
     }
     let mut edits = Vec::new();
@@ -257,7 +296,7 @@ impl Shown {
         let mut marks = Vec::new();
         let mut last = 0;
         let mut shift = 0_isize;
-        while let Some(i) = line[last..].find("&#") {
+        while let Some(i) = line[last..].find('&') {
             let at = last + i;
             text.push_str(&line[last..at]);
             match byte_reference(&line[at..]) {
@@ -271,8 +310,8 @@ impl Shown {
                     last = at + len;
                 }
                 None => {
-                    text.push_str("&#");
-                    last = at + 2;
+                    text.push('&');
+                    last = at + 1;
                 }
             }
         }
@@ -340,6 +379,11 @@ mod tests {
         assert_eq!(byte_reference("&#9731;"), None, "a snowman is a character, not a byte");
         assert_eq!(byte_reference("&#196"), None);
         assert_eq!(byte_reference("&#10;"), None);
+        assert_eq!(byte_reference("&Atilde;&copy;"), Some((8, 0xC3)));
+        assert_eq!(byte_reference("&euro;"), Some((6, 0x80)));
+        assert_eq!(byte_reference("&amp;"), None, "an ampersand");
+        assert_eq!(byte_reference("&hearts;"), None, "a character, not a byte");
+        assert_eq!(byte_reference("&nosuch;"), None);
     }
 
     #[test]
@@ -373,12 +417,35 @@ mod tests {
     }
 
     #[test]
+    fn decodes_named_references_to_utf8_bytes() {
+        // UTF-8 through PHP's `htmlentities` when it took ISO-8859-1.
+        for (line, text) in [
+            (
+                "<p>Un caf&Atilde;&copy; cr&Atilde;&uml;me, na&Atilde;&macr;ve.</p>",
+                "<p>Un café crème, naïve.</p>",
+            ),
+            (
+                "It&acirc;&euro;&trade;s &acirc;&euro;&oelig;fine&acirc;&euro;&#157; today",
+                "It’s “fine” today",
+            ),
+        ] {
+            let mut repaired = line.to_owned();
+            for e in repair_line(line).iter().rev() {
+                repaired.replace_range(e.range.clone(), &e.after);
+            }
+            assert_eq!(repaired, text, "{line}");
+        }
+    }
+
+    #[test]
     fn leaves_ordinary_references_alone() {
         for line in [
             "caf&#233; cr&#232;me br&#251;l&#233;e",
             "&#169; 2024 &#8212; all rights reserved",
             "Gr&#252;&#223;e aus K&#246;ln",
             "M&#228;rchen &#252;ber S&#246;hne",
+            "caf&eacute; cr&egrave;me br&ucirc;l&eacute;e &amp; &copy; 2024 &mdash; &hellip;",
+            "Gr&uuml;&szlig;e &amp; &laquo;Stra&szlig;e&raquo; &nbsp;&nbsp; &euro;5",
         ] {
             assert!(repair_line(line).is_empty(), "{line}");
         }
