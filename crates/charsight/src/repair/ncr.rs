@@ -95,9 +95,10 @@ fn named_reference(s: &str) -> Option<(usize, u32)> {
     }
 }
 
-/// The runs of byte references in `line`: their byte range in the line and
-/// the bytes they stand for.
-fn runs(line: &str) -> Vec<(Range<usize>, Vec<u8>)> {
+/// The runs of byte references in `line`: their byte range in the line,
+/// the bytes they stand for, and whether two references to high bytes
+/// stand side by side in it.
+fn runs(line: &str) -> Vec<(Range<usize>, Vec<u8>, bool)> {
     let mut found = Vec::new();
     let mut at = 0;
     while let Some(i) = line[at..].find('&') {
@@ -108,10 +109,6 @@ fn runs(line: &str) -> Vec<(Range<usize>, Vec<u8>)> {
         };
         let mut bytes = vec![byte];
         let mut end = start + len;
-        // Two references to high bytes side by side: a character of more
-        // than one byte, or two letters together. Runs without them are
-        // ordinary references to accented letters here and there
-        // (`caf&#233;`, `&Yacute;mis`), not weighed.
         let mut paired = false;
         loop {
             let rest = &line[end..];
@@ -127,8 +124,8 @@ fn runs(line: &str) -> Vec<(Range<usize>, Vec<u8>)> {
             bytes.push(next);
             end += gap + len;
         }
-        if paired {
-            found.push((start..end, bytes));
+        if bytes.iter().any(|&b| b >= 0x80) {
+            found.push((start..end, bytes, paired));
         }
         at = end;
     }
@@ -156,15 +153,19 @@ fn repair_line(line: &str) -> Vec<Edit> {
         return Vec::new();
     }
     let mut edits = Vec::new();
+    // A line is weighed when two references to high bytes stand side by
+    // side in it (a character of more than one byte, or two letters
+    // together); a line of ordinary references to accented letters here
+    // and there (`caf&#233;`, `&Yacute;mis`) is not.
     let runs = runs(line);
-    if runs.is_empty() {
+    if !runs.iter().any(|r| r.2) {
         return edits;
     }
     // Scored as a browser shows the line: every byte reference as its
     // character, so that the references around a run tell its language.
     let shown = Shown::new(line);
     let runs: Vec<Run> =
-        runs.into_iter().map(|(range, bytes)| Run::new(line, range, bytes)).collect();
+        runs.into_iter().map(|(range, bytes, _)| Run::new(line, range, bytes)).collect();
     // The hidden text of a line came one way, if any: the encoding whose
     // readings of all the runs cost least (a run it cannot read costs as
     // shown), when that is at least the margin less than the references
