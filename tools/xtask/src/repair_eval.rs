@@ -387,18 +387,11 @@ fn mojibake_cases(
     for (line, garbled) in nbsp.take(n) {
         let spaced = garbled.replace('\u{A0}', " ");
         let collapsed = garbled.replace("\u{A0} ", " ").replace('\u{A0}', " ");
-        for (set, damaged) in [
+        let variants = [
             ("mojibake windows-1252 ×1, no-break spaces as spaces", spaced),
             ("mojibake windows-1252 ×1, no-break spaces collapsed", collapsed),
-        ] {
-            cases.push(Case {
-                set: set.to_owned(),
-                lang,
-                original: line.clone(),
-                damaged: damaged.into_bytes(),
-                charset: Charset::Utf8,
-            });
-        }
+        ];
+        push_utf8_cases(cases, lang, line, variants);
     }
     // Garbled through windows-1252 once by a decoder that replaced the bytes
     // it leaves undefined (81, 8D, 8F, 90, 9D) with U+FFFD, as Python's
@@ -414,19 +407,12 @@ fn mojibake_cases(
     for (line, damaged) in lost.take(n) {
         let marked = damaged.replace('\u{FFFD}', "?");
         let dropped = damaged.replace('\u{FFFD}', "");
-        for (set, damaged) in [
+        let variants = [
             ("mojibake windows-1252 ×1, undefined bytes lost", damaged),
             ("mojibake windows-1252 ×1, undefined bytes lost as ?", marked),
             ("mojibake windows-1252 ×1, undefined bytes dropped", dropped),
-        ] {
-            cases.push(Case {
-                set: set.to_owned(),
-                lang,
-                original: line.clone(),
-                damaged: damaged.into_bytes(),
-                charset: Charset::Utf8,
-            });
-        }
+        ];
+        push_utf8_cases(cases, lang, line, variants);
     }
     for via in VIAS {
         for depth in 1..=2 {
@@ -456,6 +442,24 @@ fn mojibake_cases(
         }
     }
     lossy
+}
+
+/// A UTF-8 case of `line` for each set and damaged text of `variants`.
+fn push_utf8_cases<const N: usize>(
+    cases: &mut Vec<Case>,
+    lang: &'static str,
+    line: &str,
+    variants: [(&str, String); N],
+) {
+    for (set, damaged) in variants {
+        cases.push(Case {
+            set: set.to_owned(),
+            lang,
+            original: line.to_owned(),
+            damaged: damaged.into_bytes(),
+            charset: Charset::Utf8,
+        });
+    }
 }
 
 /// `bytes` with every byte above 0x7F written as a reference.
