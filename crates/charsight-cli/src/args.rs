@@ -106,7 +106,8 @@ pub struct DecodeArgs {
     pub to: Option<Charset>,
 
     /// Write a JSON report here: evidence, candidates, decision, every
-    /// malformed byte range, declarations rewritten.
+    /// malformed byte range, declarations rewritten. '-' writes it to
+    /// standard output, after the text has gone to a file (-o).
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
 

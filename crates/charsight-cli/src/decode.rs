@@ -35,6 +35,10 @@ pub fn run(args: &DecodeArgs, repairs: RepairPolicy, stdout: &mut impl Write) ->
         Some(path) if path.as_os_str() != "-" => Input::File(path.clone()),
         _ => Input::Stdin,
     };
+    let report_to_stdout = args.report.as_deref().is_some_and(|p| p.as_os_str() == "-");
+    if report_to_stdout && args.output.is_none() {
+        bail!("--report - writes the report to standard output: write the text to a file with -o");
+    }
     let name = input.name().to_path_buf();
     let Decided { reader, head, detection } = decide(&input, &args.engine.engine())?;
     let plan = Plan::new(args, args.repair.unwrap_or(repairs), &detection)?;
@@ -107,8 +111,13 @@ pub fn run(args: &DecodeArgs, repairs: RepairPolicy, stdout: &mut impl Write) ->
             },
             error: error.clone(),
         };
-        let file = File::create(path).with_context(|| format!("{}", path.display()))?;
-        serde_json::to_writer_pretty(io::BufWriter::new(file), &report)?;
+        if report_to_stdout {
+            serde_json::to_writer_pretty(&mut *stdout, &report)?;
+            writeln!(stdout)?;
+        } else {
+            let file = File::create(path).with_context(|| format!("{}", path.display()))?;
+            serde_json::to_writer_pretty(io::BufWriter::new(file), &report)?;
+        }
     }
     match error {
         Some(error) => {

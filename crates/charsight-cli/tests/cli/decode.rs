@@ -47,6 +47,36 @@ fn output_file_and_report() {
 }
 
 #[test]
+fn report_to_standard_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.html");
+    let page = samples().join("el-utf8-meta-says-latin1.html");
+    let assert = charsight()
+        .arg("decode")
+        .arg(&page)
+        .arg("-o")
+        .arg(&out)
+        .args(["--report", "-"])
+        .current_dir(dir.path())
+        .assert()
+        .success();
+    let r: Value = serde_json::from_slice(&assert.get_output().stdout).unwrap();
+    assert_eq!(r["encoding"], "UTF-8");
+    assert_eq!(fs::read(&out).unwrap(), fs::read(&page).unwrap());
+    assert!(!dir.path().join("-").exists(), "no file named '-'");
+    // The text and the report cannot both go to standard output.
+    charsight()
+        .arg("decode")
+        .arg(&page)
+        .args(["--report", "-"])
+        .current_dir(dir.path())
+        .assert()
+        .failure()
+        .stdout("")
+        .stderr(predicate::str::contains("-o"));
+}
+
+#[test]
 fn replace_lists_every_malformed_range() {
     let dir = tempfile::tempdir().unwrap();
     let input =
