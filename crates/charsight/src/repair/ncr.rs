@@ -95,6 +95,13 @@ fn named_reference(s: &str) -> Option<(usize, u32)> {
     }
 }
 
+/// Whether a reference to `byte` may be text in another encoding: a high
+/// byte other than the no-break space (`&nbsp;&nbsp;` is spacing, though
+/// `A0 A0` is `牋` in GBK).
+fn is_text(byte: u8) -> bool {
+    byte >= 0x80 && byte != 0xA0
+}
+
 /// The runs of byte references in `line`: their byte range in the line,
 /// the bytes they stand for, and whether two references to high bytes
 /// stand side by side in it.
@@ -119,12 +126,14 @@ fn runs(line: &str) -> Vec<(Range<usize>, Vec<u8>, bool)> {
                 break;
             }
             let Some((len, next)) = byte_reference(&rest[gap..]) else { break };
-            paired |= gap == 0 && bytes[bytes.len() - 1] >= 0x80 && next >= 0x80;
+            let last = bytes[bytes.len() - 1];
+            let high = last >= 0x80 && next >= 0x80;
+            paired |= gap == 0 && high && (is_text(last) || is_text(next));
             bytes.extend_from_slice(&rest.as_bytes()[..gap]);
             bytes.push(next);
             end += gap + len;
         }
-        if bytes.iter().any(|&b| b >= 0x80) {
+        if bytes.iter().any(|&b| is_text(b)) {
             found.push((start..end, bytes, paired));
         }
         at = end;
@@ -447,6 +456,9 @@ mod tests {
             "M&#228;rchen &#252;ber S&#246;hne",
             "caf&eacute; cr&egrave;me br&ucirc;l&eacute;e &amp; &copy; 2024 &mdash; &hellip;",
             "Gr&uuml;&szlig;e &amp; &laquo;Stra&szlig;e&raquo; &nbsp;&nbsp; &euro;5",
+            // `A0 A0` is `牋` in GBK: runs of no-break spaces are spacing.
+            "<p>&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;中文的网页内容&#160;&#160;&#160;&#160;</p>",
+            "<p>&nbsp;&nbsp;&nbsp;&nbsp;한국어 웹 페이지&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;</p>",
         ] {
             assert!(repair_line(line).is_empty(), "{line}");
         }
