@@ -22,6 +22,10 @@ use crate::Charset;
 /// The gain (bits) a repair needs.
 pub(crate) const MARGIN: f32 = 12.0;
 
+/// High bytes (other than no-break spaces) a line's runs need for a legacy
+/// reading of them.
+const MIN_LEGACY_BYTES: usize = 4;
+
 /// Longest stretch of plain ASCII inside a run.
 const MAX_GAP: usize = 16;
 
@@ -211,6 +215,21 @@ fn repair_line(line: &str) -> Vec<Edit> {
         MARGIN
     };
     if as_shown - total < margin {
+        return edits;
+    }
+    // A legacy reading of a character or two, or of one byte over and
+    // over, is chance: `&raquo;&raquo;` is `换` in GBK (`BB BB`), and so is
+    // a row of them. UTF-8's own structure is evidence enough.
+    let mut shown_text: Vec<char> = runs
+        .iter()
+        .zip(&read)
+        .filter(|(_, i)| i.is_some())
+        .flat_map(|(run, _)| run.shown.chars().filter(|&c| !c.is_ascii() && c != '\u{A0}'))
+        .collect();
+    let text_bytes = shown_text.len();
+    shown_text.sort_unstable();
+    shown_text.dedup();
+    if leader != Charset::Utf8 && (text_bytes < MIN_LEGACY_BYTES || shown_text.len() < 2) {
         return edits;
     }
     let mut all = String::new();
@@ -456,7 +475,10 @@ mod tests {
             "M&#228;rchen &#252;ber S&#246;hne",
             "caf&eacute; cr&egrave;me br&ucirc;l&eacute;e &amp; &copy; 2024 &mdash; &hellip;",
             "Gr&uuml;&szlig;e &amp; &laquo;Stra&szlig;e&raquo; &nbsp;&nbsp; &euro;5",
-            // `A0 A0` is `牋` in GBK: runs of no-break spaces are spacing.
+            // `A0 A0` is `牋` in GBK: runs of no-break spaces are spacing;
+            // `BB BB` is `换`.
+            "<p>更多&raquo;&raquo;</p><p>首页&nbsp;&raquo;&nbsp;新闻&nbsp;&copy;&nbsp;2024</p>",
+            "<p>下一页&raquo;&raquo;&raquo;&raquo;</p>",
             "<p>&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;中文的网页内容&#160;&#160;&#160;&#160;</p>",
             "<p>&nbsp;&nbsp;&nbsp;&nbsp;한국어 웹 페이지&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;</p>",
         ] {
