@@ -423,29 +423,27 @@ impl Slot {
         }
     }
 
-    /// The readings of a slot of lost bytes whose stretch of the line
-    /// ([`Slot::span`]) is `text`: each byte of [`UNDEFINED`], then, if
-    /// it is more than one character, each two (`ã��`: both bytes after
-    /// the lead of `き` lost); for a dropped byte, also none. None for a
-    /// space.
-    fn lost_readings(self, text: &str) -> Vec<Slot> {
+    /// The readings of a slot of lost bytes at `pos` in `line`: each byte
+    /// of [`UNDEFINED`], then, if its stretch ([`Slot::span`]) is more than
+    /// one character, each two (`ã��`: both bytes after the lead of `き`
+    /// lost); for a dropped byte, none or one byte at each place. None for
+    /// a space.
+    fn lost_readings(self, line: &str, pos: usize) -> Vec<Slot> {
         let n = UNDEFINED.len();
-        if let Slot::Dropped { len, chars, .. } = self {
-            let bytes = (0..=chars).flat_map(|at| (0..n).map(move |i| Some((i, at))));
-            let readings = std::iter::once(None).chain(bytes);
-            return readings.map(|byte| Slot::Dropped { len, chars, byte }).collect();
-        }
-        let one = (0..n).map(|i| (i, None));
+        let text = &line[pos..pos + self.span()];
+        // One byte each; over more than one character, also two.
         let pairs = if text.chars().nth(1).is_some() { n * n } else { 0 };
-        let two = (0..pairs).map(|k| (k / n, Some(k % n)));
-        let readings = one.chain(two);
+        let bytes = (0..n).map(|i| (i, None)).chain((0..pairs).map(|k| (k / n, Some(k % n))));
         match self {
-            Slot::Space { .. } | Slot::Dropped { .. } => Vec::new(),
-            Slot::Lost { len, .. } => {
-                readings.map(|b| Slot::Lost { len, bytes: Some(b) }).collect()
-            }
+            Slot::Space { .. } => Vec::new(),
+            Slot::Lost { len, .. } => bytes.map(|b| Slot::Lost { len, bytes: Some(b) }).collect(),
             Slot::Marks { marks, .. } => {
-                readings.map(|b| Slot::Marks { marks, bytes: Some(b) }).collect()
+                bytes.map(|b| Slot::Marks { marks, bytes: Some(b) }).collect()
+            }
+            Slot::Dropped { len, chars, .. } => {
+                let places = (0..=chars).flat_map(|at| (0..n).map(move |i| Some((i, at))));
+                let readings = std::iter::once(None).chain(places);
+                readings.map(|byte| Slot::Dropped { len, chars, byte }).collect()
             }
         }
     }
@@ -625,10 +623,7 @@ fn windows_1252_runs(line: &str, groups: &[Vec<Range<usize>>], lost: LostSpaces)
     // reads as Chinese until they are found).
     let mut language = Language::default();
     let lost_readings = |group: &Group, k: usize, slot: Slot| match slot {
-        Slot::Lost { .. } | Slot::Marks { .. } => {
-            let pos = group.slots[k].0;
-            slot.lost_readings(&line[pos..pos + slot.span()])
-        }
+        Slot::Lost { .. } | Slot::Marks { .. } => slot.lost_readings(line, group.slots[k].0),
         _ => Vec::new(),
     };
     for round in 0..2 {
@@ -653,8 +648,8 @@ fn windows_1252_runs(line: &str, groups: &[Vec<Range<usize>>], lost: LostSpaces)
     // A dropped byte last, weighed against the spaces as chosen (`à¤ ` is
     // `ठ` with its no-break space turned into a space, or `ँ` and a space
     // with the `81` of `ँ` dropped).
-    choose_all(line, &mut language, &mut groups, |_, _, slot| match slot {
-        Slot::Dropped { .. } => slot.lost_readings(""),
+    choose_all(line, &mut language, &mut groups, |group, k, slot| match slot {
+        Slot::Dropped { .. } => slot.lost_readings(line, group.slots[k].0),
         _ => Vec::new(),
     });
     groups.into_iter().flat_map(|g| g.runs).collect()

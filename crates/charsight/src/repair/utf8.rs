@@ -96,16 +96,23 @@ fn sequence_len(bytes: &[u8]) -> Option<usize> {
 /// beyond U+FFFF. Not UTF-8, and no other encoding's text forms it by
 /// chance.
 pub(crate) fn surrogate_pair(bytes: &[u8]) -> Option<char> {
-    let &[0xED, h @ 0xA0..=0xAF, h2 @ 0x80..=0xBF, 0xED, l @ 0xB0..=0xBF, l2 @ 0x80..=0xBF] =
-        bytes.get(..6)?
-    else {
+    let b = bytes.get(..6)?;
+    if !fits_pair(b) {
         return None;
-    };
-    // The ten bits of each half: four (high) or four (low) from the second
-    // byte, six from the third.
-    let high = (u32::from(h & 0x0F) << 6) | u32::from(h2 & 0x3F);
-    let low = (u32::from(l & 0x0F) << 6) | u32::from(l2 & 0x3F);
+    }
+    // The ten bits of each half: four from the second byte, six from the
+    // third.
+    let high = (u32::from(b[1] & 0x0F) << 6) | u32::from(b[2] & 0x3F);
+    let low = (u32::from(b[4] & 0x0F) << 6) | u32::from(b[5] & 0x3F);
     char::from_u32(0x10000 + (high << 10) + low)
+}
+
+/// Whether `bytes` (up to six) are a surrogate pair's bytes, or the start
+/// of them: a high half `ED A0–AF 80–BF`, then a low one `ED B0–BF 80–BF`.
+fn fits_pair(bytes: &[u8]) -> bool {
+    const PAIR: [std::ops::RangeInclusive<u8>; 6] =
+        [0xED..=0xED, 0xA0..=0xAF, 0x80..=0xBF, 0xED..=0xED, 0xB0..=0xBF, 0x80..=0xBF];
+    bytes.len() <= PAIR.len() && bytes.iter().zip(&PAIR).all(|(b, r)| r.contains(b))
 }
 
 /// UTF-8 `bytes`, with [`surrogate_pair`]s as their characters and any
@@ -141,8 +148,6 @@ pub(crate) fn decode(bytes: &[u8]) -> String {
 /// Whether `bytes` are UTF-8 but for one or more [`surrogate_pair`]s (and
 /// maybe one cut short at the end).
 pub(crate) fn is_utf8_with_surrogate_pairs(bytes: &[u8]) -> bool {
-    const PAIR: [std::ops::RangeInclusive<u8>; 6] =
-        [0xED..=0xED, 0xA0..=0xAF, 0x80..=0xBF, 0xED..=0xED, 0xB0..=0xBF, 0x80..=0xBF];
     let mut rest = bytes;
     let mut pairs = 0;
     loop {
@@ -155,8 +160,7 @@ pub(crate) fn is_utf8_with_surrogate_pairs(bytes: &[u8]) -> bool {
             pairs += 1;
             rest = &rest[6..];
         } else {
-            let cut = rest.len() < 6 && rest.iter().zip(&PAIR).all(|(b, r)| r.contains(b));
-            return cut && pairs > 0;
+            return rest.len() < 6 && fits_pair(rest) && pairs > 0;
         }
     }
 }
