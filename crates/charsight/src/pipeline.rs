@@ -140,9 +140,11 @@ pub enum Doubt {
     /// The bytes are valid UTF-8 with several multibyte sequences, which
     /// text in another encoding practically never is.
     ValidUtf8,
-    /// Its single-byte decode contains C1 control characters.
+    /// Its single-byte decode contains C1 control characters, and another
+    /// reading's text is likelier.
     C1Controls,
-    /// The detector's models find its reading far less likely than another.
+    /// The detector's models find its reading far less likely than another
+    /// (for a reading they ruled out, its decoded text).
     Implausible,
 }
 
@@ -471,8 +473,14 @@ fn candidates(
         .iter()
         .find(|c| c.charset == Charset::Utf8 && c.verification.malformed == 0)
         .map_or(0, |c| c.verification.non_ascii);
+    // The detector's pick's text, weighed once if at all.
+    let bits = |charset: Charset| text_bits(charset, sample);
+    let best = std::cell::OnceCell::new();
     for c in &mut list {
-        c.doubt = doubt(c, utf8_sequences, guess);
+        c.doubt = doubt(c, utf8_sequences, guess, |charset| {
+            let best = *best.get_or_init(|| guess.candidates.first().map(|b| bits(b.charset)));
+            best.map(|best| bits(charset) - best)
+        });
     }
     list
 }
@@ -507,8 +515,27 @@ fn too_malformed(candidate: &Candidate) -> bool {
     }
 }
 
-/// Why `candidate`'s decode is not believed, if it is not.
-fn doubt(candidate: &Candidate, utf8_sequences: u64, guess: &Guess) -> Option<Doubt> {
+/// How many bytes of the sample a reading the detector ruled out is
+/// weighed on ([`doubt`]): enough text to tell a wrong reading by far.
+const WEIGHED_BYTES: usize = 64 * 1024;
+
+/// The cost in bits of the text `charset` decodes from the start of
+/// `sample` ([`WEIGHED_BYTES`]), each malformed sequence a U+FFFD (which the
+/// models charge as a control character).
+fn text_bits(charset: Charset, sample: &[u8]) -> f32 {
+    let sample = &sample[..sample.len().min(WEIGHED_BYTES)];
+    crate::detect::plausibility(&charset.decode(sample).0).bits
+}
+
+/// Why `candidate`'s decode is not believed, if it is not. `behind` gives
+/// how many bits the text an encoding decodes costs more than the
+/// detector's best reading's text, for a reading the detector ruled out.
+fn doubt(
+    candidate: &Candidate,
+    utf8_sequences: u64,
+    guess: &Guess,
+    behind: impl FnOnce(Charset) -> Option<f32>,
+) -> Option<Doubt> {
     let v = &candidate.verification;
     if too_malformed(candidate) {
         return Some(Doubt::Malformed);
@@ -523,10 +550,6 @@ fn doubt(candidate: &Candidate, utf8_sequences: u64, guess: &Guess) -> Option<Do
     {
         return Some(Doubt::ValidUtf8);
     }
-    if candidate.charset.is_single_byte() && v.c1_controls > 0 && v.c1_controls * 100 >= v.non_ascii
-    {
-        return Some(Doubt::C1Controls);
-    }
     if guess.ascii {
         // Seven-bit bytes say nothing against a declared ISO-2022 encoding.
         return None;
@@ -536,16 +559,36 @@ fn doubt(candidate: &Candidate, utf8_sequences: u64, guess: &Guess) -> Option<Do
         // models find unlikely is garbled (mojibake), damage to repair.
         return None;
     }
-    // The detector's models: a reading far less likely than the best one,
-    // while the best is fairly sure. A reading the detector ruled out had
-    // malformed bytes, which `too_malformed` has already weighed (a few
-    // stray bytes in a UTF-8 page do not make it another encoding).
-    // A reading that decodes the bytes as the best does (the same
-    // confidence) reads the same text, however its own language models
-    // rate it (windows-1250's Central European models, English text with
-    // curly quotes).
     let best = guess.candidates.first()?;
-    let reading = guess.candidate(candidate.charset)?;
+    let Some(reading) = guess.candidate(candidate.charset) else {
+        // The detector ruled it out: it does not decode some bytes, gives
+        // C1 controls, or fell far behind. A page damaged here and there
+        // must not go to an encoding that reads its other text worse, so
+        // its text is weighed against the best reading's, each malformed
+        // sequence and C1 control charged as a control character. (A few
+        // stray bytes in a UTF-8 page are weighed apart, in
+        // `damaged_utf8`.) A Cyrillic page declared Big5 decodes to rare
+        // ideographs between a few malformed pairs; EUC-JP declared
+        // Shift_JIS, to half-width katakana.
+        if candidate.charset == Charset::Utf8 {
+            return None;
+        }
+        // C1 controls are never text: a single-byte reading with them is
+        // wrong at those bytes, whatever the label, and a reading that
+        // decodes the text better (curly quotes for windows-1252 labelled
+        // ISO-8859-15, `š` and `ť` for windows-1250 labelled ISO-8859-2)
+        // is taken without a margin.
+        let c1 = candidate.charset.is_single_byte() && v.c1_controls > 0;
+        let margin = if c1 { 0.0 } else { IMPLAUSIBLE_BITS };
+        let implausible = behind(candidate.charset).is_some_and(|bits| bits > margin);
+        let reason = if c1 { Doubt::C1Controls } else { Doubt::Implausible };
+        return implausible.then_some(reason);
+    };
+    // The detector's models: a reading far less likely than the best one,
+    // while the best is fairly sure. A reading that decodes the bytes as
+    // the best does (the same confidence) reads the same text, however its
+    // own language models rate it (windows-1250's Central European models,
+    // English text with curly quotes).
     let implausible = best.confidence >= 0.5
         && reading.bits_behind >= IMPLAUSIBLE_BITS
         && reading.confidence < best.confidence;

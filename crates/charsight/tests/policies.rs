@@ -294,3 +294,53 @@ fn correct_windows_1251_declaration_with_odd_text_is_kept() {
         Case { bytes: Charset::Windows1251.encode(&page).0.into_owned(), content_type: None };
     case.check(Charset::Windows1251, (Charset::Windows1251, Rule::Verified), Charset::Windows1251);
 }
+
+#[test]
+fn legacy_pages_declared_in_an_encoding_that_decodes_them_with_a_few_malformed_pairs() {
+    // EUC-JP read as Shift_JIS is mostly half-width katakana and rare
+    // kanji; Greek read as Big5, rare ideographs. Each has malformed pairs,
+    // too few to condemn it by their number alone.
+    for (lang, actual, label, declared) in [
+        ("ja", Charset::EucJp, "shift_jis", Charset::ShiftJis),
+        ("el", Charset::Windows1253, "big5", Charset::Big5),
+        ("ru", Charset::Ibm866, "gb2312", Charset::Gbk),
+        ("zh-Hant", Charset::Big5, "shift_jis", Charset::ShiftJis),
+        ("hu", Charset::Windows1250, "gb2312", Charset::Gbk),
+    ] {
+        let page = html(&format!("<meta charset=\"{label}\">"), &lines(lang, 6, actual));
+        let case = Case { bytes: actual.encode(&page).0.into_owned(), content_type: None };
+        let found = case.run(Policy::Verify);
+        let declaration = found.candidates.iter().find(|c| c.charset == declared);
+        let malformed = declaration.map_or(0, |c| c.verification.malformed);
+        assert!(malformed > 0, "{lang}: the declared reading has malformed sequences");
+        let overridden = Rule::Overridden { declared, reason: Doubt::Implausible };
+        case.check(declared, (actual, overridden), actual);
+    }
+}
+
+#[test]
+fn a_few_stray_bytes_do_not_move_a_single_byte_page_to_another_encoding() {
+    // Undefined bytes read as C1 controls; another encoding that defines
+    // them (windows-1256 reads French letters alike) reads the page worse.
+    for (lang, charset) in [("fr", Charset::Windows1252), ("el", Charset::Windows1253)] {
+        let page = html(&format!("<meta charset=\"{charset}\">"), &lines(lang, 3, charset));
+        let mut bytes = charset.encode(&page).0.into_owned();
+        let at = bytes.iter().rposition(|&b| b >= 0x80).expect("a non-ASCII letter");
+        bytes.insert(at, 0x81);
+        let case = Case { bytes, content_type: None };
+        let found = case.run(Policy::Verify);
+        assert_eq!((found.charset, found.rule), (charset, Rule::Verified), "{lang}");
+    }
+}
+
+#[test]
+fn windows_1252_quotes_in_a_page_labelled_iso_8859_2_are_not_c1_controls() {
+    // One curly quote: ISO-8859-2 reads it as a C1 control, the rest of
+    // the Spanish text as windows-1252 does.
+    let text = lines("es", 2, Charset::Iso8859_2).join(" ") + " «Hola», dijo “él”.";
+    let page = html("<meta charset=\"iso-8859-2\">", &[text]);
+    let case =
+        Case { bytes: Charset::Windows1252.encode(&page).0.into_owned(), content_type: None };
+    let overridden = Rule::Overridden { declared: Charset::Iso8859_2, reason: Doubt::C1Controls };
+    case.check(Charset::Iso8859_2, (Charset::Windows1252, overridden), Charset::Windows1252);
+}
