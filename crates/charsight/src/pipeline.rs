@@ -574,12 +574,13 @@ fn doubt(
             return None;
         }
         // C1 controls are never text: a single-byte reading with them is
-        // wrong at those bytes, whatever the label, and a reading that
+        // wrong at those bytes, whatever the label, so a reading that
         // decodes the text better (curly quotes for windows-1252 labelled
         // ISO-8859-15, `š` and `ť` for windows-1250 labelled ISO-8859-2)
-        // is taken without a margin.
+        // needs half the margin. (Not none: a stray byte and a letter
+        // beside it make one Shift_JIS character that may read better.)
         let c1 = candidate.charset.is_single_byte() && v.c1_controls > 0;
-        let margin = if c1 { 0.0 } else { IMPLAUSIBLE_BITS };
+        let margin = if c1 { IMPLAUSIBLE_BITS / 2.0 } else { IMPLAUSIBLE_BITS };
         let implausible = behind(candidate.charset).is_some_and(|bits| bits > margin);
         let reason = if c1 { Doubt::C1Controls } else { Doubt::Implausible };
         return implausible.then_some(reason);

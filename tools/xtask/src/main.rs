@@ -3,6 +3,7 @@
 
 mod calibrate;
 mod compare;
+mod declared_eval;
 mod repair_eval;
 mod samples;
 mod url_eval;
@@ -32,6 +33,8 @@ enum Command {
     UrlLog(url_log::Args),
     /// Repair rate on generated damage and false changes on clean text.
     RepairEval(repair_eval::Args),
+    /// How the verify policy weighs true and lying declarations on generated pages.
+    DeclaredEval(declared_eval::Args),
 }
 
 fn main() -> Result<()> {
@@ -42,5 +45,6 @@ fn main() -> Result<()> {
         Command::UrlEval(args) => url_eval::run(&args),
         Command::UrlLog(args) => url_log::run(&args),
         Command::RepairEval(args) => repair_eval::run(&args),
+        Command::DeclaredEval(args) => declared_eval::run(&args),
     }
 }

@@ -180,7 +180,7 @@ const VIAS: [Via; 12] = [
 
 /// A hash of `text` with `salt`, for choices that must not depend on order
 /// (FNV-1a, then mixed so that its low bits are not just parities).
-fn fnv(text: &str, salt: u64) -> u64 {
+pub fn fnv(text: &str, salt: u64) -> u64 {
     let h = text.bytes().fold(0xcbf2_9ce4_8422_2325 ^ salt, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
     });
@@ -658,7 +658,7 @@ pub fn run(args: &Args) -> Result<()> {
     Ok(())
 }
 
-fn rate(part: usize, whole: usize) -> f64 {
+pub fn rate(part: usize, whole: usize) -> f64 {
     if whole == 0 {
         0.0
     } else {

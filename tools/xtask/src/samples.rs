@@ -107,7 +107,7 @@ pub struct Args {
 
 /// The lines a charset can write, of one language and part, in the form
 /// written (Vietnamese in windows-1258's form for that encoding).
-fn lines(charset: Charset, language: &str, tune: bool) -> Vec<String> {
+pub fn lines(charset: Charset, language: &str, tune: bool) -> Vec<String> {
     testkit::text_lines(language, true)
         .into_iter()
         .filter(|line| testkit::tuning_line(line) == tune)
