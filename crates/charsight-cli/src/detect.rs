@@ -64,6 +64,7 @@ fn write_detection(
                 Rule::Unverified { reason } => write!(out, " unverified: {}", reason.name())?,
                 Rule::MostlyUtf8 => write!(out, " {}", utf8_damage(found))?,
                 Rule::Utf8Fragments => write!(out, " with UTF-8 fragments")?,
+                Rule::StrayBytes => write!(out, " with stray bytes")?,
                 _ => {}
             }
             if let Some(language) = found.language {

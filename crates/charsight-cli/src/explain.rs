@@ -196,6 +196,11 @@ fn candidate(c: &Candidate) -> String {
     if c.detector > 0.0 {
         facts.push(format!("detector {:.2}", c.detector));
     }
+    match c.behind {
+        Some(bits) if bits < 0.0 => facts.push(format!("text {:.1} bits likelier", -bits)),
+        Some(bits) => facts.push(format!("text {bits:.1} bits less likely")),
+        None => {}
+    }
     if let Some(doubt) = c.doubt {
         facts.push(format!("{BAD}doubted: {}{BAD:#}", doubt.name()));
     }
@@ -215,6 +220,9 @@ fn rule(detection: &Detection) -> String {
         }
         Rule::Utf8Fragments => {
             "detected with its UTF-8 fragments left out: damage to repair".to_owned()
+        }
+        Rule::StrayBytes => {
+            "the detector's leader until stray bytes ruled it out: damage to repair".to_owned()
         }
         r => r.name().to_owned(),
     }

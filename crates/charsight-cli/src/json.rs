@@ -17,7 +17,7 @@
 //! | `document` | string | `html` or `xml`: the rules applied to in-document declarations |
 //! | `policy` | string | `verify`, `whatwg` or `detect` |
 //! | `rule` | object | why: `{"rule": "verified"}`, `{"rule": "overridden", "declared": "ISO-8859-1", "reason": "valid_utf8"}`, … |
-//! | `candidates` | array | each candidate, the chosen one first: `encoding`, `sources`, `detector` (its confidence), `verification` (`chars`, `non_ascii`, `malformed`, `malformed_bytes`, `first_malformed`, `c1_controls`, `private_use`, `unassigned`, `round_trip`), `doubt` |
+//! | `candidates` | array | each candidate, the chosen one first: `encoding`, `sources`, `detector` (its confidence), `verification` (`chars`, `non_ascii`, `malformed`, `malformed_bytes`, `first_malformed`, `c1_controls`, `private_use`, `unassigned`, `round_trip`), `doubt`, `behind` (for a declaration or the detector's leader that the detector ruled out: bits its text costs more than the pick's) |
 //! | `font_encoding` | string, optional | the font layer found in the decoded prefix (`Zawgyi`, `Symbol`, `Wingdings`, `Kruti Dev 010`, `Bamini`, ...) |
 //! | `font_confidence` | number, optional | probability, 0 to 1, that the text uses that font layer |
 //!

@@ -107,6 +107,15 @@ pub enum Rule {
     /// without them). The fragments are damage to repair
     /// (`repair::Kind::Mixed`).
     Utf8Fragments,
+    /// Nothing was declared (or the policy ignores declarations), and the
+    /// encoding that read the bytes best until a few bytes it does not
+    /// decode ruled it out ([`Guess::leader_ruled_out`]) reads them better,
+    /// each malformed sequence charged, than the detector's pick: a
+    /// document with stray bytes of another encoding, damage to repair
+    /// (`repair::Kind::Mixed`), not wholesale another encoding.
+    ///
+    /// [`Guess::leader_ruled_out`]: crate::detect::Guess::leader_ruled_out
+    StrayBytes,
     /// Nothing decided: the caller's default, or windows-1252.
     Default,
 }
@@ -124,6 +133,7 @@ impl Rule {
             Rule::Detected => "detected",
             Rule::MostlyUtf8 => "mostly_utf8",
             Rule::Utf8Fragments => "utf8_fragments",
+            Rule::StrayBytes => "stray_bytes",
             Rule::Default => "default",
         }
     }
@@ -176,6 +186,14 @@ pub struct Candidate {
     pub verification: Verification,
     /// Why it is doubted, if it is.
     pub doubt: Option<Doubt>,
+    /// For a declared encoding the detector ruled out, and for the
+    /// detector's leader that was ruled out ([`Guess::leader_ruled_out`]):
+    /// how many bits the text it decodes costs more than the text of the
+    /// detector's pick, each malformed sequence and C1 control charged as a
+    /// control character (less than 0 when it reads better).
+    ///
+    /// [`Guess::leader_ruled_out`]: crate::detect::Guess::leader_ruled_out
+    pub behind: Option<f32>,
 }
 
 /// The context of a document and the rules to decide its encoding by.
@@ -449,6 +467,7 @@ fn candidates(
             detector: guess.candidate(charset).map_or(0.0, |c| c.confidence),
             verification: Verification::default(),
             doubt: None,
+            behind: None,
         }),
     };
     for source in [Source::Forced, Source::Bom, Source::Http, Source::Xml, Source::Meta] {
@@ -460,6 +479,9 @@ fn candidates(
     }
     for c in guess.candidates.iter().take(MAX_DETECTED_CANDIDATES) {
         add(c.charset, Some(Source::Detected));
+    }
+    if let Some(leader) = guess.leader_ruled_out {
+        add(leader, Some(Source::Detected));
     }
     if !guess.ascii {
         add(Charset::Utf8, None);
@@ -473,14 +495,19 @@ fn candidates(
         .iter()
         .find(|c| c.charset == Charset::Utf8 && c.verification.malformed == 0)
         .map_or(0, |c| c.verification.non_ascii);
-    // The detector's pick's text, weighed once if at all.
+    // The readings the detector ruled out that could still decide are
+    // weighed by their text; the detector's pick's text, once if at all.
     let bits = |charset: Charset| text_bits(charset, sample);
     let best = std::cell::OnceCell::new();
     for c in &mut list {
-        c.doubt = doubt(c, utf8_sequences, guess, |charset| {
+        let declared =
+            |s: &Source| matches!(s, Source::Bom | Source::Http | Source::Meta | Source::Xml);
+        let weighed = c.sources.iter().any(declared) || guess.leader_ruled_out == Some(c.charset);
+        if weighed && c.charset != Charset::Utf8 && guess.candidate(c.charset).is_none() {
             let best = *best.get_or_init(|| guess.candidates.first().map(|b| bits(b.charset)));
-            best.map(|best| bits(charset) - best)
-        });
+            c.behind = best.map(|best| bits(c.charset) - best);
+        }
+        c.doubt = doubt(c, utf8_sequences, guess);
     }
     list
 }
@@ -527,15 +554,8 @@ fn text_bits(charset: Charset, sample: &[u8]) -> f32 {
     crate::detect::plausibility(&charset.decode(sample).0).bits
 }
 
-/// Why `candidate`'s decode is not believed, if it is not. `behind` gives
-/// how many bits the text an encoding decodes costs more than the
-/// detector's best reading's text, for a reading the detector ruled out.
-fn doubt(
-    candidate: &Candidate,
-    utf8_sequences: u64,
-    guess: &Guess,
-    behind: impl FnOnce(Charset) -> Option<f32>,
-) -> Option<Doubt> {
+/// Why `candidate`'s decode is not believed, if it is not.
+fn doubt(candidate: &Candidate, utf8_sequences: u64, guess: &Guess) -> Option<Doubt> {
     let v = &candidate.verification;
     if too_malformed(candidate) {
         return Some(Doubt::Malformed);
@@ -562,28 +582,30 @@ fn doubt(
     let best = guess.candidates.first()?;
     let Some(reading) = guess.candidate(candidate.charset) else {
         // The detector ruled it out: it does not decode some bytes, gives
-        // C1 controls, or fell far behind. A page damaged here and there
-        // must not go to an encoding that reads its other text worse, so
-        // its text is weighed against the best reading's, each malformed
-        // sequence and C1 control charged as a control character. (A few
-        // stray bytes in a UTF-8 page are weighed apart, in
-        // `damaged_utf8`.) A Cyrillic page declared Big5 decodes to rare
-        // ideographs between a few malformed pairs; EUC-JP declared
-        // Shift_JIS, to half-width katakana.
+        // C1 controls, or fell far behind. (A few stray bytes in a UTF-8
+        // page are weighed apart, in `damaged_utf8`.)
         if candidate.charset == Charset::Utf8 {
             return None;
         }
-        // C1 controls are never text: a single-byte reading with them is
+        let c1 = candidate.charset.is_single_byte() && v.c1_controls > 0;
+        let reason = if c1 { Doubt::C1Controls } else { Doubt::Implausible };
+        // A declaration, which a page damaged here and there must keep when
+        // it reads the page's other text better than any other encoding,
+        // was weighed by its text (`Candidate::behind`): a Cyrillic page
+        // declared Big5 decodes to rare ideographs between a few malformed
+        // pairs; EUC-JP declared Shift_JIS, to half-width katakana. C1
+        // controls are never text: a single-byte reading with them is
         // wrong at those bytes, whatever the label, so a reading that
         // decodes the text better (curly quotes for windows-1252 labelled
         // ISO-8859-15, `š` and `ť` for windows-1250 labelled ISO-8859-2)
         // needs half the margin. (Not none: a stray byte and a letter
         // beside it make one Shift_JIS character that may read better.)
-        let c1 = candidate.charset.is_single_byte() && v.c1_controls > 0;
+        // A reading neither declared nor weighed stays ruled out.
         let margin = if c1 { IMPLAUSIBLE_BITS / 2.0 } else { IMPLAUSIBLE_BITS };
-        let implausible = behind(candidate.charset).is_some_and(|bits| bits > margin);
-        let reason = if c1 { Doubt::C1Controls } else { Doubt::Implausible };
-        return implausible.then_some(reason);
+        return match candidate.behind {
+            Some(bits) => (bits > margin).then_some(reason),
+            None => Some(reason),
+        };
     };
     // The detector's models: a reading far less likely than the best one,
     // while the best is fairly sure. A reading that decodes the bytes as
@@ -624,6 +646,9 @@ fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: Guess) -> Detec
         if damaged.get_or_init(|| damaged_utf8(&candidates, &guess, sample, utf8_larger)).is_some()
         {
             return (Charset::Utf8, Source::Detected, Rule::MostlyUtf8);
+        }
+        if let Some(leader) = stray_bytes(&candidates, &guess) {
+            return (leader, Source::Detected, Rule::StrayBytes);
         }
         let Some(best) = guess.candidates.first() else {
             let default = first(Source::Default).unwrap_or(Charset::Windows1252);
@@ -733,6 +758,18 @@ fn damaged_utf8(
         None => valid || reads_better(),
     };
     utf8_is_it.then_some(utf8.language)
+}
+
+/// The encoding the detector's leader was until a few bytes ruled it out
+/// ([`Rule::StrayBytes`]), when it decodes the sample to likelier text,
+/// each malformed sequence charged, than the detector's pick
+/// ([`Candidate::behind`]), and not with too many malformed sequences.
+/// (UTF-8 is weighed apart, in [`damaged_utf8`].)
+fn stray_bytes(candidates: &[Candidate], guess: &Guess) -> Option<Charset> {
+    let leader = guess.leader_ruled_out?;
+    let candidate = candidates.iter().find(|c| c.charset == leader)?;
+    let reads_better = candidate.behind.is_some_and(|bits| bits < 0.0);
+    (reads_better && !too_malformed(candidate)).then_some(leader)
 }
 
 /// The detector's guess on `sample` with its UTF-8 fragments left out, and
@@ -1003,6 +1040,8 @@ fn confidence(chosen: &Candidate, source: Source, rule: Rule, guess: &Guess) -> 
         // The detector rules UTF-8 out at the first malformed byte; the
         // rest of the text is right.
         (Rule::MostlyUtf8, _) => 0.9,
+        // The detector ruled it out for its stray bytes only.
+        (Rule::StrayBytes, _) => 0.8,
         (_, Source::Http) => 0.9,
         (_, Source::Meta | Source::Xml) => 0.85,
         _ => 0.0,

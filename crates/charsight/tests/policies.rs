@@ -344,3 +344,27 @@ fn windows_1252_quotes_in_a_page_labelled_iso_8859_2_are_not_c1_controls() {
     let overridden = Rule::Overridden { declared: Charset::Iso8859_2, reason: Doubt::C1Controls };
     case.check(Charset::Iso8859_2, (Charset::Windows1252, overridden), Charset::Windows1252);
 }
+
+#[test]
+fn an_undeclared_page_with_a_stray_byte_keeps_its_encoding() {
+    // One byte no double-byte encoding starts a character with, after two
+    // paragraphs, rules the page's encoding out; the readings left
+    // (UTF-16, single-byte ones) decode it to garbage. (Before the first
+    // character of the text, it is not found: the encoding never led.)
+    for (lang, charset) in
+        [("ko", Charset::EucKr), ("zh-Hans", Charset::Gbk), ("el", Charset::Windows1253)]
+    {
+        let page = html("", &lines(lang, 4, charset));
+        let mut bytes = charset.encode(&page).0.into_owned();
+        let mut paragraphs = bytes.windows(3).enumerate().filter(|(_, w)| w == b"<p>");
+        let (at, _) = paragraphs.nth(2).expect("four paragraphs");
+        bytes.insert(at, 0xFF);
+        let found = Engine::new().detect(&bytes);
+        assert_eq!(found.detected.leader_ruled_out, Some(charset), "{lang}");
+        assert_eq!((found.charset, found.rule), (charset, Rule::StrayBytes), "{lang}");
+        // Without the stray byte, the detector decides alone.
+        bytes.remove(at);
+        let found = Engine::new().detect(&bytes);
+        assert_eq!((found.charset, found.rule), (charset, Rule::Detected), "{lang}");
+    }
+}

@@ -149,6 +149,11 @@ pub struct Detector {
     /// In watch mode, the last bytes skipped in earlier pieces since the
     /// last scored run (at most [`CONTEXT`]): a scored run starts in them.
     skipped: Vec<u8>,
+    /// The best reading at the last checkpoint (an entry).
+    leader: Option<usize>,
+    /// The last leader that bytes it does not decode ruled out, after
+    /// [`PRUNE_EVIDENCE`] interesting bytes.
+    fallen: Option<usize>,
     /// Decided: later bytes are not examined.
     done: bool,
     finished: bool,
@@ -371,6 +376,11 @@ pub struct Guess {
     /// Every encoding considered and not ruled out (no malformed sequence
     /// in the bytes examined), best first. The first is `charset`.
     pub candidates: Vec<Candidate>,
+    /// The encoding that read the bytes best until bytes it does not
+    /// decode ruled it out (the last such, once a few non-ASCII bytes were
+    /// seen): the document's own encoding when those are a few stray bytes
+    /// of another, which the readings left would not show.
+    pub leader_ruled_out: Option<Charset>,
 }
 
 /// One encoding the detector considered and did not rule out.
@@ -492,6 +502,8 @@ impl Detector {
             watching: false,
             split_table: [false; 256],
             skipped: Vec::new(),
+            leader: None,
+            fallen: None,
             done: false,
             finished: false,
         }
@@ -899,9 +911,17 @@ impl Detector {
         if self.settle_deferred(&costs, false) {
             costs = self.costs(&self.charges);
         }
-        let Some(&(_, best_cost, _)) = costs.iter().min_by_key(|x| (x.1, x.0)) else {
+        let Some(&(best, best_cost, _)) = costs.iter().min_by_key(|x| (x.1, x.0)) else {
             return;
         };
+        // A leader missing from `costs` was ruled out by bytes it does not
+        // decode (a pruned reading keeps its place there).
+        let leader = self.leader.replace(best);
+        if let Some(leader) = leader.filter(|&l| costs.iter().all(|c| c.0 != l)) {
+            if self.scan.interesting >= PRUNE_EVIDENCE {
+                self.fallen = Some(leader);
+            }
+        }
         // UTF-16 and UTF-32 readings score every byte: their evidence is
         // the whole input. The others wait for some interesting bytes.
         let evidence = self.scan.interesting >= PRUNE_EVIDENCE;
@@ -1038,7 +1058,21 @@ impl Detector {
         // the best reading is still given, with no confidence.
         let language = first.and_then(|c| c.language).filter(|_| !binary);
         let confidence = if binary { 0.0 } else { first.map_or(0.0, |c| c.confidence) };
-        Guess { charset: first.map(|c| c.charset), confidence, language, ascii, binary, candidates }
+        // The leader of the last checkpoint may have fallen since.
+        let fallen = self
+            .leader
+            .filter(|&l| self.scan.interesting >= PRUNE_EVIDENCE && costs.iter().all(|c| c.0 != l))
+            .or(self.fallen);
+        let leader_ruled_out = fallen.map(|e| all[e].charset);
+        Guess {
+            charset: first.map(|c| c.charset),
+            confidence,
+            language,
+            ascii,
+            binary,
+            candidates,
+            leader_ruled_out,
+        }
     }
 }
 
