@@ -497,7 +497,7 @@ fn candidates(
         .map_or(0, |c| c.verification.non_ascii);
     // The readings the detector ruled out that could still decide are
     // weighed by their text; the detector's pick's text, once if at all.
-    let bits = |charset: Charset| text_bits(charset, sample);
+    let bits = |charset: Charset| weigh(charset, sample).bits;
     let best = std::cell::OnceCell::new();
     for c in &mut list {
         let declared =
@@ -543,15 +543,15 @@ fn too_malformed(candidate: &Candidate) -> bool {
 }
 
 /// How many bytes of the sample a reading the detector ruled out is
-/// weighed on ([`doubt`]): enough text to tell a wrong reading by far.
+/// weighed on ([`Candidate::behind`]): enough text to tell a wrong reading by far.
 const WEIGHED_BYTES: usize = 64 * 1024;
 
-/// The cost in bits of the text `charset` decodes from the start of
-/// `sample` ([`WEIGHED_BYTES`]), each malformed sequence a U+FFFD (which the
+/// How plausible the text `charset` decodes from the start of `sample`
+/// ([`WEIGHED_BYTES`]) is, each malformed sequence a U+FFFD (which the
 /// models charge as a control character).
-fn text_bits(charset: Charset, sample: &[u8]) -> f32 {
+fn weigh(charset: Charset, sample: &[u8]) -> crate::detect::Plausibility {
     let sample = &sample[..sample.len().min(WEIGHED_BYTES)];
-    crate::detect::plausibility(&charset.decode(sample).0).bits
+    crate::detect::plausibility(&charset.decode(sample).0)
 }
 
 /// Why `candidate`'s decode is not believed, if it is not.
@@ -705,6 +705,7 @@ fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: Guess) -> Detec
         if guess.binary { None } else { font_layer(charset, &prefix[bom_len.min(prefix.len())..]) };
     let language = match rule {
         Rule::MostlyUtf8 => damaged.get().copied().flatten().flatten(),
+        Rule::StrayBytes => weigh(charset, sample).language,
         _ => guess.candidates.iter().find(|c| c.charset == charset).and_then(|c| c.language),
     };
     Detection {

@@ -362,6 +362,7 @@ fn an_undeclared_page_with_a_stray_byte_keeps_its_encoding() {
         let found = Engine::new().detect(&bytes);
         assert_eq!(found.detected.leader_ruled_out, Some(charset), "{lang}");
         assert_eq!((found.charset, found.rule), (charset, Rule::StrayBytes), "{lang}");
+        assert_eq!(found.language, Some(lang));
         // Without the stray byte, the detector decides alone.
         bytes.remove(at);
         let found = Engine::new().detect(&bytes);
