@@ -150,8 +150,8 @@ pub enum Doubt {
     /// The bytes are valid UTF-8 with several multibyte sequences, which
     /// text in another encoding practically never is.
     ValidUtf8,
-    /// Its single-byte decode contains C1 control characters, and another
-    /// reading's text is likelier.
+    /// Its single-byte decode contains C1 control characters (and, for a
+    /// declaration, another reading's text is likelier).
     C1Controls,
     /// The detector's models find its reading far less likely than another
     /// (for a reading they ruled out, its decoded text).
@@ -499,9 +499,9 @@ fn candidates(
     // weighed by their text; the detector's pick's text, once if at all.
     let bits = |charset: Charset| weigh(charset, sample).bits;
     let best = std::cell::OnceCell::new();
+    let declared =
+        |s: &Source| matches!(s, Source::Bom | Source::Http | Source::Meta | Source::Xml);
     for c in &mut list {
-        let declared =
-            |s: &Source| matches!(s, Source::Bom | Source::Http | Source::Meta | Source::Xml);
         let weighed = c.sources.iter().any(declared) || guess.leader_ruled_out == Some(c.charset);
         if weighed && c.charset != Charset::Utf8 && guess.candidate(c.charset).is_none() {
             let best = *best.get_or_init(|| guess.candidates.first().map(|b| bits(b.charset)));
