@@ -647,7 +647,7 @@ fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: Guess) -> Detec
         {
             return (Charset::Utf8, Source::Detected, Rule::MostlyUtf8);
         }
-        if let Some(leader) = stray_bytes(&candidates, &guess) {
+        if let Some(leader) = stray_bytes(&candidates, &guess, sample) {
             return (leader, Source::Detected, Rule::StrayBytes);
         }
         let Some(best) = guess.candidates.first() else {
@@ -745,8 +745,7 @@ fn damaged_utf8(
     if !valid && !weighable_utf8(candidates) {
         return None;
     }
-    let utf8 =
-        crate::detect::plausibility(&crate::repair::unmangled(&Charset::Utf8.decode(sample).0));
+    let utf8 = utf8_read(sample);
     // Valid UTF-8 needs no weighing. UTF-8 whose multibyte sequences were
     // found to read as UTF-8 is the document's encoding when it is the
     // larger part: the repairs read a few stray bytes in UTF-8, or a few
@@ -766,11 +765,31 @@ fn damaged_utf8(
 /// each malformed sequence charged, than the detector's pick
 /// ([`Candidate::behind`]), and not with too many malformed sequences.
 /// (UTF-8 is weighed apart, in [`damaged_utf8`].)
-fn stray_bytes(candidates: &[Candidate], guess: &Guess) -> Option<Charset> {
+fn stray_bytes(candidates: &[Candidate], guess: &Guess, sample: &[u8]) -> Option<Charset> {
     let leader = guess.leader_ruled_out?;
     let candidate = candidates.iter().find(|c| c.charset == leader)?;
     let reads_better = candidate.behind.is_some_and(|bits| bits < 0.0);
-    (reads_better && !too_malformed(candidate)).then_some(leader)
+    if !reads_better || too_malformed(candidate) {
+        return None;
+    }
+    // Bytes that read as UTF-8 with a few malformed sequences (mojibake
+    // that lost bytes on the way) are weighed as the repairs would leave
+    // them: the leader must read better than that too. (`Ī¼ĪæĻ`, Greek
+    // UTF-8 read as windows-1257 with its undefined bytes lost, reads as
+    // GBK better than as windows-1257.)
+    if valid_utf8(candidates) || weighable_utf8(candidates) {
+        let sample = &sample[..sample.len().min(WEIGHED_BYTES)];
+        if weigh(leader, sample).bits >= utf8_read(sample).bits {
+            return None;
+        }
+    }
+    Some(leader)
+}
+
+/// How plausible `sample` is as UTF-8 once its mojibake is repaired
+/// (`fÃ¼r`), each malformed sequence a U+FFFD.
+fn utf8_read(sample: &[u8]) -> crate::detect::Plausibility {
+    crate::detect::plausibility(&crate::repair::unmangled(&Charset::Utf8.decode(sample).0))
 }
 
 /// The detector's guess on `sample` with its UTF-8 fragments left out, and
