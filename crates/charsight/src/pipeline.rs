@@ -187,7 +187,8 @@ pub struct Candidate {
     /// Why it is doubted, if it is.
     pub doubt: Option<Doubt>,
     /// For a declared encoding the detector ruled out, and for the
-    /// detector's leader that was ruled out ([`Guess::leader_ruled_out`]):
+    /// detector's leader that was ruled out ([`Guess::leader_ruled_out`]),
+    /// unless too many of its sequences are malformed to take it at all:
     /// how many bits the text it decodes costs more than the text of the
     /// detector's pick, each malformed sequence and C1 control charged as a
     /// control character (less than 0 when it reads better).
@@ -496,14 +497,16 @@ fn candidates(
         .find(|c| c.charset == Charset::Utf8 && c.verification.malformed == 0)
         .map_or(0, |c| c.verification.non_ascii);
     // The readings the detector ruled out that could still decide are
-    // weighed by their text; the detector's pick's text, once if at all.
+    // weighed by their text (not those too malformed to be taken at all);
+    // the detector's pick's text, once if at all.
     let bits = |charset: Charset| weigh(charset, sample).bits;
     let best = std::cell::OnceCell::new();
     let declared =
         |s: &Source| matches!(s, Source::Bom | Source::Http | Source::Meta | Source::Xml);
     for c in &mut list {
         let weighed = c.sources.iter().any(declared) || guess.leader_ruled_out == Some(c.charset);
-        if weighed && c.charset != Charset::Utf8 && guess.candidate(c.charset).is_none() {
+        let ruled_out = guess.candidate(c.charset).is_none();
+        if weighed && ruled_out && c.charset != Charset::Utf8 && !too_malformed(c) {
             let best = *best.get_or_init(|| guess.candidates.first().map(|b| bits(b.charset)));
             c.behind = best.map(|best| bits(c.charset) - best);
         }
