@@ -497,8 +497,9 @@ fn candidates(
         .find(|c| c.charset == Charset::Utf8 && c.verification.malformed == 0)
         .map_or(0, |c| c.verification.non_ascii);
     // The readings the detector ruled out that could still decide are
-    // weighed by their text (not those too malformed to be taken at all);
-    // the detector's pick's text, once if at all.
+    // weighed by their text (not those too malformed to be taken at all,
+    // nor bytes that are not text); the detector's pick's text, once if at
+    // all.
     let bits = |charset: Charset| weigh(charset, sample).bits;
     let best = std::cell::OnceCell::new();
     let declared =
@@ -506,7 +507,8 @@ fn candidates(
     for c in &mut list {
         let weighed = c.sources.iter().any(declared) || guess.leader_ruled_out == Some(c.charset);
         let ruled_out = guess.candidate(c.charset).is_none();
-        if weighed && ruled_out && c.charset != Charset::Utf8 && !too_malformed(c) {
+        let text = !guess.binary && c.charset != Charset::Utf8;
+        if weighed && ruled_out && text && !too_malformed(c) {
             let best = *best.get_or_init(|| guess.candidates.first().map(|b| bits(b.charset)));
             c.behind = best.map(|best| bits(c.charset) - best);
         }
@@ -575,6 +577,11 @@ fn doubt(candidate: &Candidate, utf8_sequences: u64, guess: &Guess) -> Option<Do
     }
     if guess.ascii {
         // Seven-bit bytes say nothing against a declared ISO-2022 encoding.
+        return None;
+    }
+    if guess.binary {
+        // Bytes that are not text have no right reading: the models say
+        // nothing against a declaration (x-user-defined for binary data).
         return None;
     }
     if candidate.charset == Charset::Utf8 && utf8_sequences >= UTF8_SEQUENCES {

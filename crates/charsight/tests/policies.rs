@@ -369,3 +369,22 @@ fn an_undeclared_page_with_a_stray_byte_keeps_its_encoding() {
         assert_eq!((found.charset, found.rule), (charset, Rule::Detected), "{lang}");
     }
 }
+
+#[test]
+fn x_user_defined_is_kept_for_binary_data_and_weighed_for_text() {
+    // The HTTP label (in a document, `<meta>` x-user-defined means
+    // windows-1252) is kept for bytes that are not text, which no model
+    // can refute.
+    let ct = Some("application/octet-stream; charset=x-user-defined");
+    let binary: Vec<u8> = (0..=255u8).cycle().step_by(7).take(600).collect();
+    let found = Case { bytes: binary, content_type: ct }.run(Policy::Verify);
+    assert!(found.binary);
+    assert_eq!((found.charset, found.rule), (Charset::XUserDefined, Rule::Verified));
+    // French text so labelled reads as private-use characters.
+    let text = lines("fr", 3, Charset::Windows1252).join("\n");
+    let bytes = Charset::Windows1252.encode(&text).0.into_owned();
+    let found = Case { bytes, content_type: ct }.run(Policy::Verify);
+    let overridden =
+        Rule::Overridden { declared: Charset::XUserDefined, reason: Doubt::Implausible };
+    assert_eq!((found.charset, found.rule), (Charset::Windows1252, overridden));
+}
