@@ -14,7 +14,7 @@
 //! declaration at the very start; and of an XML document (by media type, or
 //! by starting with `<?xml`) the XML declaration or the Appendix F pattern.
 
-use crate::detect::{Detector, Guess};
+use crate::detect::{Detector, Guess, Plausibility};
 use crate::font::{self, FontLayer};
 use crate::sniff::{self, http, DocumentKind, Evidence, Note, Source};
 use crate::verify::{verify, Verification};
@@ -449,13 +449,15 @@ fn in_document(evidence: &[Evidence], document: DocumentKind) -> Option<(Charset
 
 /// The candidates: every usable declaration in precedence order, the
 /// detector's ranking, UTF-8 when the bytes are valid UTF-8, and the
-/// default; one entry per charset, each verified on `sample`.
+/// default; one entry per charset, each verified on `sample`. With them,
+/// how the detector's ruled-out leader reads, if it was weighed
+/// ([`Candidate::behind`]).
 fn candidates(
     evidence: &[Evidence],
     guess: &Guess,
     sample: &[u8],
     complete: bool,
-) -> Vec<Candidate> {
+) -> (Vec<Candidate>, Option<Plausibility>) {
     let mut list: Vec<Candidate> = Vec::new();
     let mut add = |charset: Charset, source: Option<Source>| match list
         .iter_mut()
@@ -504,17 +506,21 @@ fn candidates(
     let best = std::cell::OnceCell::new();
     let declared =
         |s: &Source| matches!(s, Source::Bom | Source::Http | Source::Meta | Source::Xml);
+    let mut leader_read = None;
     for c in &mut list {
-        let weighed = c.sources.iter().any(declared) || guess.leader_ruled_out == Some(c.charset);
+        let leader = guess.leader_ruled_out == Some(c.charset);
+        let weighed = leader || c.sources.iter().any(declared);
         let ruled_out = guess.candidate(c.charset).is_none();
         let text = !guess.binary && c.charset != Charset::Utf8;
         if weighed && ruled_out && text && !too_malformed(c) {
             let best = *best.get_or_init(|| guess.candidates.first().map(|b| bits(b.charset)));
-            c.behind = best.map(|best| bits(c.charset) - best);
+            let read = weigh(c.charset, sample);
+            c.behind = best.map(|best| read.bits - best);
+            leader_read = leader_read.or(leader.then_some(read));
         }
         c.doubt = doubt(c, utf8_sequences, guess);
     }
-    list
+    (list, leader_read)
 }
 
 /// How many of the detector's runners-up become candidates.
@@ -554,7 +560,7 @@ const WEIGHED_BYTES: usize = 64 * 1024;
 /// How plausible the text `charset` decodes from the start of `sample`
 /// ([`WEIGHED_BYTES`]) is, each malformed sequence a U+FFFD (which the
 /// models charge as a control character).
-fn weigh(charset: Charset, sample: &[u8]) -> crate::detect::Plausibility {
+fn weigh(charset: Charset, sample: &[u8]) -> Plausibility {
     let sample = &sample[..sample.len().min(WEIGHED_BYTES)];
     crate::detect::plausibility(&charset.decode(sample).0)
 }
@@ -639,7 +645,7 @@ fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: Guess) -> Detec
     let fragments = without_fragments(engine, sample, &guess);
     let utf8_larger = fragments.as_ref().map(|f| f.utf8_larger);
     let guess = fragments.map_or(guess, |f| f.guess);
-    let mut candidates = candidates(&evidence, &guess, sample, complete);
+    let (mut candidates, leader_read) = candidates(&evidence, &guess, sample, complete);
     let find = |candidates: &[Candidate], charset: Charset| {
         candidates
             .iter()
@@ -657,7 +663,7 @@ fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: Guess) -> Detec
         {
             return (Charset::Utf8, Source::Detected, Rule::MostlyUtf8);
         }
-        if let Some(leader) = stray_bytes(&candidates, &guess, sample) {
+        if let Some(leader) = stray_bytes(&candidates, &guess, sample, leader_read) {
             return (leader, Source::Detected, Rule::StrayBytes);
         }
         let Some(best) = guess.candidates.first() else {
@@ -715,7 +721,7 @@ fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: Guess) -> Detec
         if guess.binary { None } else { font_layer(charset, &prefix[bom_len.min(prefix.len())..]) };
     let language = match rule {
         Rule::MostlyUtf8 => damaged.get().copied().flatten().flatten(),
-        Rule::StrayBytes => weigh(charset, sample).language,
+        Rule::StrayBytes => leader_read.and_then(|read| read.language),
         _ => guess.candidates.iter().find(|c| c.charset == charset).and_then(|c| c.language),
     };
     Detection {
@@ -775,7 +781,12 @@ fn damaged_utf8(
 /// each malformed sequence charged, than the detector's pick
 /// ([`Candidate::behind`]), and not with too many malformed sequences.
 /// (UTF-8 is weighed apart, in [`damaged_utf8`].)
-fn stray_bytes(candidates: &[Candidate], guess: &Guess, sample: &[u8]) -> Option<Charset> {
+fn stray_bytes(
+    candidates: &[Candidate],
+    guess: &Guess,
+    sample: &[u8],
+    leader_read: Option<Plausibility>,
+) -> Option<Charset> {
     let leader = guess.leader_ruled_out?;
     let candidate = candidates.iter().find(|c| c.charset == leader)?;
     let reads_better = candidate.behind.is_some_and(|bits| bits < 0.0);
@@ -789,7 +800,7 @@ fn stray_bytes(candidates: &[Candidate], guess: &Guess, sample: &[u8]) -> Option
     // GBK better than as windows-1257.)
     if valid_utf8(candidates) || weighable_utf8(candidates) {
         let sample = &sample[..sample.len().min(WEIGHED_BYTES)];
-        if weigh(leader, sample).bits >= utf8_read(sample).bits {
+        if leader_read?.bits >= utf8_read(sample).bits {
             return None;
         }
     }
@@ -798,7 +809,7 @@ fn stray_bytes(candidates: &[Candidate], guess: &Guess, sample: &[u8]) -> Option
 
 /// How plausible `sample` is as UTF-8 once its mojibake is repaired
 /// (`fÃ¼r`), each malformed sequence a U+FFFD.
-fn utf8_read(sample: &[u8]) -> crate::detect::Plausibility {
+fn utf8_read(sample: &[u8]) -> Plausibility {
     crate::detect::plausibility(&crate::repair::unmangled(&Charset::Utf8.decode(sample).0))
 }
 

@@ -4,14 +4,14 @@
 //! A GBK string "你好" (C4 E3 BA C3) pasted into a form of a windows-1252
 //! page comes back as `&#196;&#227;&#186;&#195;`, which a browser shows as
 //! "ÄãºÃ"; UTF-8 "café" read as windows-1252 and written as references
-//! comes back as `caf&#195;&#169;`. Each reference to a code point up to U+00FF stands for that
-//! byte; references to the characters windows-1252 puts at 0x80–0x9F (`&#8364;`
-//! for 0x80) stand for those bytes. A run of such references, with the
-//! short stretches of plain ASCII between them (ASCII bytes of the string
-//! are written as themselves), is decoded in each candidate encoding; the
-//! most plausible decode replaces the run when it is at least [`MARGIN`]
-//! bits cheaper than what the references show. Ordinary references (`caf&#233;`)
-//! show plausible text already and stay.
+//! comes back as `caf&#195;&#169;`. Each reference to a code point up to
+//! U+00FF stands for that byte; references to the characters windows-1252
+//! puts at 0x80–0x9F (`&#8364;` for 0x80) stand for those bytes. A run of
+//! such references, with the short stretches of plain ASCII between them
+//! (ASCII bytes of the string are written as themselves), is decoded in
+//! each candidate encoding; the most plausible decode replaces the run when
+//! it is at least [`MARGIN`] bits cheaper than what the references show.
+//! Ordinary references (`caf&#233;`) show plausible text already and stay.
 
 use std::ops::Range;
 
