@@ -652,9 +652,13 @@ fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: Guess) -> Detec
             .position(|c| c.charset == charset)
             .expect("every decided charset is a candidate")
     };
+    // The HTTP charset that counts is the one `sniff::http` left usable, not
+    // the first one listed: of comma-joined values, Fetch's "extract a MIME
+    // type" keeps the last, and the others carry `Note::Superseded`.
+    let http = evidence.iter().filter(|e| e.source == Source::Http).find_map(Evidence::usable);
     let declared = bom
         .map(|(c, _)| (c, Source::Bom))
-        .or_else(|| first(Source::Http).map(|c| (c, Source::Http)))
+        .or_else(|| http.map(|c| (c, Source::Http)))
         .or_else(|| in_document(&evidence, document));
     // Worked out once, when the content decides: the decision's language too.
     let damaged = std::cell::OnceCell::new();

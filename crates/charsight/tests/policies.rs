@@ -4,7 +4,7 @@
 
 mod common;
 
-use charsight::{Charset, Doubt, Engine, Policy, Rule, Source};
+use charsight::{Charset, Doubt, Engine, Note, Policy, Rule, Source};
 
 /// The first `n` lines of `../shared/text/<lang>.txt` of 40–200 characters
 /// that `charset` can encode.
@@ -387,4 +387,42 @@ fn x_user_defined_is_kept_for_binary_data_and_weighed_for_text() {
     let overridden =
         Rule::Overridden { declared: Charset::XUserDefined, reason: Doubt::Implausible };
     assert_eq!((found.charset, found.rule), (Charset::Windows1252, overridden));
+}
+
+#[test]
+fn comma_joined_content_type_uses_the_charset_fetch_selects() {
+    // Fetch's "extract a MIME type" keeps the last value's charset; the
+    // first one is reported as superseded.
+    let ct = "text/html; charset=utf-8, text/html; charset=koi8-r";
+    let check_evidence = |found: &charsight::Detection| {
+        let http: Vec<_> = found.evidence.iter().filter(|e| e.source == Source::Http).collect();
+        assert_eq!(http.len(), 2, "{:#?}", found.evidence);
+        assert_eq!((http[0].label.as_str(), http[0].charset), ("utf-8", Some(Charset::Utf8)));
+        assert_eq!(http[0].notes, vec![Note::Superseded]);
+        assert_eq!(http[0].usable(), None);
+        assert_eq!((&ct[http[0].offset..][..http[0].len]), "utf-8");
+        assert_eq!((http[1].label.as_str(), http[1].usable()), ("koi8-r", Some(Charset::Koi8R)));
+        assert_eq!((&ct[http[1].offset..][..http[1].len]), "koi8-r");
+    };
+    // The user's report: UTF-8 Cyrillic so labelled.
+    let utf8 = "<html><body>Привет hello</body></html>".as_bytes().to_vec();
+    let case = Case { bytes: utf8, content_type: Some(ct) };
+    let found = case.run(Policy::Whatwg);
+    assert_eq!(
+        (found.charset, found.source, found.rule),
+        (Charset::Koi8R, Source::Http, Rule::Declared)
+    );
+    check_evidence(&found);
+    // Under verify it is an ordinary declaration, weighed and refuted.
+    let found = case.run(Policy::Verify);
+    let overridden = Rule::Overridden { declared: Charset::Koi8R, reason: Doubt::ValidUtf8 };
+    assert_eq!((found.charset, found.rule), (Charset::Utf8, overridden));
+    let koi8 = found.candidates.iter().find(|c| c.charset == Charset::Koi8R).unwrap();
+    assert!(koi8.sources.contains(&Source::Http), "{:#?}", found.candidates);
+    check_evidence(&found);
+    // A KOI8-R page so labelled is KOI8-R under both.
+    let page = html("", &lines("ru", 6, Charset::Koi8R));
+    let case = Case { bytes: Charset::Koi8R.encode(&page).0.into_owned(), content_type: Some(ct) };
+    case.check(Charset::Koi8R, (Charset::Koi8R, Rule::Verified), Charset::Koi8R);
+    assert_eq!(case.run(Policy::Whatwg).source, Source::Http);
 }
