@@ -74,8 +74,9 @@ pub enum Note {
     Utf16MeansUtf8,
     /// A `<meta>` that declares `x-user-defined` means windows-1252.
     UserDefinedMeansWindows1252,
-    /// Another `charset` parameter of the same `Content-Type` counts instead
-    /// (within one media type the first wins; see [`http`]).
+    /// Another `charset` parameter of the same `Content-Type` counts instead:
+    /// within one media type the first wins, and of comma-joined values the
+    /// one Fetch's "extract a MIME type" selects (see [`http`]).
     Superseded,
     /// Not a declaration: the XML 1.0 Appendix F pattern of the first bytes.
     Autodetected,
