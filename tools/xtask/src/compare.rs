@@ -176,11 +176,7 @@ pub fn run(args: &Args) -> Result<()> {
         seconds[2] += start.elapsed().as_secs_f64();
 
         let mut answers = vec![
-            if detection.binary {
-                Answer::Binary
-            } else {
-                Answer::Charset(detection.charset)
-            },
+            if detection.binary { Answer::Binary } else { Answer::Charset(detection.charset) },
             match guess.charset {
                 _ if guess.binary => Answer::Binary,
                 Some(charset) => Answer::Charset(charset),
@@ -237,7 +233,8 @@ pub fn run(args: &Args) -> Result<()> {
         overall.add(rights);
         if let Some(label) = &file.declared {
             declared += 1;
-            let from_document = matches!(detection.source, Source::Meta | Source::Http | Source::Xml);
+            let from_document =
+                matches!(detection.source, Source::Meta | Source::Http | Source::Xml);
             kept += usize::from(
                 from_document && right(&bytes, label, &Answer::Charset(detection.charset)),
             );

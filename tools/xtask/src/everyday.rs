@@ -119,7 +119,11 @@ const WESTERN: [(&str, [&str; 5]); 11] = [
 ];
 
 const CROSS_CHECK: [(&str, [&str; 5], [Encoding; 2]); 3] = [
-    ("pl", ["Strona główna", "Produkty", "O nas", "Kontakt", "Aktualności"], [WINDOWS_1250, ISO_8859_2]),
+    (
+        "pl",
+        ["Strona główna", "Produkty", "O nas", "Kontakt", "Aktualności"],
+        [WINDOWS_1250, ISO_8859_2],
+    ),
     ("cs", ["Úvod", "Produkty", "O nás", "Kontakt", "Novinky"], [WINDOWS_1250, ISO_8859_2]),
     ("ru", ["Главная", "Продукция", "О компании", "Контакты", "Новости"], [WINDOWS_1251, KOI8_R]),
 ];
@@ -128,15 +132,83 @@ const CROSS_CHECK: [(&str, [&str; 5], [Encoding; 2]); 3] = [
 type DosScreen = (&'static str, &'static str, &'static str, [&'static str; 6], &'static str);
 
 const DOS: [DosScreen; 9] = [
-    ("IBM437", "en", "MAIN MENU", ["Customers", "Invoices", "Stock list", "Print reports", "Settings", "Exit to DOS"], "F1=Help  F10=Quit  Esc=Back"),
-    ("IBM437", "de", "HAUPTMENÜ", ["Kunden bearbeiten", "Rechnungen", "Lagerbestand", "Berichte drucken", "Einstellungen", "Zurück zu DOS"], "F1=Hilfe  F10=Ende  Esc=Zurück"),
-    ("IBM850", "fr", "MENU PRINCIPAL", ["Fichier clients", "Factures", "État du stock", "Impression", "Paramètres", "Quitter"], "F1=Aide  F10=Fin  Échap=Retour"),
-    ("IBM850", "es", "MENÚ PRINCIPAL", ["Clientes", "Facturación", "Almacén", "Imprimir informes", "Configuración", "Salir"], "F1=Ayuda  F10=Salir  Esc=Atrás"),
-    ("IBM850", "de", "HAUPTMENÜ", ["Adressen", "Aufträge", "Bestellungen prüfen", "Drucken", "Größe ändern", "Beenden"], "F1=Hilfe  F10=Ende"),
-    ("IBM852", "cs", "HLAVNÍ NABÍDKA", ["Zákazníci", "Faktury", "Sklad zboží", "Tisk přehledů", "Nastavení", "Konec práce"], "F1=Nápověda  F10=Konec"),
-    ("IBM852", "pl", "MENU GŁÓWNE", ["Klienci", "Faktury", "Stan magazynu", "Drukowanie zestawień", "Ustawienia", "Wyjście"], "F1=Pomoc  F10=Koniec"),
-    ("IBM866", "ru", "ГЛАВНОЕ МЕНЮ", ["Клиенты", "Счета", "Склад", "Печать отчётов", "Настройки", "Выход в DOS"], "F1=Помощь  F10=Выход"),
-    ("IBM866", "ru", "ПРОГРАММА УЧЁТА", ["Ввод документов", "Журнал операций", "Справочники", "Сервис", "Архив", "Завершение работы"], "F1=Помощь  Esc=Отмена"),
+    (
+        "IBM437",
+        "en",
+        "MAIN MENU",
+        ["Customers", "Invoices", "Stock list", "Print reports", "Settings", "Exit to DOS"],
+        "F1=Help  F10=Quit  Esc=Back",
+    ),
+    (
+        "IBM437",
+        "de",
+        "HAUPTMENÜ",
+        [
+            "Kunden bearbeiten",
+            "Rechnungen",
+            "Lagerbestand",
+            "Berichte drucken",
+            "Einstellungen",
+            "Zurück zu DOS",
+        ],
+        "F1=Hilfe  F10=Ende  Esc=Zurück",
+    ),
+    (
+        "IBM850",
+        "fr",
+        "MENU PRINCIPAL",
+        ["Fichier clients", "Factures", "État du stock", "Impression", "Paramètres", "Quitter"],
+        "F1=Aide  F10=Fin  Échap=Retour",
+    ),
+    (
+        "IBM850",
+        "es",
+        "MENÚ PRINCIPAL",
+        ["Clientes", "Facturación", "Almacén", "Imprimir informes", "Configuración", "Salir"],
+        "F1=Ayuda  F10=Salir  Esc=Atrás",
+    ),
+    (
+        "IBM850",
+        "de",
+        "HAUPTMENÜ",
+        ["Adressen", "Aufträge", "Bestellungen prüfen", "Drucken", "Größe ändern", "Beenden"],
+        "F1=Hilfe  F10=Ende",
+    ),
+    (
+        "IBM852",
+        "cs",
+        "HLAVNÍ NABÍDKA",
+        ["Zákazníci", "Faktury", "Sklad zboží", "Tisk přehledů", "Nastavení", "Konec práce"],
+        "F1=Nápověda  F10=Konec",
+    ),
+    (
+        "IBM852",
+        "pl",
+        "MENU GŁÓWNE",
+        ["Klienci", "Faktury", "Stan magazynu", "Drukowanie zestawień", "Ustawienia", "Wyjście"],
+        "F1=Pomoc  F10=Koniec",
+    ),
+    (
+        "IBM866",
+        "ru",
+        "ГЛАВНОЕ МЕНЮ",
+        ["Клиенты", "Счета", "Склад", "Печать отчётов", "Настройки", "Выход в DOS"],
+        "F1=Помощь  F10=Выход",
+    ),
+    (
+        "IBM866",
+        "ru",
+        "ПРОГРАММА УЧЁТА",
+        [
+            "Ввод документов",
+            "Журнал операций",
+            "Справочники",
+            "Сервис",
+            "Архив",
+            "Завершение работы",
+        ],
+        "F1=Помощь  Esc=Отмена",
+    ),
 ];
 
 /// The symbols of everyday text, one to three on each page.
@@ -280,8 +352,8 @@ fn symbol_phrase(rng: &mut Rng, symbol: &str, lang: &str, company: &str, word: &
         "×" => format!("{} × {}", n % 9 + 1, n % 7 + 2),
         "÷" => format!("{n} ÷ {}", n % 5 + 2),
         "½" => format!("½ {}", if lang == "en" { "cup" } else { "kg" }),
-        "¼" => format!("¼ h"),
-        "¾" => format!("¾ l"),
+        "¼" => "¼ h".to_owned(),
+        "¾" => "¾ l".to_owned(),
         "¹" => format!("{word}¹"),
         "²" => format!("{n} m²"),
         "³" => format!("{n} m³"),
@@ -422,9 +494,11 @@ fn compose(rng: &mut Rng, source: &Source, page: &Page) -> String {
             );
         }
     }
-    let _ = writeln!(html, "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
+    let _ =
+        writeln!(html, "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
     let _ = writeln!(html, "<title>{company} &#8211; {city}</title>");
-    let _ = writeln!(html, "<link rel=\"stylesheet\" href=\"/css/style.css?v={}\">", rng.range(1, 40));
+    let _ =
+        writeln!(html, "<link rel=\"stylesheet\" href=\"/css/style.css?v={}\">", rng.range(1, 40));
     let _ = writeln!(
         html,
         "<script>\n  window.dataLayer = window.dataLayer || [];\n  function gtag(){{dataLayer.push(arguments);}}\n  \
@@ -436,7 +510,8 @@ fn compose(rng: &mut Rng, source: &Source, page: &Page) -> String {
     );
     let _ = writeln!(html, "</head>\n<body>\n<nav><ul>");
     for (i, item) in page.nav.iter().enumerate() {
-        let _ = writeln!(html, "  <li><a href=\"/{}\">{item}</a></li>", ["", "p", "a", "c", "n"][i]);
+        let _ =
+            writeln!(html, "  <li><a href=\"/{}\">{item}</a></li>", ["", "p", "a", "c", "n"][i]);
     }
     let _ = writeln!(html, "</ul></nav>\n<main>\n<h1>{company}</h1>");
     for p in &paragraphs {
@@ -530,7 +605,15 @@ struct Writer {
 }
 
 impl Writer {
-    fn write(&mut self, kind: &'static str, lang: &str, label: &str, ext: &str, declared: &str, bytes: &[u8]) -> Result<()> {
+    fn write(
+        &mut self,
+        kind: &'static str,
+        lang: &str,
+        label: &str,
+        ext: &str,
+        declared: &str,
+        bytes: &[u8],
+    ) -> Result<()> {
         let n = self.counts.entry(kind).or_default();
         *n += 1;
         let name = format!("{kind}/{lang}-{label}-{n:03}.{ext}");
@@ -552,7 +635,18 @@ pub fn run(args: &Args) -> Result<()> {
     }
     std::fs::create_dir_all(&args.out)?;
 
-    let western = [WINDOWS_1252, WINDOWS_1252, WINDOWS_1252, WINDOWS_1252, UTF_8, UTF_8, UTF_8, ISO_8859_1, ISO_8859_1, ISO_8859_15];
+    let western = [
+        WINDOWS_1252,
+        WINDOWS_1252,
+        WINDOWS_1252,
+        WINDOWS_1252,
+        UTF_8,
+        UTF_8,
+        UTF_8,
+        ISO_8859_1,
+        ISO_8859_1,
+        ISO_8859_15,
+    ];
     let mut pages = Vec::new();
     for kind in ["declared", "undeclared", "plain"] {
         for i in 0..args.western {
@@ -562,7 +656,8 @@ pub fn run(args: &Args) -> Result<()> {
         }
         for (lang, nav, encodings) in CROSS_CHECK {
             for encoding in encodings.into_iter().chain([UTF_8]) {
-                let count = if encoding.codec.is_none() { args.cross_check / 3 } else { args.cross_check };
+                let count =
+                    if encoding.codec.is_none() { args.cross_check / 3 } else { args.cross_check };
                 for _ in 0..count {
                     pages.push(Page { kind, lang, encoding, declared: None, nav });
                 }
@@ -579,15 +674,29 @@ pub fn run(args: &Args) -> Result<()> {
             bail!("{} page does not fit {}", page.lang, page.encoding.label);
         };
         let ext = if page.kind == "plain" { "txt" } else { "html" };
-        writer.write(page.kind, page.lang, page.encoding.label, ext, page.declared.unwrap_or(""), &bytes)?;
+        writer.write(
+            page.kind,
+            page.lang,
+            page.encoding.label,
+            ext,
+            page.declared.unwrap_or(""),
+            &bytes,
+        )?;
     }
 
     for screen in &DOS {
-        let per_screen = if DOS.iter().filter(|s| s.0 == screen.0).count() == 1 { args.dos } else { args.dos / 2 + 1 };
+        let per_screen = if DOS.iter().filter(|s| s.0 == screen.0).count() == 1 {
+            args.dos
+        } else {
+            args.dos / 2 + 1
+        };
         for _ in 0..per_screen {
             let text = dos_screen(&mut rng, &source, screen);
             let enc = Encoding { label: screen.0, codec: Some(dos_codec(screen.0)), declare: &[] };
-            let bytes = source.tables.encode(&enc, &text).with_context(|| format!("a {} screen does not fit", screen.0))?;
+            let bytes = source
+                .tables
+                .encode(&enc, &text)
+                .with_context(|| format!("a {} screen does not fit", screen.0))?;
             writer.write("dos", screen.1, screen.0, "txt", "", &bytes)?;
         }
     }
