@@ -201,7 +201,7 @@ fn svg(answers: &Answers, title: &str) -> String {
         size + 40.0
     );
     let _ = writeln!(out, "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>");
-    let _ = writeln!(out, "<text x=\"{margin}\" y=\"24\" font-size=\"14\">{title}</text>");
+    let _ = writeln!(out, "<text x=\"{margin}\" y=\"24\" font-size=\"13\">{title}</text>");
     for i in 0..=10 {
         let p = f64::from(i) / 10.0;
         let _ = writeln!(
@@ -225,17 +225,29 @@ fn svg(answers: &Answers, title: &str) -> String {
             x(bin.confidence),
             y(bin.accuracy)
         );
-        // Counts stack upwards in the crowded bins near 1.
-        let label_y = if bin.lo >= 0.9 {
-            y(1.0) - 8.0 - 12.0 * ((bin.lo - 0.9) / 0.04).round()
-        } else {
-            y(bin.accuracy) - 6.0
-        };
+        if bin.lo < 0.9 {
+            let _ = writeln!(
+                out,
+                "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
+                x((bin.lo + bin.hi) / 2.0),
+                y(bin.accuracy) - 6.0,
+                bin.answers
+            );
+        }
+    }
+    // The bins near 1 are too narrow to label: their counts go top left.
+    let narrow = bins(&answers.text).into_iter().filter(|b| b.lo >= 0.9 && b.answers > 0);
+    for (i, bin) in narrow.enumerate() {
         let _ = writeln!(
             out,
-            "<text x=\"{:.1}\" y=\"{label_y:.1}\" text-anchor=\"middle\">{}</text>",
-            x((bin.lo + bin.hi) / 2.0),
-            bin.answers
+            "<text x=\"{}\" y=\"{}\">[{:.2}, {:.2}{}: {} answers, {:.1}% right</text>",
+            x(0.02),
+            y(1.0) + 16.0 + 14.0 * i as f64,
+            bin.lo,
+            bin.hi,
+            if bin.hi >= 1.0 { ']' } else { ')' },
+            bin.answers,
+            100.0 * bin.accuracy
         );
     }
     let _ = writeln!(
@@ -292,7 +304,7 @@ pub fn run(args: &Args) -> Result<()> {
             .iter()
             .map(|p| p.file_name().map_or(p.display().to_string(), |n| n.to_string_lossy().into()))
             .collect();
-        let title = format!("charsight Engine::detect reliability: {}", names.join(", "));
+        let title = format!("Engine::detect confidence: {}", names.join(", "));
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent)?;
         }
