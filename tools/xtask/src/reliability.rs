@@ -10,7 +10,8 @@
 //! - an answer "not text" (`binary: true`) claims no decoding: these are
 //!   counted on their own line (right when the file is binary), not binned;
 //! - pure-ASCII bytes decode alike in every ASCII-compatible charset and
-//!   have confidence 1 by definition: counted on their own line, not binned.
+//!   have confidence 1 by definition (the engine's `ascii` flag: not UTF-16
+//!   text, whose bytes are seven-bit too): counted on their own line, not binned.
 //!
 //! For each folder, and over all of them, prints per confidence bin the
 //! answers, mean confidence and share right; the expected calibration error
@@ -122,7 +123,7 @@ fn read(dir: &Path, engine: &Engine, misses: bool) -> Result<Answers> {
         if detection.binary {
             answers.binary.0 += 1;
             answers.binary.1 += usize::from(ok);
-        } else if bytes.is_ascii() && !file.is_binary() {
+        } else if detection.ascii && !file.is_binary() {
             answers.ascii.0 += 1;
             answers.ascii.1 += usize::from(ok);
         } else {
