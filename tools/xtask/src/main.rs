@@ -4,10 +4,14 @@
 mod calibrate;
 mod compare;
 mod declared_eval;
+mod everyday;
+mod labels;
+mod reliability;
 mod repair_eval;
 mod samples;
 mod url_eval;
 mod url_log;
+mod venv;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -33,6 +37,10 @@ enum Command {
     UrlLog(url_log::Args),
     /// Repair rate on generated damage and false changes on clean text.
     RepairEval(repair_eval::Args),
+    /// Whether the Engine's confidence is the probability of being right, on labelled files.
+    Reliability(reliability::Args),
+    /// Write the everyday battery: web pages, plain text, DOS screens and binary files.
+    Everyday(everyday::Args),
     /// How the verify policy weighs true and lying declarations on generated pages.
     DeclaredEval(declared_eval::Args),
 }
@@ -46,5 +54,7 @@ fn main() -> Result<()> {
         Command::UrlLog(args) => url_log::run(&args),
         Command::RepairEval(args) => repair_eval::run(&args),
         Command::DeclaredEval(args) => declared_eval::run(&args),
+        Command::Everyday(args) => everyday::run(&args),
+        Command::Reliability(args) => reliability::run(&args),
     }
 }
