@@ -11,9 +11,10 @@
 //!
 //! Evidence, in order:
 //!
-//! 1. EBCDIC text: space `0x40` the most common byte, the bytes below it
-//!    only EBCDIC's line and tab controls (`0x05`, `0x0D`, `0x15`, `0x25`),
-//!    and nearly everything else at or above `0x40` ([`ebcdic`]).
+//! 1. EBCDIC text: space `0x40` among the three commonest bytes and at
+//!    least 8% of them, and below it (but for one byte in a hundred) only
+//!    EBCDIC's line and tab controls (`0x05`, `0x0D`, `0x15`, `0x25`)
+//!    ([`ebcdic`]).
 //! 2. UTF-16 and UTF-32 without a byte order mark: the prefix decodes
 //!    without a malformed unit or NUL, to characters that are text
 //!    (letters, marks, digits, punctuation, symbols, spaces; at most one in
@@ -327,13 +328,16 @@ fn ebcdic(counts: &[u32; 256], len: usize) -> Option<Ebcdic> {
         return None;
     }
     let space = counts[0x40] as usize;
-    let most = counts.iter().max().copied().unwrap_or(0) as usize;
+    // Space is among the three commonest bytes (`e` and `a` may outnumber it).
+    let mut sorted = *counts;
+    sorted.sort_unstable_by(|a, b| b.cmp(a));
+    let third = sorted[2] as usize;
     let sum = |range: &mut dyn Iterator<Item = usize>| -> usize {
         range.map(|b| counts[b] as usize).sum()
     };
     let line_controls = sum(&mut [0x05, 0x0D, 0x15, 0x25].into_iter());
     let low = sum(&mut (0..0x40)) - line_controls;
-    if space < most || space * 100 < len * 8 || low * 100 > len {
+    if space < third || space * 100 < len * 8 || low * 100 > len {
         return None;
     }
     let latin =
