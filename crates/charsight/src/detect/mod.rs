@@ -1080,12 +1080,14 @@ impl Detector {
         let unread = binary || ebcdic.is_some();
         let language = first.and_then(|c| c.language).filter(|_| !unread);
         let confidence = if unread { 0.0 } else { first.map_or(0.0, |c| c.confidence) };
-        // The leader of the last checkpoint may have fallen since.
+        // The leader of the last checkpoint may have fallen since. (A wide
+        // reading without its structure was never in the running.)
+        let in_running = |e: &usize| verdict.allows(all[*e].charset);
         let fallen = self
             .leader
+            .filter(in_running)
             .filter(|&l| self.scan.interesting >= PRUNE_EVIDENCE && costs.iter().all(|c| c.0 != l))
-            .or(self.fallen)
-            .filter(|&e| verdict.allows(all[e].charset));
+            .or(self.fallen.filter(in_running));
         let leader_ruled_out = fallen.map(|e| all[e].charset);
         Guess {
             charset: first.map(|c| c.charset),
