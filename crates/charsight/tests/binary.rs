@@ -18,19 +18,6 @@ fn guess(bytes: &[u8]) -> Guess {
     detector.guess()
 }
 
-/// Deterministic pseudo-random bytes (xorshift64*).
-fn random(seed: u64, len: usize) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x >> 12;
-            x ^= x << 25;
-            x ^= x >> 27;
-            (x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 56) as u8
-        })
-        .collect()
-}
-
 /// Whether the detection of `bytes` labelled `encoding` is right: binary
 /// for `binary`, EBCDIC for the EBCDIC code pages, the encoding itself for
 /// UTF-16/32.
@@ -65,7 +52,13 @@ fn corpus_wide_binary_ebcdic_and_wide_files() {
         }
         let bytes = std::fs::read(dir.join(name)).expect("corpus-wide file");
         let ok = right(&bytes, encoding);
-        let bom = if !wide { "" } else if notes.contains("with BOM") { " BOM" } else { " no BOM" };
+        let bom = if !wide {
+            ""
+        } else if notes.contains("with BOM") {
+            " BOM"
+        } else {
+            " no BOM"
+        };
         let entry = tally.entry(format!("{encoding}{bom}")).or_default();
         entry.0 += 1;
         entry.1 += usize::from(ok);
@@ -86,10 +79,13 @@ fn corpus_wide_binary_ebcdic_and_wide_files() {
 fn random_bytes_are_binary_not_utf16() {
     for seed in 1..=4 {
         for len in [64, 512, 4096, 65536] {
-            let g = guess(&random(seed, len));
+            let g = guess(&testkit::random_bytes(seed, len));
             assert!(g.binary, "seed {seed}, {len} bytes: {:?}", g.charset);
             assert_eq!((g.confidence, g.language), (0.0, None));
-            assert!(g.candidates.iter().all(|c| !c.charset.is_unicode() || c.charset == Charset::Utf8));
+            assert!(g
+                .candidates
+                .iter()
+                .all(|c| !c.charset.is_unicode() || c.charset == Charset::Utf8));
         }
     }
 }
@@ -98,7 +94,7 @@ fn random_bytes_are_binary_not_utf16() {
 #[test]
 fn every_byte_value_then_random_is_binary_not_utf16() {
     let mut bytes: Vec<u8> = (0..=255u8).cycle().take(256 * 20).collect();
-    bytes.extend(random(1, 5000));
+    bytes.extend(testkit::random_bytes(1, 5000));
     let found = Engine::new().detect(&bytes);
     assert!(found.binary);
     assert!(!matches!(found.charset, Charset::Utf16Le | Charset::Utf16Be));
@@ -109,7 +105,7 @@ fn every_byte_value_then_random_is_binary_not_utf16() {
 #[test]
 fn gzip_and_elf_have_no_language_and_no_fragments() {
     let mut gzip = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03".to_vec();
-    gzip.extend(random(5, 3000));
+    gzip.extend(testkit::random_bytes(5, 3000));
     let mut elf = b"\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x03\x00>\x00".to_vec();
     elf.extend((0..4000u32).map(|i| if i % 5 == 0 { 0 } else { (i * 37 % 256) as u8 }));
     elf.extend("Grüße, café, naïve".as_bytes());
@@ -124,13 +120,7 @@ fn gzip_and_elf_have_no_language_and_no_fragments() {
 /// cp037 text read as UTF-16LE with confidence 1.00.
 #[test]
 fn ebcdic_text_is_ebcdic_not_utf16() {
-    // "This is a test of EBCDIC text. The quick brown fox jumps over the
-    // lazy dog. " in cp037, five times.
-    let line: &[u8] = b"\xe3\x88\x89\xa2\x40\x89\xa2\x40\x81\x40\xa3\x85\xa2\xa3\x40\x96\x86\x40\
-\xc5\xc2\xc3\xc4\xc9\xc3\x40\xa3\x85\xa7\xa3\x4b\x40\xe3\x88\x85\x40\x98\xa4\x89\x83\x92\x40\
-\x82\x99\x96\xa6\x95\x40\x86\x96\xa7\x40\x91\xa4\x94\x97\xa2\x40\x96\xa5\x85\x99\x40\xa3\x88\
-\x85\x40\x93\x81\xa9\xa8\x40\x84\x96\x87\x4b\x40";
-    let bytes = line.repeat(5);
+    let bytes = testkit::ebcdic_sample();
     let found = Engine::new().detect(&bytes);
     assert_eq!(found.ebcdic, Some(Ebcdic::Latin));
     assert!(!found.binary);
@@ -150,7 +140,7 @@ fn wide_text_without_bom_is_still_wide() {
 
 #[test]
 fn binary_declared_by_http_stays_binary() {
-    let bytes = random(11, 2000);
+    let bytes = testkit::random_bytes(11, 2000);
     let found = Engine::new()
         .content_type("text/plain; charset=windows-1251")
         .policy(charsight::Policy::Whatwg)

@@ -414,19 +414,6 @@ fn is_text_char(c: char) -> bool {
 mod tests {
     use super::*;
 
-    /// Deterministic pseudo-random bytes (xorshift64*).
-    fn random(seed: u64, len: usize) -> Vec<u8> {
-        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-        (0..len)
-            .map(|_| {
-                x ^= x >> 12;
-                x ^= x << 25;
-                x ^= x >> 27;
-                (x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 56) as u8
-            })
-            .collect()
-    }
-
     fn judge(bytes: &[u8]) -> Verdict {
         let mut prefix = Prefix::default();
         prefix.feed(bytes);
@@ -440,7 +427,7 @@ mod tests {
     fn random_bytes_are_binary_at_every_size() {
         for seed in 1..=5 {
             for len in [64, 100, 256, 1000, 4096, 16 * 1024, 64 * 1024] {
-                let v = judge(&random(seed, len));
+                let v = judge(&testkit::random_bytes(seed, len));
                 assert!(v.binary, "seed {seed}, {len} bytes");
                 assert_eq!((v.ebcdic, v.wide), (None, [false; 4]), "seed {seed}, {len} bytes");
             }
@@ -450,7 +437,7 @@ mod tests {
     #[test]
     fn every_byte_value_in_turn_then_random_is_binary() {
         let mut bytes: Vec<u8> = (0..=255u8).cycle().take(256 * 20).collect();
-        bytes.extend(random(1, 5000));
+        bytes.extend(testkit::random_bytes(1, 5000));
         let v = judge(&bytes);
         assert!(v.binary);
         assert_eq!(v.wide, [false; 4]);
@@ -482,12 +469,12 @@ mod tests {
     #[test]
     fn formats_are_binary() {
         let mut gzip = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03".to_vec();
-        gzip.extend(random(7, 2000));
+        gzip.extend(testkit::random_bytes(7, 2000));
         let mut png = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR".to_vec();
-        png.extend(random(8, 300));
+        png.extend(testkit::random_bytes(8, 300));
         let mut pdf = b"%PDF-1.5\n%\xd0\xd4\xc5\xd8\n1 0 obj\n<< /Length 900 /Filter /FlateDecode >>\nstream\n"
             .to_vec();
-        pdf.extend(random(9, 900));
+        pdf.extend(testkit::random_bytes(9, 900));
         for bytes in [gzip, png, pdf] {
             assert!(judge(&bytes).binary);
         }
@@ -575,7 +562,7 @@ mod tests {
 
     #[test]
     fn prefix_is_bounded_and_chunk_independent() {
-        let bytes = random(3, PREFIX + 1000);
+        let bytes = testkit::random_bytes(3, PREFIX + 1000);
         let mut whole = Prefix::default();
         whole.feed(&bytes);
         let mut chunked = Prefix::default();
