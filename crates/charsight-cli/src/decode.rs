@@ -7,6 +7,8 @@
 //! strict`, `--keep-encoding`), a first pass checks the whole input and a
 //! second writes it; standard input is spooled to a temporary file between
 //! them. `-o OUT` is written to a temporary file beside OUT and renamed.
+//! Input that is not text (binary data) or is EBCDIC text is refused with
+//! exit code 1, unless `--force-encoding` says how to decode it.
 
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom, Write};
@@ -41,6 +43,13 @@ pub fn run(args: &DecodeArgs, repairs: RepairPolicy, stdout: &mut impl Write) ->
     }
     let name = input.name().to_path_buf();
     let Decided { reader, head, detection } = decide(&input, &args.engine.engine())?;
+    if let Some(what) = undecodable(&detection) {
+        eprintln!(
+            "charsight: {}: {what}: not decoded (give --force-encoding to decode it anyway)",
+            name.display()
+        );
+        return Ok(Status::Negative);
+    }
     let plan = Plan::new(args, args.repair.unwrap_or(repairs), &detection)?;
 
     let (outcome, failure) = if args.errors == crate::args::ErrorsArg::Strict || args.keep_encoding
@@ -125,6 +134,18 @@ pub fn run(args: &DecodeArgs, repairs: RepairPolicy, stdout: &mut impl Write) ->
             Ok(Status::Negative)
         }
         None => Ok(Status::Success),
+    }
+}
+
+/// Why the detected input is not text to decode, unless its encoding was
+/// forced: binary data, or EBCDIC text (which charsight does not decode).
+fn undecodable(detection: &Detection) -> Option<String> {
+    if detection.source == Source::Forced {
+        return None;
+    }
+    match detection.ebcdic {
+        Some(ebcdic) => Some(format!("{} text", ebcdic.name())),
+        None => detection.binary.then(|| "binary data, not text".to_owned()),
     }
 }
 

@@ -76,6 +76,9 @@ fn write_detection(
             if found.binary {
                 write!(out, " binary")?;
             }
+            if let Some(ebcdic) = found.ebcdic {
+                write!(out, " {} (not decoded)", ebcdic.name())?;
+            }
             if let Some(font) = &found.font {
                 write!(out, " font {} ({:.2})", font.name, font.confidence)?;
             }

@@ -155,7 +155,14 @@ fn bytes(w: &mut String, detection: &Detection) -> Result<()> {
         group(detection.sample_len as u64)
     )?;
     if detection.binary {
-        writeln!(w, "  {BAD}not text{BAD:#}: NUL or control bytes outside UTF-16/32 patterns")?;
+        writeln!(
+            w,
+            "  {BAD}not text{BAD:#}: a binary format's signature, NUL or control bytes outside \
+             UTF-16/32 patterns, or bytes spread like compressed data"
+        )?;
+    }
+    if let Some(ebcdic) = detection.ebcdic {
+        writeln!(w, "  {BAD}{}{BAD:#}: recognised, not decoded", ebcdic.name())?;
     }
     if detection.ascii {
         writeln!(w, "  pure ASCII: every ASCII-compatible encoding reads it alike")?;

@@ -12,7 +12,8 @@
 //! | `declared` | array | every piece of evidence: `source`, `label`, `encoding` (or null), `offset`, `len`, `notes` |
 //! | `language` | string or null | BCP 47 tag of the text's language |
 //! | `ascii` | bool | the bytes are pure ASCII |
-//! | `binary` | bool | the bytes are clearly not text |
+//! | `binary` | bool | the bytes are clearly not text (then `confidence` is 0 unless forced, `language` null) |
+//! | `ebcdic` | string or null | `EBCDIC (IBM037/IBM500 family)` or `EBCDIC (national variant, such as IBM875 or IBM424)`: EBCDIC text, recognised, not decoded (`confidence` 0 unless forced) |
 //! | `bom_len` | number | bytes of BOM to skip before decoding |
 //! | `document` | string | `html` or `xml`: the rules applied to in-document declarations |
 //! | `policy` | string | `verify`, `whatwg` or `detect` |
@@ -41,6 +42,7 @@ use base64::Engine as _;
 use std::collections::BTreeMap;
 
 use charsight::decode::{MalformedLog, Splice};
+use charsight::detect::Ebcdic;
 use charsight::repair::{Finding, Kind};
 use charsight::sniff::DocumentKind;
 use charsight::{Candidate, Charset, Detection, Evidence, Policy, Rule, Source};
@@ -74,6 +76,7 @@ pub struct DetectLine<'a> {
     pub language: Option<&'a str>,
     pub ascii: bool,
     pub binary: bool,
+    pub ebcdic: Option<Ebcdic>,
     pub bom_len: usize,
     pub document: DocumentKind,
     pub policy: Policy,
@@ -96,6 +99,7 @@ impl<'a> DetectLine<'a> {
             language: found.language,
             ascii: found.ascii,
             binary: found.binary,
+            ebcdic: found.ebcdic,
             bom_len: found.bom_len,
             document: found.document,
             policy: found.policy,

@@ -14,7 +14,7 @@
 //! declaration at the very start; and of an XML document (by media type, or
 //! by starting with `<?xml`) the XML declaration or the Appendix F pattern.
 
-use crate::detect::{Detector, Guess, Plausibility};
+use crate::detect::{Detector, Ebcdic, Guess, Plausibility};
 use crate::font::{self, FontLayer};
 use crate::sniff::{self, http, DocumentKind, Evidence, Note, Source};
 use crate::verify::{verify, Verification};
@@ -373,8 +373,14 @@ pub struct Detection {
     pub bom_len: usize,
     /// The bytes are pure ASCII: every ASCII-compatible encoding reads them alike.
     pub ascii: bool,
-    /// The bytes are clearly not text.
+    /// The bytes are clearly not text (a binary format, compressed or
+    /// random data): `confidence` is 0 unless the encoding was forced, and
+    /// there is no language, font layer or damage to repair.
     pub binary: bool,
+    /// The bytes are EBCDIC text, which charsight recognises but does not
+    /// decode: `charset` is only the best of the other readings, with
+    /// confidence 0 unless forced.
+    pub ebcdic: Option<Ebcdic>,
     /// HTML or XML rules applied to in-document declarations.
     pub document: DocumentKind,
     /// How many bytes the evidence and the verification looked at.
@@ -642,7 +648,10 @@ fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: Guess) -> Detec
     let bom =
         evidence.iter().find(|e| e.source == Source::Bom).and_then(|e| Some((e.usable()?, e.len)));
     let sample = &prefix[bom.map_or(0, |(_, len)| len)..];
-    let fragments = without_fragments(engine, sample, &guess);
+    // Bytes that are not text, or EBCDIC text, hold no damage to weigh:
+    // their decode is wrong throughout.
+    let unread = guess.binary || guess.ebcdic.is_some();
+    let fragments = if unread { None } else { without_fragments(engine, sample, &guess) };
     let utf8_larger = fragments.as_ref().map(|f| f.utf8_larger);
     let guess = fragments.map_or(guess, |f| f.guess);
     let (mut candidates, leader_read) = candidates(&evidence, &guess, sample, complete);
@@ -663,11 +672,12 @@ fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: Guess) -> Detec
     // Worked out once, when the content decides: the decision's language too.
     let damaged = std::cell::OnceCell::new();
     let by_content = || {
-        if damaged.get_or_init(|| damaged_utf8(&candidates, &guess, sample, utf8_larger)).is_some()
-        {
+        let weigh_damage = || damaged_utf8(&candidates, &guess, sample, utf8_larger);
+        if !unread && damaged.get_or_init(weigh_damage).is_some() {
             return (Charset::Utf8, Source::Detected, Rule::MostlyUtf8);
         }
-        if let Some(leader) = stray_bytes(&candidates, &guess, sample, leader_read) {
+        let stray = || stray_bytes(&candidates, &guess, sample, leader_read);
+        if let Some(leader) = (!unread).then(stray).flatten() {
             return (leader, Source::Detected, Rule::StrayBytes);
         }
         let Some(best) = guess.candidates.first() else {
@@ -722,8 +732,9 @@ fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: Guess) -> Detec
     let confidence = confidence(&candidates[0], source, rule, &guess);
     let bom_len = bom.filter(|(c, _)| *c == charset).map_or(0, |(_, len)| len);
     let font =
-        if guess.binary { None } else { font_layer(charset, &prefix[bom_len.min(prefix.len())..]) };
+        if unread { None } else { font_layer(charset, &prefix[bom_len.min(prefix.len())..]) };
     let language = match rule {
+        _ if unread => None,
         Rule::MostlyUtf8 => damaged.get().copied().flatten().flatten(),
         Rule::StrayBytes => leader_read.and_then(|read| read.language),
         _ => guess.candidates.iter().find(|c| c.charset == charset).and_then(|c| c.language),
@@ -738,6 +749,7 @@ fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: Guess) -> Detec
         bom_len,
         ascii: guess.ascii,
         binary: guess.binary,
+        ebcdic: guess.ebcdic,
         document,
         sample_len: prefix.len(),
         evidence,
@@ -1078,6 +1090,9 @@ fn confidence(chosen: &Candidate, source: Source, rule: Rule, guess: &Guess) -> 
     }
     let base: f32 = match (rule, source) {
         (Rule::Forced, _) => return 1.0,
+        // Bytes that are not text, or EBCDIC text, have no right decoding
+        // among the candidates, whatever was declared.
+        _ if guess.binary || guess.ebcdic.is_some() => return 0.0,
         (_, Source::Bom) => 0.99,
         (Rule::Unverified { .. }, _) => 0.3,
         (Rule::Default, _) => 0.3,
@@ -1091,9 +1106,7 @@ fn confidence(chosen: &Candidate, source: Source, rule: Rule, guess: &Guess) -> 
         (_, Source::Meta | Source::Xml) => 0.85,
         _ => 0.0,
     };
-    // Bytes that are not text have no right decoding to be sure of.
-    let detector = if guess.binary { 0.0 } else { chosen.detector };
-    let p = base.max(detector);
+    let p = base.max(chosen.detector);
     if chosen.doubt.is_some() {
         p * 0.3
     } else {

@@ -352,3 +352,41 @@ fn output_through_a_symlink_replaces_its_target() {
     assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
     assert_eq!(fs::read_to_string(&target).unwrap(), "naïve café");
 }
+
+/// Random bytes decoded to CJK garbage with exit 0.
+#[test]
+fn refuses_binary_input_unless_the_encoding_is_forced() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "random.bin", &testkit::random_bytes(1, 8000));
+    charsight()
+        .arg("decode")
+        .arg(&path)
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicate::str::contains("binary data, not text"))
+        .stderr(predicate::str::contains("--force-encoding"));
+    let out = charsight()
+        .args(["decode", "--force-encoding", "windows-1252", &path])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let expected = Charset::Windows1252.decode(&testkit::random_bytes(1, 8000)).0.into_owned();
+    assert_eq!(String::from_utf8(out).unwrap(), expected);
+}
+
+#[test]
+fn refuses_ebcdic_text_unless_the_encoding_is_forced() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "ebcdic.txt", &testkit::ebcdic_sample());
+    charsight()
+        .arg("decode")
+        .arg(&path)
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicate::str::contains("EBCDIC (IBM037/IBM500 family)"));
+    charsight().args(["decode", "--force-encoding", "windows-1252", &path]).assert().success();
+}

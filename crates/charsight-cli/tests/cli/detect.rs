@@ -247,3 +247,55 @@ fn font_layers_in_jsonl() {
     let line = detect_one(b"<p>plain page</p>", &[]);
     assert!(line.get("font_encoding").is_none());
 }
+
+/// gzip and ELF files had a language and "with UTF-8 fragments".
+#[test]
+fn a_gzip_file_is_binary_with_no_confidence_or_language() {
+    let mut gzip = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03".to_vec();
+    gzip.extend(testkit::random_bytes(2, 6000));
+    let v = detect_one(&gzip, &[]);
+    assert_eq!(v["binary"], true);
+    assert_eq!(v["confidence"], 0.0);
+    assert_eq!(v["language"], Value::Null);
+    assert_eq!(v["ebcdic"], Value::Null);
+    assert!(v.get("font_encoding").is_none());
+    assert_eq!(v["rule"]["rule"], "detected");
+    let dir = tempfile::tempdir().unwrap();
+    let path = crate::util::write(dir.path(), "readme.gz", &gzip);
+    charsight()
+        .args(["detect", &path])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(" binary"))
+        .stdout(predicate::str::contains("fragments").not())
+        .stdout(predicate::str::contains("language").not());
+}
+
+/// Random bytes and every byte value in turn read as UTF-16LE, confidence 0.99.
+#[test]
+fn every_byte_value_then_random_is_binary_not_utf16() {
+    let mut bytes: Vec<u8> = (0..=255u8).cycle().take(256 * 20).collect();
+    bytes.extend(testkit::random_bytes(1, 5000));
+    let v = detect_one(&bytes, &[]);
+    assert_eq!(v["binary"], true);
+    assert_eq!(v["confidence"], 0.0);
+    assert!(!v["encoding"].as_str().unwrap().starts_with("UTF-16"));
+}
+
+/// cp037 text read as UTF-16LE, confidence 1.00.
+#[test]
+fn ebcdic_text_is_reported_as_ebcdic() {
+    let v = detect_one(&testkit::ebcdic_sample(), &[]);
+    assert_eq!(v["ebcdic"], "EBCDIC (IBM037/IBM500 family)");
+    assert_eq!(v["binary"], false);
+    assert_eq!(v["confidence"], 0.0);
+    assert_eq!(v["language"], Value::Null);
+    assert!(!v["encoding"].as_str().unwrap().starts_with("UTF-16"));
+    let dir = tempfile::tempdir().unwrap();
+    let path = crate::util::write(dir.path(), "ebcdic.txt", &testkit::ebcdic_sample());
+    charsight()
+        .args(["detect", &path])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("EBCDIC (IBM037/IBM500 family) (not decoded)"));
+}

@@ -39,6 +39,7 @@
 //! confidence is the probability that decoding with it gives the right text,
 //! summed over the readings that decode the bytes seen to the same text.
 
+mod binary;
 mod iso2022;
 mod multi;
 mod score;
@@ -59,6 +60,7 @@ use self::tables::{entries, Entry, STEPS_PER_BIT};
 use self::unicode::{Utf8Reading, WideReading};
 use crate::Charset;
 
+pub use self::binary::Ebcdic;
 pub(crate) use self::text::language_cost;
 pub use self::text::{language_costs, plausibility, LanguageCosts, Plausibility};
 pub(crate) use self::utf8::sequence_len;
@@ -157,6 +159,8 @@ pub struct Detector {
     /// Decided: later bytes are not examined.
     done: bool,
     finished: bool,
+    /// The first bytes, for the verdict on whether they are text at all.
+    prefix: binary::Prefix,
 }
 
 /// What happened to a reading.
@@ -370,9 +374,14 @@ pub struct Guess {
     /// UTF-16 or UTF-32 text without high bytes): every ASCII-compatible
     /// encoding decodes them alike.
     pub ascii: bool,
-    /// The bytes are clearly not text: NULs or control bytes outside the
-    /// patterns of UTF-16 and UTF-32.
+    /// The bytes are clearly not text: a binary format's signature, NULs
+    /// or control bytes outside the patterns of UTF-16 and UTF-32, or bytes
+    /// spread over the byte values as compressed data's are (see
+    /// `detect::binary`). Then `confidence` is 0 and `language` `None`.
     pub binary: bool,
+    /// The bytes are EBCDIC text, which charsight does not decode: `charset`
+    /// is only the best of the readings, with confidence 0 and no language.
+    pub ebcdic: Option<Ebcdic>,
     /// Every encoding considered and not ruled out (no malformed sequence
     /// in the bytes examined), best first. The first is `charset`.
     pub candidates: Vec<Candidate>,
@@ -506,6 +515,7 @@ impl Detector {
             fallen: None,
             done: false,
             finished: false,
+            prefix: binary::Prefix::default(),
         }
     }
 
@@ -513,6 +523,7 @@ impl Detector {
     /// detector has decided ([`wants_more`](Detector::wants_more) is false),
     /// further bytes are not examined.
     pub fn feed(&mut self, mut chunk: &[u8], last: bool) {
+        self.prefix.feed(chunk);
         while !chunk.is_empty() && !self.done {
             let boundary = next_boundary(self.offset);
             let take = chunk.len().min((boundary - self.offset) as usize);
@@ -1002,7 +1013,12 @@ impl Detector {
         let all = entries();
         let charges =
             Charges::new(Some(&self.scan.gaps_so_far()), &self.hints).with_pairs(&self.scan.pairs);
+        // UTF-16 and UTF-32 readings of bytes without their structure (random
+        // bytes, EBCDIC text) are out.
+        let verdict = self.prefix.verdict();
+        let allowed = |c: &(usize, u64, Option<&str>)| verdict.allows(all[c.0].charset);
         let mut costs = self.costs(&charges);
+        costs.retain(allowed);
         // A deferred wide reading whose bound is not far behind is scored.
         let best = costs.iter().map(|c| c.1).min().unwrap_or(0);
         let close = |c: &&(usize, u64, Option<&str>)| c.1 <= best + PRUNE_GAP;
@@ -1010,6 +1026,7 @@ impl Detector {
             let mut exact = self.clone();
             exact.wide.iter_mut().for_each(|(_, w)| w.scorer.promote());
             costs = exact.costs(&charges);
+            costs.retain(allowed);
         }
         costs.sort_by_key(|c| (c.1, all[c.0].prior, c.0));
         let best_cost = costs.first().map_or(0, |c| c.1);
@@ -1053,16 +1070,24 @@ impl Detector {
             )
         });
         let nuls: u64 = self.scan.zeros.iter().sum();
-        let binary = !wide && (nuls > 0 || looks_binary(self.scan.controls, self.offset));
-        // Bytes that are not text have no right decoding and no language:
-        // the best reading is still given, with no confidence.
-        let language = first.and_then(|c| c.language).filter(|_| !binary);
-        let confidence = if binary { 0.0 } else { first.map_or(0.0, |c| c.confidence) };
-        // The leader of the last checkpoint may have fallen since.
+        let ebcdic = verdict.ebcdic;
+        let binary = ebcdic.is_none()
+            && (verdict.binary
+                || !wide && (nuls > 0 || looks_binary(self.scan.controls, self.offset)));
+        // Bytes that are not text, or text in EBCDIC, have no right decoding
+        // and no language: the best reading is still given, with no
+        // confidence.
+        let unread = binary || ebcdic.is_some();
+        let language = first.and_then(|c| c.language).filter(|_| !unread);
+        let confidence = if unread { 0.0 } else { first.map_or(0.0, |c| c.confidence) };
+        // The leader of the last checkpoint may have fallen since. (A wide
+        // reading without its structure was never in the running.)
+        let in_running = |e: &usize| verdict.allows(all[*e].charset);
         let fallen = self
             .leader
+            .filter(in_running)
             .filter(|&l| self.scan.interesting >= PRUNE_EVIDENCE && costs.iter().all(|c| c.0 != l))
-            .or(self.fallen);
+            .or(self.fallen.filter(in_running));
         let leader_ruled_out = fallen.map(|e| all[e].charset);
         Guess {
             charset: first.map(|c| c.charset),
@@ -1070,6 +1095,7 @@ impl Detector {
             language,
             ascii,
             binary,
+            ebcdic,
             candidates,
             leader_ruled_out,
         }
