@@ -33,10 +33,13 @@ pub enum Policy {
     /// default; declarations are never second-guessed.
     Whatwg,
     /// Declarations are trusted unless the bytes contradict them: their
-    /// decode is broken (malformed sequences) or implausible (C1 controls,
-    /// bytes that are valid UTF-8, the detector's models) while another
-    /// candidate decodes cleanly and plausibly. Then the engine switches
-    /// and reports "declared X, actual Y" ([`Rule::Overridden`]).
+    /// decode is broken (malformed sequences, three or more) or implausible
+    /// (C1 controls, bytes that are valid UTF-8, or text the detector's
+    /// models find worse by a margin of byte evidence alone, no priors,
+    /// that one byte value never reaches) while another candidate decodes
+    /// cleanly and plausibly. Then the engine switches and reports
+    /// "declared X, actual Y" ([`Rule::Overridden`]). A byte order mark
+    /// stands unless the bytes after it are clearly another encoding.
     #[default]
     Verify,
     /// Declarations are ignored; the content decides (a BOM, being part of
@@ -80,7 +83,9 @@ pub enum Rule {
         reason: Doubt,
     },
     /// The declaration failed verification, but no other candidate did
-    /// better, so it was kept (with a low confidence).
+    /// better, so it was kept (with a low confidence); or it is a byte
+    /// order mark, which the bytes after it did not clearly refute (kept
+    /// with its damage reported in its candidate's verification).
     Unverified {
         /// What was wrong with it.
         reason: Doubt,
@@ -186,8 +191,9 @@ pub struct Candidate {
     pub verification: Verification,
     /// Why it is doubted, if it is.
     pub doubt: Option<Doubt>,
-    /// For a declared encoding the detector ruled out, and for the
-    /// detector's leader that was ruled out ([`Guess::leader_ruled_out`]),
+    /// For a declared encoding the detector ruled out or ranks below its
+    /// pick, and for the detector's leader that was ruled out
+    /// ([`Guess::leader_ruled_out`]),
     /// unless too many of its sequences are malformed to take it at all:
     /// how many bits the text it decodes costs more than the text of the
     /// detector's pick, each malformed sequence and C1 control charged as a
@@ -369,7 +375,9 @@ pub struct Detection {
     /// The language of the text, as a BCP 47 tag, when known: the language
     /// the content detector's best model for `charset` stands for.
     pub language: Option<&'static str>,
-    /// Bytes to skip before decoding (a BOM of the chosen encoding), 0 if none.
+    /// Bytes to skip before decoding, 0 if none: a BOM of the chosen
+    /// encoding, or one that the bytes after it overrode (`verify`), which
+    /// is not text in the chosen encoding.
     pub bom_len: usize,
     /// The bytes are pure ASCII: every ASCII-compatible encoding reads them alike.
     pub ascii: bool,
@@ -508,23 +516,41 @@ fn candidates(
     // weighed by their text (not those too malformed to be taken at all,
     // nor bytes that are not text); the detector's pick's text, once if at
     // all.
+    // A declaration the detector kept but ranks below a pick it is fairly
+    // sure of is weighed by its text too: the detector's ranking counts the
+    // encodings' priors, which are right for undeclared bytes and never
+    // evidence against a declaration.
     let bits = |charset: Charset| weigh(charset, sample).bits;
     let best = std::cell::OnceCell::new();
     let declared =
         |s: &Source| matches!(s, Source::Bom | Source::Http | Source::Meta | Source::Xml);
+    let pick = guess.candidates.first();
     let mut leader_read = None;
     for c in &mut list {
         let leader = guess.leader_ruled_out == Some(c.charset);
-        let weighed = leader || c.sources.iter().any(declared);
-        let ruled_out = guess.candidate(c.charset).is_none();
-        let text = !guess.binary && c.charset != Charset::Utf8;
-        if weighed && ruled_out && text && !too_malformed(c) {
-            let best = *best.get_or_init(|| guess.candidates.first().map(|b| bits(b.charset)));
+        let is_declared = c.sources.iter().any(declared);
+        let reading = guess.candidate(c.charset);
+        let ruled_out = reading.is_none();
+        let behind_pick = is_declared
+            && pick.is_some_and(|p| p.confidence >= 0.5)
+            && reading.is_some_and(|r| pick.is_some_and(|p| r.confidence < p.confidence));
+        let text = !guess.binary && (c.charset != Charset::Utf8 || behind_pick);
+        let weighed = (leader || is_declared) && (ruled_out || behind_pick);
+        if weighed && text && !too_malformed(c, is_declared) {
+            let best = *best.get_or_init(|| pick.map(|b| bits(b.charset)));
             let read = weigh(c.charset, sample);
             c.behind = best.map(|best| read.bits - best);
             leader_read = leader_read.or(leader.then_some(read));
         }
-        c.doubt = doubt(c, utf8_sequences, guess);
+        // A declaration is refuted by its text only by a margin that grows
+        // with the byte values read differently from the pick.
+        let margin = match pick {
+            Some(p) if is_declared => {
+                refuting_margin(differing_byte_values(sample, c.charset, p.charset))
+            }
+            _ => Some(IMPLAUSIBLE_BITS),
+        };
+        c.doubt = doubt(c, is_declared, margin, utf8_sequences, guess);
     }
     (list, leader_read)
 }
@@ -533,8 +559,73 @@ fn candidates(
 const MAX_DETECTED_CANDIDATES: usize = 4;
 
 /// A reading at least this many bits less likely than the detector's best
-/// (2^20, a million times) is implausible.
+/// (2^20, a million times) is implausible. For a declaration, the bits are
+/// those of its text alone, and the margin grows ([`refuting_margin`]).
 const IMPLAUSIBLE_BITS: f32 = 20.0;
+
+/// What a declaration's text must cost more than the detector's pick's, per
+/// non-ASCII byte value the two read differently, on top of
+/// [`IMPLAUSIBLE_BITS`], for the declaration to be implausible
+/// ([`refuting_margin`]): a wrong reading pays for every occurrence of each
+/// byte it misreads, a right but unusual one (a symbol, a name) about as
+/// much per byte value however often it recurs.
+const IMPLAUSIBLE_BITS_PER_VALUE: f32 = 1.0;
+
+/// The least margin by which the models refute a declaration
+/// ([`refuting_margin`]): more than two symbols or odd letters of a right
+/// reading cost (on `xtask declared-eval`, no page in its declared
+/// encoding, with or without a stray byte, reads more than 31 bits worse
+/// than the detector's pick, by its text alone), less than two letters of
+/// a lying declaration mostly do (three quarters of those pages whose two
+/// byte values read differently are 100 bits or more behind).
+const REFUTING_FLOOR: f32 = 64.0;
+
+/// The fewest non-ASCII byte values a declaration and the detector's pick
+/// must read differently for the models to refute the declaration: one (a
+/// `©`, an `€`, an `è` that is `č` in the declared encoding) cannot,
+/// however often it recurs and whatever the models make of it.
+const REFUTING_VALUES: usize = 2;
+
+/// A declaration with fewer malformed sequences than this is not refuted
+/// by their number ([`too_malformed`]): one or two are stray bytes, damage
+/// to report and repair, and its text is weighed instead.
+const REFUTING_MALFORMED: u64 = 3;
+
+/// The margin in bits by which a declaration's text must read worse than
+/// the detector's pick's to be implausible, when `values` non-ASCII byte
+/// values are read differently by the two: [`IMPLAUSIBLE_BITS`] and
+/// [`IMPLAUSIBLE_BITS_PER_VALUE`] for each, at least [`REFUTING_FLOOR`];
+/// `None` when too few are for the models to refute it
+/// ([`REFUTING_VALUES`]). Chosen on `xtask declared-eval` (test half; the
+/// tuning half agrees): with 1 or 2 bits per value and a floor of 48 to 80
+/// bits, every page declared in its own encoding keeps it, with or without
+/// a stray byte, and pages with a lying declaration are read right at
+/// 97.2–97.6%; 1 bit and 64 give 97.45% (4 bits and no floor, 95%). Of
+/// the pages left wrong, 383 of 444 are refuted by one byte value only,
+/// 50 by two within the floor (`ù` and `è` in one line of IBM850).
+fn refuting_margin(values: usize) -> Option<f32> {
+    (values >= REFUTING_VALUES).then(|| {
+        (IMPLAUSIBLE_BITS + IMPLAUSIBLE_BITS_PER_VALUE * values as f32).max(REFUTING_FLOOR)
+    })
+}
+
+/// How many distinct non-ASCII byte values of the start of `sample`
+/// ([`WEIGHED_BYTES`]) `a` and `b` read differently: for two single-byte
+/// encodings, those they decode to different characters; otherwise every
+/// one (a multibyte encoding reads a byte by its neighbours).
+fn differing_byte_values(sample: &[u8], a: Charset, b: Charset) -> usize {
+    let mut seen = [false; 128];
+    for &byte in &sample[..sample.len().min(WEIGHED_BYTES)] {
+        if byte >= 0x80 {
+            seen[usize::from(byte - 0x80)] = true;
+        }
+    }
+    let single = a.is_single_byte() && b.is_single_byte();
+    (0x80..=0xFFu8)
+        .filter(|&byte| seen[usize::from(byte - 0x80)])
+        .filter(|&byte| !single || a.decode(&[byte]).0 != b.decode(&[byte]).0)
+        .count()
+}
 
 /// Valid UTF-8 with at least this many multibyte sequences is UTF-8.
 const UTF8_SEQUENCES: u64 = 3;
@@ -550,10 +641,12 @@ const STRAY_SEQUENCES: u64 = 8;
 /// UTF-8 decode is broken only when malformed sequences outnumber valid
 /// ones; other multibyte encodings often decode wrong bytes as valid pairs
 /// by chance, so for them one malformed per five characters is too many.
-fn too_malformed(candidate: &Candidate) -> bool {
+/// A declaration also needs [`REFUTING_MALFORMED`] of them (`declared`).
+fn too_malformed(candidate: &Candidate, declared: bool) -> bool {
     let v = &candidate.verification;
     match candidate.charset {
         _ if v.malformed == 0 => false,
+        _ if declared && v.malformed < REFUTING_MALFORMED => false,
         Charset::Utf8 => v.malformed > v.non_ascii,
         _ => v.malformed * 5 > v.non_ascii,
     }
@@ -571,13 +664,21 @@ fn weigh(charset: Charset, sample: &[u8]) -> Plausibility {
     crate::detect::plausibility(&charset.decode(sample).0)
 }
 
-/// Why `candidate`'s decode is not believed, if it is not.
-fn doubt(candidate: &Candidate, utf8_sequences: u64, guess: &Guess) -> Option<Doubt> {
+/// Why `candidate`'s decode is not believed, if it is not. A `declared`
+/// one's text must read worse than the detector's pick's by `margin`
+/// ([`refuting_margin`]; `None`: the models cannot refute it).
+fn doubt(
+    candidate: &Candidate,
+    declared: bool,
+    margin: Option<f32>,
+    utf8_sequences: u64,
+    guess: &Guess,
+) -> Option<Doubt> {
     let v = &candidate.verification;
-    if too_malformed(candidate) {
+    if too_malformed(candidate, declared) {
         return Some(Doubt::Malformed);
     }
-    if v.non_ascii == 0 && candidate.charset.is_ascii_compatible() {
+    if v.non_ascii == 0 && v.malformed == 0 && candidate.charset.is_ascii_compatible() {
         // ASCII reads alike in every ASCII-compatible encoding.
         return None;
     }
@@ -622,13 +723,22 @@ fn doubt(candidate: &Candidate, utf8_sequences: u64, guess: &Guess) -> Option<Do
         // ISO-8859-15, `š` and `ť` for windows-1250 labelled ISO-8859-2)
         // needs half the margin. (Not none: a stray byte and a letter
         // beside it make one Shift_JIS character that may read better.)
-        // A reading neither declared nor weighed stays ruled out.
-        let margin = if c1 { IMPLAUSIBLE_BITS / 2.0 } else { IMPLAUSIBLE_BITS };
-        return match candidate.behind {
-            Some(bits) => (bits > margin).then_some(reason),
-            None => Some(reason),
+        // Otherwise a declaration needs the margin its differing byte
+        // values set. A reading neither declared nor weighed stays ruled
+        // out.
+        let margin = if c1 { Some(IMPLAUSIBLE_BITS / 2.0) } else { margin };
+        return match (candidate.behind, margin) {
+            (Some(bits), Some(margin)) => (bits > margin).then_some(reason),
+            (Some(_), None) => None,
+            (None, _) => Some(reason),
         };
     };
+    if declared {
+        // A declaration the detector ranks below its pick: its text alone
+        // (`Candidate::behind`, no priors), by the margin.
+        let implausible = candidate.behind.zip(margin).is_some_and(|(bits, m)| bits > m);
+        return implausible.then_some(Doubt::Implausible);
+    }
     // The detector's models: a reading far less likely than the best one,
     // while the best is fairly sure. A reading that decodes the bytes as
     // the best does (the same confidence) reads the same text, however its
@@ -715,6 +825,15 @@ fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: Guess) -> Detec
                     None if source == Source::Bom => (c, source, Rule::Bom),
                     None => (c, source, Rule::Verified),
                     Some(reason) => match alternative(&candidates, c) {
+                        // A byte order mark stands unless the bytes after it
+                        // are clearly another encoding's; damage after it is
+                        // reported with it.
+                        Some(alt)
+                            if source == Source::Bom
+                                && !bom_refuted(declared, &candidates[alt], sample, &guess) =>
+                        {
+                            (c, source, Rule::Unverified { reason })
+                        }
                         Some(alt) => {
                             let alt = &candidates[alt];
                             let alt_source =
@@ -730,7 +849,10 @@ fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: Guess) -> Detec
     let chosen = find(&candidates, charset);
     candidates[..=chosen].rotate_right(1);
     let confidence = confidence(&candidates[0], source, rule, &guess);
-    let bom_len = bom.filter(|(c, _)| *c == charset).map_or(0, |(_, len)| len);
+    // A byte order mark is never text: skipped whether it decided or the
+    // bytes after it overrode it (only a forced encoding reads it as its own).
+    let bom_len =
+        bom.filter(|(c, _)| *c == charset || rule != Rule::Forced).map_or(0, |(_, len)| len);
     let font =
         if unread { None } else { font_layer(charset, &prefix[bom_len.min(prefix.len())..]) };
     let language = match rule {
@@ -758,6 +880,31 @@ fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: Guess) -> Detec
         detected: guess,
     }
 }
+
+/// Whether the bytes after a byte order mark (`bom`, its candidate) are
+/// clearly in the encoding of `alternative` and not in the BOM's: the BOM's
+/// reading is in doubt and has no valid multibyte sequence (for UTF-8; the
+/// doubt alone for UTF-16 and UTF-32, whose decode of 8-bit text is valid
+/// garbage), the alternative decodes the sample cleanly and is the
+/// detector's pick, which is fairly sure, and the sample has at least
+/// [`BOM_REFUTING_BYTES`] non-ASCII bytes. A UTF-8 BOM glued to a long
+/// windows-1251 file is; `BOM hello \xFF world`, whose one stray byte Big5
+/// or windows-1251 decode, is not.
+fn bom_refuted(bom: &Candidate, alternative: &Candidate, sample: &[u8], guess: &Guess) -> bool {
+    let clearly_not =
+        bom.doubt.is_some() && (bom.charset != Charset::Utf8 || bom.verification.non_ascii == 0);
+    let high = sample.iter().filter(|&&b| b >= 0x80).count();
+    let plausible = alternative.verification.is_clean()
+        && guess.candidates.first().is_some_and(|p| {
+            p.confidence >= 0.5
+                && guess.candidate(alternative.charset).map(|a| a.confidence) == Some(p.confidence)
+        });
+    clearly_not && plausible && high >= BOM_REFUTING_BYTES
+}
+
+/// The fewest non-ASCII bytes after a byte order mark that can show it
+/// wrong ([`bom_refuted`]): a few are stray bytes, damage to report.
+const BOM_REFUTING_BYTES: usize = 16;
 
 /// Whether the bytes are UTF-8 though the detector's best reading is not
 /// ([`Rule::MostlyUtf8`]), and if so the language of the UTF-8 text as the
@@ -806,7 +953,7 @@ fn stray_bytes(
     let leader = guess.leader_ruled_out?;
     let candidate = candidates.iter().find(|c| c.charset == leader)?;
     let reads_better = candidate.behind.is_some_and(|bits| bits < 0.0);
-    if !reads_better || too_malformed(candidate) {
+    if !reads_better || too_malformed(candidate, false) {
         return None;
     }
     // Bytes that read as UTF-8 with a few malformed sequences (mojibake
@@ -1093,6 +1240,9 @@ fn confidence(chosen: &Candidate, source: Source, rule: Rule, guess: &Guess) -> 
         // Bytes that are not text, or EBCDIC text, have no right decoding
         // among the candidates, whatever was declared.
         _ if guess.binary || guess.ebcdic.is_some() => return 0.0,
+        // A byte order mark with a few damaged bytes after it: the text
+        // around them is right.
+        (Rule::Unverified { reason: Doubt::Malformed }, Source::Bom) => return 0.9,
         (_, Source::Bom) => 0.99,
         (Rule::Unverified { .. }, _) => 0.3,
         (Rule::Default, _) => 0.3,

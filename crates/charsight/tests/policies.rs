@@ -426,3 +426,149 @@ fn comma_joined_content_type_uses_the_charset_fetch_selects() {
     case.check(Charset::Koi8R, (Charset::Koi8R, Rule::Verified), Charset::Koi8R);
     assert_eq!(case.run(Policy::Whatwg).source, Source::Http);
 }
+
+#[test]
+fn a_utf8_bom_stands_against_a_few_malformed_bytes() {
+    // The user's reports: one malformed sequence after a UTF-8 BOM, which
+    // Big5 or windows-1251 decode, is damage to report, not another encoding.
+    for (bytes, at) in
+        [(&b"\xEF\xBB\xBFWORD\xE3\xABWORD2"[..], 4), (&b"\xEF\xBB\xBFhello \xFF world"[..], 6)]
+    {
+        for policy in [Policy::Verify, Policy::Whatwg, Policy::Detect] {
+            let found = Engine::new().policy(policy).detect(bytes);
+            assert_eq!(
+                (found.charset, found.source, found.bom_len),
+                (Charset::Utf8, Source::Bom, 3)
+            );
+        }
+        let found = Engine::new().detect(bytes);
+        assert_eq!(found.rule, Rule::Bom);
+        // The malformed bytes are reported (offsets in the bytes after the BOM).
+        let utf8 = &found.candidates[0];
+        assert_eq!(utf8.charset, Charset::Utf8);
+        assert_eq!((utf8.verification.malformed, utf8.verification.first_malformed), (1, Some(at)));
+        assert!(found.confidence >= 0.9, "{}", found.confidence);
+    }
+    // More malformed sequences than valid ones, but too few non-ASCII bytes
+    // to show the document is in another encoding: kept, in doubt.
+    let found = Engine::new().detect(b"\xEF\xBB\xBFa \xFF b \xFE c \xE3\xAB d \xC3\xA9");
+    assert_eq!(
+        (found.charset, found.rule, found.bom_len),
+        (Charset::Utf8, Rule::Unverified { reason: Doubt::Malformed }, 3)
+    );
+    assert_eq!(found.candidates[0].verification.malformed, 3);
+    assert!(found.confidence >= 0.9, "{}", found.confidence);
+}
+
+#[test]
+fn a_utf8_bom_glued_to_a_long_windows_1251_file_is_overridden_and_skipped() {
+    // Lines whose windows-1251 bytes hold no valid UTF-8 sequence by chance.
+    let russian: Vec<String> = lines("ru", 200, Charset::Windows1251)
+        .into_iter()
+        .filter(|l| {
+            let bytes = Charset::Windows1251.encode(l).0;
+            String::from_utf8_lossy(&bytes).chars().all(|c| c.is_ascii() || c == '\u{FFFD}')
+        })
+        .take(8)
+        .collect();
+    let mut bytes = b"\xEF\xBB\xBF".to_vec();
+    bytes.extend_from_slice(&Charset::Windows1251.encode(&russian.join("\n")).0);
+    assert!(bytes.iter().filter(|&&b| b >= 0x80).count() > 200);
+    let found = Engine::new().detect(&bytes);
+    let overridden = Rule::Overridden { declared: Charset::Utf8, reason: Doubt::Malformed };
+    assert_eq!((found.charset, found.rule), (Charset::Windows1251, overridden));
+    let utf8 = found.candidates.iter().find(|c| c.charset == Charset::Utf8).unwrap();
+    assert_eq!(utf8.verification.non_ascii, 0, "no valid UTF-8 sequence");
+    // The BOM is not decoded into the text (`п»ї`).
+    assert_eq!(found.bom_len, 3);
+    let text = found.charset.decode(&bytes[found.bom_len..]).0;
+    assert!(text.starts_with(&russian[0]), "{}", &text[..40]);
+    // Under whatwg and detect, the BOM decides.
+    for policy in [Policy::Whatwg, Policy::Detect] {
+        let found = Engine::new().policy(policy).detect(&bytes);
+        assert_eq!((found.charset, found.bom_len), (Charset::Utf8, 3), "{policy:?}");
+    }
+}
+
+#[test]
+fn one_byte_does_not_refute_a_declaration() {
+    // The user's reports. An IBM855 feed whose one non-ASCII byte is `ђ`
+    // (`€` in windows-1252).
+    let feed = b"<?xml version=\"1.0\" encoding=\"855\"?><rss><channel><title>News \x80 today</title><item>Some text here</item></channel></rss>";
+    let found = Engine::new().detect(feed);
+    assert_eq!(
+        (found.charset, found.source, found.rule),
+        (Charset::Ibm855, Source::Xml, Rule::Verified)
+    );
+    // An English page declared ISO-8859-1 (windows-1252) whose one non-ASCII
+    // byte is `©`.
+    let page = b"<html><head><meta charset=\"iso-8859-1\"><title>Home</title></head><body><p>Welcome to our site.</p><footer>Copyright \xA9 2024 Example Ltd. All rights reserved.</footer></body></html>";
+    let found = Engine::new().detect(page);
+    assert_eq!((found.charset, found.rule), (Charset::Windows1252, Rule::Verified));
+}
+
+#[test]
+fn one_or_two_symbol_bytes_never_override_a_latin_declaration() {
+    let symbols = ['©', '®', '€', '£', '°', '§', '±', 'µ', '¶', '¤', '¥', '¦', '¬', '×', '÷'];
+    let labels = [
+        "windows-1252",
+        "iso-8859-15",
+        "windows-1250",
+        "iso-8859-2",
+        "iso-8859-3",
+        "iso-8859-4",
+        "iso-8859-10",
+        "iso-8859-13",
+        "iso-8859-14",
+        "iso-8859-16",
+        "windows-1254",
+        "windows-1257",
+        "macintosh",
+        "ibm850",
+        "ibm437",
+    ];
+    for label in labels {
+        let charset = charsight::label::resolve(label.as_bytes()).unwrap();
+        let own: Vec<char> =
+            symbols.iter().copied().filter(|s| !charset.encode(&s.to_string()).1).collect();
+        assert!(own.len() >= 2, "{label}");
+        for pair in own.windows(2) {
+            for symbols in [&pair[..1], pair] {
+                let s: Vec<String> = symbols.iter().map(char::to_string).collect();
+                let text = format!(
+                    "<p>Prices are shown {} in the table below; see the notes {} for details.</p>",
+                    s[0],
+                    s.last().unwrap()
+                );
+                let page = html(&format!("<meta charset=\"{label}\">"), &[text]);
+                let bytes = charset.encode(&page).0.into_owned();
+                let found = Engine::new().detect(&bytes);
+                assert_eq!(
+                    (found.charset, found.rule),
+                    (charset, Rule::Verified),
+                    "{label} {symbols:?}: {:#?}",
+                    found.candidates
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_lying_declaration_refuted_by_many_byte_values_is_overridden() {
+    for (lang, actual, label, declared) in [
+        ("ru", Charset::Windows1251, "windows-1252", Charset::Windows1252),
+        ("pl", Charset::Iso8859_2, "windows-1252", Charset::Windows1252),
+        ("el", Charset::Windows1253, "koi8-r", Charset::Koi8R),
+    ] {
+        let page = html(&format!("<meta charset=\"{label}\">"), &lines(lang, 6, actual));
+        let case = Case { bytes: actual.encode(&page).0.into_owned(), content_type: None };
+        let found = case.run(Policy::Verify);
+        assert!(
+            matches!(found.rule, Rule::Overridden { declared: d, .. } if d == declared),
+            "{lang}: {:?}",
+            found.rule
+        );
+        assert_eq!(found.charset.decode(&case.bytes).0, actual.decode(&case.bytes).0, "{lang}");
+    }
+}

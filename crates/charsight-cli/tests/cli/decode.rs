@@ -390,3 +390,32 @@ fn refuses_ebcdic_text_unless_the_encoding_is_forced() {
         .stderr(predicate::str::contains("EBCDIC (IBM037/IBM500 family)"));
     charsight().args(["decode", "--force-encoding", "windows-1252", &path]).assert().success();
 }
+
+#[test]
+fn a_utf8_bom_with_a_stray_byte_decodes_as_utf8_without_the_bom() {
+    // The user's report: the stray byte made it windows-1251, and the BOM
+    // was written out as `п»ї`.
+    charsight()
+        .arg("decode")
+        .arg("-")
+        .write_stdin(&b"\xEF\xBB\xBFhello \xFF world"[..])
+        .assert()
+        .code(0)
+        .stdout("hello \u{FFFD} world");
+    // A BOM the bytes after it override (a long windows-1251 text) is not
+    // written out either.
+    let russian: Vec<String> = text_lines("ru", 400)
+        .into_iter()
+        .filter(|l| {
+            // No valid UTF-8 sequence by chance in its windows-1251 bytes.
+            let (bytes, unmappable) = Charset::Windows1251.encode(l);
+            let lossy = String::from_utf8_lossy(&bytes);
+            !unmappable && lossy.chars().all(|c| c.is_ascii() || c == '\u{FFFD}')
+        })
+        .take(8)
+        .collect();
+    let text = russian.join("\n");
+    let mut bytes = b"\xEF\xBB\xBF".to_vec();
+    bytes.extend_from_slice(&Charset::Windows1251.encode(&text).0);
+    charsight().arg("decode").arg("-").write_stdin(bytes).assert().code(0).stdout(text);
+}
