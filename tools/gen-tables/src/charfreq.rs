@@ -141,25 +141,36 @@ fn traditional_forms(
 }
 
 /// The `count` step.
-pub fn count(out: &mut Output, wordfreq: &Path) -> Result<()> {
-    let inputs: Inputs = toml::from_str(&std::fs::read_to_string(
+/// Reads a wordfreq file of the wheel unpacked in `dir`, checked against
+/// its pin in `inputs.toml`: its words and their frequencies.
+pub fn read_wordfreq(dir: &Path, name: &str) -> Result<Vec<(String, f64)>> {
+    let inputs = read_inputs()?;
+    let path = format!("wordfreq/data/{name}.msgpack.gz");
+    read_cbpack(&read_pinned(dir, &path, &inputs.charfreq.wordfreq.files)?)
+}
+
+fn read_inputs() -> Result<Inputs> {
+    Ok(toml::from_str(&std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("inputs.toml"),
-    )?)?;
+    )?)?)
+}
+
+/// The bytes of `root/name`, checked against its pin.
+fn read_pinned(root: &Path, name: &str, pins: &BTreeMap<String, String>) -> Result<Vec<u8>> {
+    let path = root.join(name);
+    let bytes = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
+    let want = pins.get(name).with_context(|| format!("{name} is not pinned"))?;
+    if &emit::sha256(&bytes) != want {
+        bail!("{} does not match its sha256 in inputs.toml", path.display());
+    }
+    Ok(bytes)
+}
+
+pub fn count(out: &mut Output, wordfreq: &Path) -> Result<()> {
+    let inputs = read_inputs()?;
     let shared = testkit::shared_dir();
-    let read_pinned = |root: &Path, name: &str, pins: &BTreeMap<String, String>| {
-        let path = root.join(name);
-        let bytes = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
-        let want = pins.get(name).with_context(|| format!("{name} is not pinned"))?;
-        if &emit::sha256(&bytes) != want {
-            bail!("{} does not match its sha256 in inputs.toml", path.display());
-        }
-        Ok(bytes)
-    };
     let web_files = &inputs.charfreq.wordfreq.files;
-    let web = |name: &str| -> Result<Vec<(String, f64)>> {
-        let bytes = read_pinned(wordfreq, &format!("wordfreq/data/{name}.msgpack.gz"), web_files)?;
-        read_cbpack(&bytes)
-    };
+    let web = |name: &str| read_wordfreq(wordfreq, name);
     let simplified = read_mapping(&read_pinned(
         wordfreq,
         "wordfreq/data/_chinese_mapping.msgpack.gz",

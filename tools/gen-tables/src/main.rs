@@ -64,6 +64,12 @@ enum Family {
     },
     /// Character bigrams of every other language from ../shared/text.
     Detect,
+    /// How often web text uses symbols, from wordfreq (for the `detect` models).
+    WebSymbols {
+        /// The unpacked wordfreq wheel pinned in inputs.toml.
+        #[arg(long, value_name = "DIR")]
+        wordfreq: PathBuf,
+    },
     /// Currency signs of each language's countries from the Unicode CLDR.
     Currency {
         /// The npm tarball cldr-core pinned in inputs.toml (`npm pack cldr-core@48.2.0`).
@@ -93,6 +99,7 @@ fn main() -> Result<()> {
                 Family::Charfreq { wordfreq } => charfreq::count(&mut out, &wordfreq)?,
                 Family::Charmaps { deb } => charmaps::count(&deb, &mut out)?,
                 Family::Detect => detect::count(&mut out)?,
+                Family::WebSymbols { wordfreq } => detect::count_web_symbols(&mut out, &wordfreq)?,
                 Family::Currency { core, numbers } => {
                     currency::count(&mut out, &core, &numbers, &detect::languages()?)?
                 }

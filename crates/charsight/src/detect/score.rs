@@ -108,6 +108,26 @@ impl Cursor {
     }
 }
 
+/// What a symbol outside the alphabet costs when it repeats the character
+/// before: runs of one symbol (`═══` frames, `───` rules, `***`) are how
+/// text uses symbols, and a run goes on more often than not.
+pub(super) const REPEAT_COST: u32 = STEPS_PER_BIT as u32;
+
+/// Whether a character of class `class` (with [`UPPER`]) that repeats the
+/// one before continues a run of a symbol ([`Cursor::repeat`]).
+#[inline]
+pub(super) fn is_symbol_run(class: u8, repeats: bool) -> bool {
+    repeats && class & !UPPER == SYMBOL
+}
+
+impl Cursor {
+    /// Scores a symbol that repeats the one before ([`is_symbol_run`]).
+    #[inline]
+    pub fn repeat(&mut self) {
+        self.cost += REPEAT_COST;
+    }
+}
+
 /// The classes every model shares: ASCII and the categories (up to
 /// [`FAR_LETTER`]).
 const SHARED: usize = FAR_LETTER as usize + 1;
@@ -352,14 +372,17 @@ impl Default for AsciiPairs {
     }
 }
 
-/// A language is charged for the ASCII text what its pairs cost more than
-/// in the language they fit best, up to this much (in steps): they say much
-/// of the language, but text outside markup may still be code, names or
-/// another language quoted, and the characters that tell encodings apart
-/// must keep the last word. (Fitted on the tuning half of the held-out
-/// text: 117 misses without the pairs, 61 with 4 bits, 32 with 8 or 12,
-/// 34 with 16.)
-const PAIR_CAP: u64 = 8 * STEPS_PER_BIT as u64;
+/// A language is charged for the ASCII text a share ([`PAIR_WEIGHT`]) of
+/// what its pairs cost more than in the language they fit best, up to
+/// [`PAIR_CAP`] (in steps). The letters of the text say which language it
+/// is before any non-ASCII byte is read (an English page is English before
+/// its one `©`), and the more text, the surer; but text outside markup may
+/// still be code, names or another language quoted, so the pairs weigh
+/// less than the model's bits and never more than the cap: the characters
+/// that tell encodings apart keep the last word once there are a few.
+const PAIR_CAP: u64 = 40 * STEPS_PER_BIT as u64;
+/// The share of the pairs' cost difference that is charged.
+const PAIR_WEIGHT: u64 = 4;
 
 impl AsciiPairs {
     /// Counts a stretch of plain ASCII text, following the last one.
@@ -383,8 +406,8 @@ impl AsciiPairs {
         self.prev = 0;
     }
 
-    /// What each language is charged for the pairs (by language index): its
-    /// cost above the best language's, at most [`PAIR_CAP`].
+    /// What each language is charged for the pairs (by language index): a
+    /// share of its cost above the best language's, at most [`PAIR_CAP`].
     fn charges(&self, out: &mut Vec<u32>) {
         let pairs = self.counts.iter().enumerate().skip(1).filter(|(_, &n)| n > 0);
         let pairs: Vec<(usize, u32)> = pairs.map(|(k, &n)| (k, n)).collect();
@@ -396,7 +419,7 @@ impl AsciiPairs {
         );
         let best = out.iter().copied().min().unwrap_or(0);
         for charge in out.iter_mut() {
-            *charge = u64::from(*charge - best).min(PAIR_CAP) as u32;
+            *charge = (u64::from(*charge - best) / PAIR_WEIGHT).min(PAIR_CAP) as u32;
         }
     }
 }

@@ -9,8 +9,8 @@
 //! French). A group splits when a byte its encodings decode differently
 //! arrives, each part carrying on from the scores so far.
 
-use super::score::{ascii_class, Charges, Cursor};
-use super::tables::{SingleByte, ILLEGAL, MODELS, SINGLE_BYTE};
+use super::score::{ascii_class, is_symbol_run, Charges, Cursor};
+use super::tables::{SingleByte, FOREIGN_COST, ILLEGAL, MODELS, SINGLE_BYTE};
 
 /// One encoding.
 #[derive(Clone, Debug)]
@@ -25,6 +25,9 @@ struct Encoding {
     paired: u64,
     /// Those still scored.
     live: u64,
+    /// The models of the languages that use it (the others pay
+    /// [`FOREIGN_COST`]).
+    users: u64,
     /// Its group, an index into `SingleScorer::groups`.
     group: usize,
     disqualified: bool,
@@ -134,6 +137,7 @@ impl SingleScorer {
                     illegal,
                     paired,
                     live: paired,
+                    users: SINGLE_BYTE[table].users,
                     group: 0,
                     disqualified: false,
                     alive: true,
@@ -266,13 +270,19 @@ impl SingleScorer {
                 if let Some(class) = start {
                     c.restart(model, class);
                 }
+                let mut before = None;
                 for &b in run {
                     let (class, emission) = match b.checked_sub(0x80) {
                         None => (ascii_class(b), 0),
                         Some(high) => (classes[usize::from(high)], emissions[usize::from(high)]),
                     };
                     debug_assert_ne!(class, ILLEGAL);
-                    c.step(model, class, emission);
+                    if is_symbol_run(class, before == Some(b)) {
+                        c.repeat();
+                    } else {
+                        c.step(model, class, emission);
+                    }
+                    before = Some(b);
                 }
                 if let Some(class) = end {
                     c.step(model, class, 0);
@@ -290,7 +300,8 @@ impl SingleScorer {
     ) -> impl Iterator<Item = (u64, u32)> + 'a {
         let group = &self.groups[e.group];
         bits(if e.alive { e.live } else { 0 }).map(move |model| {
-            let cost = u64::from(group.cursor(model).cursor.cost);
+            let foreign = if e.users >> model & 1 == 1 { 0 } else { FOREIGN_COST };
+            let cost = u64::from(group.cursor(model).cursor.cost) + u64::from(foreign);
             (charges.cost(model as usize, cost), model)
         })
     }

@@ -3,8 +3,8 @@
 //! UTF-32) and, through [`plausibility`], for any string.
 
 use super::score::{
-    self, ascii_class, language_tag, AsciiPairs, Charges, Cursor, FloorCursor, GapSums, Gaps,
-    Hints, ASCII_COST, CASE_AFTER, ODD_COST,
+    self, ascii_class, is_symbol_run, language_tag, AsciiPairs, Charges, Cursor, FloorCursor,
+    GapSums, Gaps, Hints, ASCII_COST, CASE_AFTER, ODD_COST,
 };
 use super::tables::{
     ASCII_LETTER, ASCII_OTHER, CJK_COSTS, FAR_LETTER, FAR_LETTER_EMISSION, LAST_ASCII, MODELS, ODD,
@@ -21,7 +21,7 @@ fn category(c: char) -> u8 {
     use charsight_tables::detect::FAR_SCRIPTS;
     if c.is_control() || ('\u{E000}'..='\u{F8FF}').contains(&c) || c == '\u{FFFD}' {
         ODD
-    } else if c.is_alphabetic() {
+    } else if is_letter(c) {
         if c >= FAR_SCRIPTS {
             FAR_LETTER
         } else {
@@ -30,6 +30,33 @@ fn category(c: char) -> u8 {
     } else {
         SYMBOL
     }
+}
+
+/// Whether `c` is a letter of text, as the generator has it: alphabetic,
+/// and not a compatibility form of another letter (`ª`, `º`, `µ`), which
+/// text uses as a symbol.
+fn is_letter(c: char) -> bool {
+    use unicode_normalization::char::{decompose_canonical, decompose_compatible};
+    if !c.is_alphabetic() {
+        return false;
+    }
+    // Few characters decompose: compare without allocating.
+    let (mut canonical, mut compatible) = ([None; 4], [None; 4]);
+    let mut i = 0;
+    decompose_canonical(c, |d| {
+        if let Some(slot) = canonical.get_mut(i) {
+            *slot = Some(d);
+        }
+        i += 1;
+    });
+    let mut j = 0;
+    decompose_compatible(c, |d| {
+        if let Some(slot) = compatible.get_mut(j) {
+            *slot = Some(d);
+        }
+        j += 1;
+    });
+    i == j && canonical == compatible
 }
 
 /// Whether `c` is a CJK ideograph (the unified ones and extension A) or a
@@ -94,6 +121,9 @@ pub(super) struct TextScorer {
     /// The class-bigram models are not scored yet (see
     /// [`TextScorer::deferred`]).
     deferred: Option<Deferred>,
+    /// The character before (a symbol that repeats it continues a run:
+    /// [`is_symbol_run`]).
+    before: char,
 }
 
 /// A run of plain ASCII characters. Its first character after another one
@@ -137,6 +167,7 @@ impl TextScorer {
             ascii_cost: 0,
             run: AsciiRun::default(),
             deferred: None,
+            before: ' ',
         }
     }
 
@@ -181,6 +212,9 @@ impl TextScorer {
         if let Some(deferred) = &mut self.deferred {
             deferred.chars.push(c);
         }
+        // Runs of a symbol are cheap only in readings of ASCII-compatible
+        // bytes: in UTF-16 a run of ASCII spaces reads `†††`.
+        let repeats = std::mem::replace(&mut self.before, c) == c && !self.charge_ascii;
         if c.is_ascii() {
             return self.push_ascii(c as u8);
         }
@@ -199,13 +233,10 @@ impl TextScorer {
         let (flag, symbol, fallback) = if is_ideograph_or_syllable(c) {
             (0, None, FAR_LETTER)
         } else {
-            let lower = c.to_lowercase().next().unwrap_or(c);
+            // İ and the like, whose lowercase is ASCII, keep their own
+            // class (as the generator's `fold`).
+            let lower = c.to_lowercase().next().filter(|l| !l.is_ascii()).unwrap_or(c);
             let flag = if c.is_uppercase() { UPPER } else { 0 };
-            if lower.is_ascii() {
-                // İ and the like: their lowercase is an ASCII letter.
-                let ascii = if flag == 0 { lower } else { lower.to_ascii_uppercase() };
-                return self.push_ascii(ascii as u8);
-            }
             (flag, SYMBOLS.binary_search(&lower).ok(), category(lower))
         };
         let (emissions, cheapest) = emissions(symbol, fallback);
@@ -214,11 +245,17 @@ impl TextScorer {
             // A character in no alphabet has its category's class in every
             // model, and at least the cheapest model's emission; the class
             // of the others differs.
-            deferred.bound.step(symbol.is_none().then_some(fallback | flag), cheapest);
+            // (A bound: a repeat may cost next to nothing in some model.)
+            let class = symbol.is_none().then_some(fallback | flag).filter(|_| !repeats);
+            deferred.bound.step(class, if repeats { 0 } else { cheapest });
         } else {
             for (i, cursor) in bigram.iter_mut().enumerate().filter(|(_, c)| c.alive) {
                 let class = symbol.map_or(fallback, |s| SYMBOL_CLASSES[s][i]) | flag;
-                cursor.step(&MODELS[i], class, emissions.get(i).copied().unwrap_or(cheapest));
+                if is_symbol_run(class, repeats) {
+                    cursor.repeat();
+                } else {
+                    cursor.step(&MODELS[i], class, emissions.get(i).copied().unwrap_or(cheapest));
+                }
             }
         }
         // One look-up in the character-frequency table serves every language.

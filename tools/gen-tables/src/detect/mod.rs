@@ -28,6 +28,7 @@
 mod ascii;
 mod model;
 mod tables;
+mod web;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -46,6 +47,11 @@ const STEPS_PER_BIT: f64 = 8.0;
 
 fn data() -> PathBuf {
     emit::data_dir().join("detect")
+}
+
+/// The `count web-symbols` step (see [`web`]).
+pub fn count_web_symbols(out: &mut Output, wordfreq: &std::path::Path) -> Result<()> {
+    web::count(out, wordfreq)
 }
 
 /// The `count` step.
@@ -200,6 +206,19 @@ fn read_encodings(tsv: &str) -> Result<Vec<Encoding>> {
     Ok(list)
 }
 
+/// `users.tsv`: the languages each single-byte encoding writes.
+fn read_users(tsv: &str, encodings: &[Encoding]) -> Result<BTreeMap<String, Vec<String>>> {
+    let mut map = BTreeMap::new();
+    for line in tsv.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        let (name, langs) = line.split_once('\t').context("users.tsv: charset TAB languages")?;
+        if !encodings.iter().any(|e| e.charset.name() == name) {
+            bail!("users.tsv: {name} is not in encodings.tsv");
+        }
+        map.insert(name.to_owned(), langs.split(' ').map(str::to_owned).collect());
+    }
+    Ok(map)
+}
+
 fn read_tlds(tsv: &str) -> Result<BTreeMap<String, Vec<String>>> {
     let mut map = BTreeMap::new();
     for line in tsv.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
@@ -220,6 +239,7 @@ pub fn emit(out: &mut Output) -> Result<()> {
     };
     let encodings = read_encodings(&read(data().join("encodings.tsv"))?)?;
     let tlds = read_tlds(&read(data().join("tlds.tsv"))?)?;
+    let users = read_users(&read(data().join("users.tsv"))?, &encodings)?;
     let mut ids: Vec<String> = Vec::new();
     for entry in std::fs::read_dir(data().join("bigrams"))? {
         let name = entry?.file_name().into_string().unwrap_or_default();
@@ -232,10 +252,13 @@ pub fn emit(out: &mut Output) -> Result<()> {
     let cjk = read_cjk(&read(data().join("cjk.tsv"))?)?;
     let pairs = ascii::read(&read(data().join("ascii.tsv"))?)?;
     let currency = crate::currency::read(&read(crate::currency::data_path())?)?;
+    let web_symbols = web::read(&read(web::path())?)?;
     let mut models = Vec::new();
     for id in &ids {
         let case = cases.get(id).copied().with_context(|| format!("case.tsv: no {id}"))?;
-        models.push(model::Model::build(id, &read(bigram_path(id))?, case)?);
+        let language = id.split('@').next().unwrap_or(id);
+        let web = web_symbols.get(language).map_or(&[][..], Vec::as_slice);
+        models.push(model::Model::build(id, &read(bigram_path(id))?, case, web)?);
     }
     for lang in CJK {
         read(emit::data_dir().join("charfreq").join(format!("{lang}.tsv")))?;
@@ -249,7 +272,7 @@ pub fn emit(out: &mut Output) -> Result<()> {
     );
     model::emit_models(&mut body, &models)?;
     let single: Vec<&Encoding> = encodings.iter().filter(|e| e.kind == Kind::Single).collect();
-    tables::emit_single(&mut body, &single, &models, &currency)?;
+    tables::emit_single(&mut body, &single, &models, &currency, &users)?;
     writeln!(
         body,
         "/// The CJK languages' costs of plain ASCII going on after plain ASCII\n\

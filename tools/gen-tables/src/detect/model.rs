@@ -30,7 +30,7 @@ pub const ILLEGAL: u8 = 0xFF;
 /// The alphabet covers this share of a language's non-ASCII characters...
 const COVERAGE: f64 = 0.998;
 /// ...with characters seen at least this often...
-const MIN_COUNT: u64 = 3;
+const MIN_COUNT: f64 = 3.0;
 /// ...and at most this many characters (so classes fit in seven bits).
 const MAX_ALPHABET: usize = 96;
 /// Weight of the unigram in the smoothed bigram probability.
@@ -43,7 +43,7 @@ const MAX_COST: f64 = 200.0;
 /// its category. A letter of a script with thousands costs this much.
 const FAR_LETTER_BITS: f64 = 14.0;
 /// Emissions stay within these bounds (bits).
-const EMISSION_BITS: std::ops::RangeInclusive<f64> = 2.0..=20.0;
+const EMISSION_BITS: std::ops::RangeInclusive<f64> = 2.0..=28.0;
 
 /// Where the scripts with thousands of letters start (CJK radicals, kana,
 /// ideographs, Hangul syllables, Yi): their letters are [`FAR_LETTER`].
@@ -64,14 +64,12 @@ pub fn case_state(before_prev: char, prev: char) -> usize {
     }
 }
 
-/// Counts the folded character bigrams of some lines, as TSV, and the case
-/// of letters after each case state (`[state][lower, upper]`).
-pub fn count_bigrams<'a>(
-    id: &str,
-    lines: impl Iterator<Item = &'a String>,
-) -> Result<(String, [u64; 8])> {
-    // ASCII letters keep their identity next to a non-ASCII character;
-    // between two ASCII characters only the classes' totals matter.
+/// The folded character bigrams of a line, with a space before and after:
+/// the previous character keeps its identity (rows are per character, but
+/// other ASCII is a space); the next one is folded when both are ASCII (an
+/// ASCII letter to `a`/`A`, other ASCII to a space), since between two ASCII
+/// characters only the classes' totals matter.
+pub fn line_pairs(line: &str) -> impl Iterator<Item = (char, char)> + '_ {
     let fold = |c: char, other: char| match c {
         'a'..='z' if other.is_ascii() => 'a',
         'A'..='Z' if other.is_ascii() => 'A',
@@ -79,6 +77,22 @@ pub fn count_bigrams<'a>(
         c if c.is_ascii() => ' ',
         c => c,
     };
+    let mut prev = ' ';
+    line.chars().chain([' ']).map(move |c| {
+        let kept = if prev.is_ascii() && !prev.is_ascii_alphabetic() { ' ' } else { prev };
+        let pair = (kept, fold(c, prev));
+        prev = c;
+        pair
+    })
+}
+
+/// Counts the folded character bigrams of some lines ([`line_pairs`]), as
+/// TSV, and the case of letters after each case state (`[state][lower,
+/// upper]`).
+pub fn count_bigrams<'a>(
+    id: &str,
+    lines: impl Iterator<Item = &'a String>,
+) -> Result<(String, [u64; 8])> {
     let mut counts: BTreeMap<(char, char), u64> = BTreeMap::new();
     let mut cases = [0u64; 8];
     for line in lines {
@@ -86,13 +100,12 @@ pub fn count_bigrams<'a>(
         let forms =
             if typographic == *line { vec![line.clone()] } else { vec![line.clone(), typographic] };
         for form in forms {
+            for pair in line_pairs(&form) {
+                *counts.entry(pair).or_default() += 1;
+            }
             let (mut before, mut prev) = (' ', ' ');
-            for c in form.chars().chain([' ']) {
-                // The previous character keeps its identity (rows are
-                // per letter); the next one is folded when both are ASCII.
-                let kept = if prev.is_ascii() && !prev.is_ascii_alphabetic() { ' ' } else { prev };
-                *counts.entry((kept, fold(c, prev))).or_default() += 1;
-                if c.is_alphabetic() {
+            for c in form.chars() {
+                if is_letter(c) {
                     cases[case_state(before, prev) * 2 + usize::from(c.is_uppercase())] += 1;
                 }
                 (before, prev) = (prev, c);
@@ -163,6 +176,21 @@ pub fn typographic(line: &str) -> String {
     out.replace("...", "\u{2026}")
 }
 
+/// Whether `c` is a letter of text: alphabetic, and not a compatibility
+/// form of another (`ª`, `º`, `µ`, `ⁿ`: their compatibility decomposition
+/// is not their canonical one), which text uses as a symbol (`1º`,
+/// `10 µm`). The detector's runtime applies the same rule.
+pub fn is_letter(c: char) -> bool {
+    use unicode_normalization::char::{decompose_canonical, decompose_compatible};
+    if !c.is_alphabetic() {
+        return false;
+    }
+    let (mut canonical, mut compatible) = (Vec::new(), Vec::new());
+    decompose_canonical(c, |d| canonical.push(d));
+    decompose_compatible(c, |d| compatible.push(d));
+    canonical == compatible
+}
+
 /// The category of a lowercase character outside every alphabet. The
 /// detector's runtime fallback applies the same rule to characters missing
 /// from its symbol table.
@@ -177,7 +205,7 @@ pub fn category(c: char) -> u8 {
         }
     } else if c.is_control() || ('\u{E000}'..='\u{F8FF}').contains(&c) || c == '\u{FFFD}' {
         ODD
-    } else if c.is_alphabetic() {
+    } else if is_letter(c) {
         if c >= FAR_SCRIPTS {
             FAR_LETTER
         } else {
@@ -189,8 +217,14 @@ pub fn category(c: char) -> u8 {
 }
 
 /// The lowercase form a class is looked up by, and whether `c` is uppercase.
+/// A character whose lowercase is ASCII (`İ`, the Kelvin sign) keeps its
+/// own class: read as ASCII it would cost nothing, and a byte that is `©`
+/// in one encoding and `İ` in another would favour the second in any text.
 pub fn fold(c: char) -> (char, bool) {
-    (c.to_lowercase().next().unwrap_or(c), c.is_uppercase())
+    match c.to_lowercase().next() {
+        Some(lower) if lower.is_ascii() && !c.is_ascii() => (c, c.is_uppercase()),
+        lower => (lower.unwrap_or(c), c.is_uppercase()),
+    }
 }
 
 /// A language model.
@@ -202,9 +236,9 @@ pub struct Model {
     /// The alphabet, in class order (class `FIRST_LETTER + i`).
     pub alphabet: Vec<char>,
     /// Non-ASCII letters (with case) and their counts, for coverage.
-    pub letter_counts: BTreeMap<char, u64>,
+    pub letter_counts: BTreeMap<char, f64>,
     /// Non-ASCII characters (lowercase) and their counts.
-    pub char_counts: BTreeMap<char, u64>,
+    pub char_counts: BTreeMap<char, f64>,
     /// `classes × classes` costs of `cur` after `prev`.
     pub bigrams: Vec<u8>,
     /// Case costs: `[state before][lower, upper]` (see `case_state`).
@@ -252,7 +286,7 @@ impl Model {
 
     /// Bit `k` set: class `k` is a letter (its case is scored).
     pub fn letters(&self) -> u128 {
-        let alphabet = self.alphabet.iter().enumerate().filter(|(_, c)| c.is_alphabetic());
+        let alphabet = self.alphabet.iter().enumerate().filter(|(_, c)| is_letter(**c));
         let ascii = (ASCII_LETTER..=LAST_ASCII).fold(0u128, |bits, k| bits | 1 << k);
         alphabet.fold(ascii | 1 << OTHER_LETTER | 1 << FAR_LETTER, |bits, (i, _)| {
             bits | 1 << (usize::from(FIRST_LETTER) + i)
@@ -273,7 +307,10 @@ impl Model {
         }
     }
 
-    pub fn build(id: &str, tsv: &str, cases: [u64; 8]) -> Result<Model> {
+    /// The model of `id` from its bigram counts `tsv`, its case counts, and
+    /// the words of web text in its language that have symbols, with their
+    /// rates per billion characters (`web`, see `web.rs`).
+    pub fn build(id: &str, tsv: &str, cases: [u64; 8], web: &[(String, u64)]) -> Result<Model> {
         let mut pairs = Vec::new();
         for line in tsv.lines().filter(|l| !l.starts_with('#')) {
             let mut f = line.split('\t');
@@ -283,33 +320,42 @@ impl Model {
             };
             let a = code(next()?)?;
             let b = code(next()?)?;
-            let n: u64 = next()?.parse()?;
+            let n: f64 = next()?.parse()?;
             pairs.push((a, b, n));
         }
         let language = id.split('@').next().unwrap_or(id).to_owned();
-
-        let mut unigrams: BTreeMap<char, u64> = BTreeMap::new();
-        let mut letters: BTreeMap<char, u64> = BTreeMap::new();
+        // The web text's symbols, as if the training text had them at their
+        // rate (each token between spaces).
+        let chars: f64 = pairs.iter().map(|p| p.2).sum();
+        let mut extra: BTreeMap<(char, char), f64> = BTreeMap::new();
+        for (token, rate) in web {
+            let n = *rate as f64 * chars / 1e9;
+            for pair in line_pairs(token) {
+                *extra.entry(pair).or_default() += n;
+            }
+        }
+        pairs.extend(extra.into_iter().map(|((a, b), n)| (a, b, n)));
+        let mut unigrams: BTreeMap<char, f64> = BTreeMap::new();
+        let mut letters: BTreeMap<char, f64> = BTreeMap::new();
         for &(_, b, n) in &pairs {
             if !b.is_ascii() {
-                // İ folds to ASCII i: an ASCII class, never in an alphabet.
                 let lower = fold(b).0;
                 if !lower.is_ascii() {
                     *unigrams.entry(lower).or_default() += n;
                 }
-                if b.is_alphabetic() {
+                if is_letter(b) {
                     *letters.entry(b).or_default() += n;
                 }
             }
         }
-        let total: u64 = unigrams.values().sum();
+        let total: f64 = unigrams.values().sum();
         let char_counts = unigrams.clone();
-        let mut by_count: Vec<(char, u64)> = unigrams.into_iter().collect();
-        by_count.sort_by(|x, y| y.1.cmp(&x.1).then(x.0.cmp(&y.0)));
+        let mut by_count: Vec<(char, f64)> = unigrams.into_iter().collect();
+        by_count.sort_by(|x, y| y.1.total_cmp(&x.1).then(x.0.cmp(&y.0)));
         let mut alphabet = Vec::new();
-        let mut covered = 0;
+        let mut covered = 0.0;
         for (c, n) in by_count {
-            if (covered as f64) >= COVERAGE * total as f64
+            if covered >= COVERAGE * total
                 || n < MIN_COUNT
                 || alphabet.len() == MAX_ALPHABET
                 || category(c) == ODD
@@ -335,7 +381,7 @@ impl Model {
         let mut n = vec![0f64; k * k];
         for &(a, b, count) in &pairs {
             let (pa, pb) = (model.class(a), model.class(b));
-            n[usize::from(pa & !UPPER) * k + usize::from(pb & !UPPER)] += count as f64;
+            n[usize::from(pa & !UPPER) * k + usize::from(pb & !UPPER)] += count;
         }
         model.bigrams = smoothed_costs(&n, k, MAX_COST);
         let cost = |p: f64| to_steps(p, MAX_COST);
@@ -364,15 +410,27 @@ impl Model {
         Ok(model)
     }
 
+    /// The script of the language's non-ASCII letters (the commonest), if
+    /// it has any.
+    pub fn script(&self) -> Option<unicode_script::Script> {
+        use unicode_script::UnicodeScript;
+        let mut counts: BTreeMap<String, (f64, unicode_script::Script)> = BTreeMap::new();
+        for (&c, &n) in &self.letter_counts {
+            let script = c.script();
+            counts.entry(script.full_name().to_owned()).or_insert((0.0, script)).0 += n;
+        }
+        counts.into_values().max_by(|a, b| a.0.total_cmp(&b.0)).map(|(_, script)| script)
+    }
+
     /// The share of this language's non-ASCII letters that `repertoire` has.
     pub fn coverage(&self, repertoire: &BTreeSet<char>) -> f64 {
-        let total: u64 = self.letter_counts.values().sum();
-        let covered: u64 =
+        let total: f64 = self.letter_counts.values().sum();
+        let covered: f64 =
             self.letter_counts.iter().filter(|(c, _)| repertoire.contains(c)).map(|(_, n)| n).sum();
-        if total == 0 {
+        if total == 0.0 {
             1.0
         } else {
-            covered as f64 / total as f64
+            covered / total
         }
     }
 }
@@ -469,6 +527,21 @@ pub struct Emissions {
     pub far_letter: u8,
 }
 
+/// A letter or symbol of another script than the model's language (Arabic
+/// letters or the Arabic semicolon in French text, Cyrillic in Polish) is
+/// this many bits rarer than the pooled text of every language makes it:
+/// text quotes other scripts far less often than the pool, in which every
+/// script has its share, suggests.
+const FOREIGN_SCRIPT_BITS: f64 = 8.0;
+
+/// Whether `c` belongs only to scripts other than `script` (a character
+/// common to all scripts, such as `©` or `–`, is nobody's).
+fn is_foreign(c: char, script: unicode_script::Script) -> bool {
+    use unicode_script::UnicodeScript;
+    let scripts = c.script_extension();
+    !scripts.is_common() && !scripts.is_inherited() && !scripts.contains_script(script)
+}
+
 /// How many of its own out-of-alphabet characters a model must have seen
 /// before they weigh as much as the pool in its emissions.
 const POOL_WEIGHT: f64 = 16.0;
@@ -486,7 +559,7 @@ pub fn emissions(
     symbols: &BTreeSet<char>,
     currency: &[(String, Vec<char>)],
 ) -> Emissions {
-    let mut pooled: BTreeMap<char, u64> = BTreeMap::new();
+    let mut pooled: BTreeMap<char, f64> = BTreeMap::new();
     for m in models {
         for (&c, &n) in &m.char_counts {
             *pooled.entry(c).or_default() += n;
@@ -497,7 +570,7 @@ pub fn emissions(
     let steps = |p: f64| steps(p).round() as u8;
     let mut totals: BTreeMap<u8, (f64, f64)> = BTreeMap::new();
     for &c in pooled.keys().chain(symbols.iter()) {
-        let n = pooled.get(&c).copied().unwrap_or(0) as f64;
+        let n = pooled.get(&c).copied().unwrap_or(0.0);
         let entry = totals.entry(category(c)).or_default();
         entry.0 += n;
         entry.1 += 1.0;
@@ -519,16 +592,20 @@ pub fn emissions(
         let outside = |c: &char| m.alphabet.binary_search(c).is_err();
         let mut own: BTreeMap<u8, f64> = BTreeMap::new();
         for (c, &n) in m.char_counts.iter().filter(|(c, _)| outside(c)) {
-            *own.entry(category(*c)).or_default() += n as f64;
+            *own.entry(category(*c)).or_default() += n;
         }
         let signs = currency.iter().find(|(tag, _)| *tag == m.language).map_or(&[][..], |r| &r.1);
+        let script = m.script();
         let share = |cat: u8, c: Option<char>| {
-            let n = c.filter(outside).and_then(|c| m.char_counts.get(&c)).copied().unwrap_or(0);
-            let pooled = pool(cat, c.and_then(|c| pooled.get(&c)).copied().unwrap_or(0) as f64);
+            let n = c.filter(outside).and_then(|c| m.char_counts.get(&c)).copied().unwrap_or(0.0);
+            let pooled = pool(cat, c.and_then(|c| pooled.get(&c)).copied().unwrap_or(0.0));
             let mine = own.get(&cat).copied().unwrap_or(0.0);
-            let share = (n as f64 + POOL_WEIGHT * pooled) / (mine + POOL_WEIGHT);
+            let share = (n + POOL_WEIGHT * pooled) / (mine + POOL_WEIGHT);
             match c {
                 Some(c) if cat == SYMBOL && signs.contains(&c) => share.max(CURRENCY_SHARE),
+                Some(c) if script.is_some_and(|s| is_foreign(c, s)) => {
+                    share * (-FOREIGN_SCRIPT_BITS).exp2()
+                }
                 _ => share,
             }
         };

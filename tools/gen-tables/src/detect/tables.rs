@@ -1,6 +1,6 @@
 //! Encoding tables, made by decoding bytes with `charsight::Charset`.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use anyhow::{Context, Result};
@@ -13,6 +13,11 @@ use super::Encoding;
 /// A model is paired with a single-byte encoding that writes at least this
 /// share of its non-ASCII letters.
 const PAIR_COVERAGE: f64 = 0.97;
+
+/// A reading of a single-byte encoding in a language that does not use it
+/// (`users.tsv`) costs this many bits more: the odds, among documents in
+/// that language, against this encoding rather than one its writers use.
+const FOREIGN_BITS: f64 = 16.0;
 
 /// Double-byte markers (costs stay below them).
 const LEAD: u8 = 254;
@@ -55,6 +60,7 @@ pub fn emit_single(
     encodings: &[&Encoding],
     models: &[Model],
     currency: &[(String, Vec<char>)],
+    users: &BTreeMap<String, Vec<String>>,
 ) -> Result<()> {
     let halves: Vec<Vec<Option<char>>> = encodings.iter().map(|e| high_half(e.charset)).collect();
     let mut symbols: BTreeSet<char> =
@@ -75,7 +81,17 @@ pub fn emit_single(
          /// Per model that pairs with it: (index into [`MODELS`], class of bytes \
          0x80..=0xFF with [`UPPER`] or [`ILLEGAL`], their emissions (see \
          [`SYMBOL_EMISSIONS`])), in model order.\n\
-         pub models: &'static [(u8, [u8; 128], [u8; 128])],\n}}"
+         pub models: &'static [(u8, [u8; 128], [u8; 128])],\n\
+         /// The models (bit per index into [`MODELS`]) of the languages that use it; \
+         a reading in another language costs [`FOREIGN_COST`] more.\n\
+         pub users: u64,\n}}"
+    )?;
+    writeln!(
+        body,
+        "/// What a single-byte reading in a language that does not use the encoding\n\
+         /// costs on top of its text, in steps (`users.tsv`).\n\
+         pub const FOREIGN_COST: u16 = {};",
+        (FOREIGN_BITS * super::STEPS_PER_BIT) as u16
     )?;
     write!(
         body,
@@ -105,7 +121,18 @@ pub fn emit_single(
                 .collect();
             write!(body, "({index}, {classes:?}, {emission:?}),")?;
         }
-        body.push_str("] },");
+        let languages = users.get(encoding.charset.name()).map_or(&[][..], Vec::as_slice);
+        for language in languages {
+            if !models.iter().any(|m| &m.language == language) {
+                anyhow::bail!("users.tsv: {}: no model for {language}", encoding.charset.name());
+            }
+        }
+        let users = models
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| languages.contains(&m.language))
+            .fold(0u64, |mask, (i, _)| mask | 1 << i);
+        write!(body, "], users: {users:#x} }},")?;
     }
     body.push_str("];\n");
     Ok(())

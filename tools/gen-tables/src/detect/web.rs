@@ -1,0 +1,119 @@
+//! How often web text uses symbols: the symbols of each language's web
+//! word frequencies (wordfreq 3.1.1, pinned in `inputs.toml`), per
+//! character of text.
+//!
+//! The training text (manuals, handbooks, UI messages) has hardly any `©`,
+//! `°`, `®` or `™`; web pages have them everywhere. wordfreq's tokens keep
+//! the symbols of Unicode category `So` (its tokenizer drops punctuation,
+//! currency signs and digits), so these rates cover `° © ® ™` and the like;
+//! currency signs come from `currency.tsv`, typographic punctuation from the
+//! training text's typographic forms (`model::typographic`).
+//!
+//! Box drawing (`═══`, `│`) is among them: runs of it are as much a part of
+//! text on screens as of DOS files.
+//!
+//! `count web-symbols --wordfreq DIR` writes `data/detect/symbols.tsv`:
+//! language TAB word (with a symbol) TAB occurrences per billion characters.
+//! The `emit` step adds each word's character pairs to its language's model
+//! as if the training text had them at that rate, between spaces.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Result};
+
+use super::model::is_letter;
+use crate::emit::Output;
+
+/// The wordfreq list of each model's language: the large one where there
+/// is one. Serbian and Croatian share wordfreq's `sh`; Norwegian is `nb`.
+const LISTS: [(&str, &str); 35] = [
+    ("ar", "large_ar"),
+    ("bg", "small_bg"),
+    ("ca", "large_ca"),
+    ("cs", "large_cs"),
+    ("da", "small_da"),
+    ("de", "large_de"),
+    ("el", "small_el"),
+    ("en", "large_en"),
+    ("es", "large_es"),
+    ("fa", "small_fa"),
+    ("fi", "large_fi"),
+    ("fr", "large_fr"),
+    ("he", "large_he"),
+    ("hi", "small_hi"),
+    ("hr", "small_sh"),
+    ("hu", "small_hu"),
+    ("is", "small_is"),
+    ("it", "large_it"),
+    ("lt", "small_lt"),
+    ("lv", "small_lv"),
+    ("mk", "large_mk"),
+    ("nl", "large_nl"),
+    ("no", "large_nb"),
+    ("pl", "large_pl"),
+    ("pt", "large_pt"),
+    ("ro", "small_ro"),
+    ("ru", "large_ru"),
+    ("sk", "small_sk"),
+    ("sl", "small_sl"),
+    ("sr", "small_sh"),
+    ("sv", "large_sv"),
+    ("ta", "small_ta"),
+    ("tr", "small_tr"),
+    ("uk", "large_uk"),
+    ("ur", "small_ur"),
+];
+
+/// Words rarer than this (per billion characters) are left out...
+const MIN_RATE: u64 = 10;
+/// ...and so are all but this many of each language's commonest.
+const MAX_WORDS: usize = 400;
+
+pub fn path() -> PathBuf {
+    super::data().join("symbols.tsv")
+}
+
+/// Whether `c` counts: a symbol of a single-byte encoding's world (below
+/// the far scripts: emoji and pictographs are UTF-8's alone) that is not a
+/// letter.
+fn counts(c: char) -> bool {
+    !c.is_ascii() && c < super::model::FAR_SCRIPTS && !is_letter(c) && !c.is_whitespace()
+}
+
+pub fn count(out: &mut Output, wordfreq: &Path) -> Result<()> {
+    let mut tsv = String::from(
+        "# detect: words with symbols in web text (wordfreq 3.1.1 word frequencies): language \
+         TAB word TAB occurrences per billion characters (a word's characters and the space \
+         after it).\n",
+    );
+    for (language, list) in LISTS {
+        let words = crate::charfreq::read_wordfreq(wordfreq, list)?;
+        let chars: f64 = words.iter().map(|(w, f)| f * (w.chars().count() + 1) as f64).sum();
+        let mut kept: Vec<(&str, u64)> = words
+            .iter()
+            .filter(|(w, _)| w.chars().any(counts))
+            .map(|(w, f)| (w.as_str(), (f / chars * 1e9).round() as u64))
+            .filter(|&(w, rate)| rate >= MIN_RATE && !w.contains(['\t', '\n']))
+            .collect();
+        kept.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+        kept.truncate(MAX_WORDS);
+        kept.sort();
+        for (word, rate) in kept {
+            writeln!(tsv, "{language}\t{word}\t{rate}")?;
+        }
+    }
+    out.file(&path(), tsv.as_bytes())
+}
+
+/// Reads `symbols.tsv`: per language, (word, rate per billion characters).
+pub fn read(tsv: &str) -> Result<BTreeMap<String, Vec<(String, u64)>>> {
+    let mut map: BTreeMap<String, Vec<(String, u64)>> = BTreeMap::new();
+    for line in tsv.lines().filter(|l| !l.starts_with('#')) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let [language, word, rate] = f[..] else { bail!("symbols.tsv: bad line {line:?}") };
+        map.entry(language.to_owned()).or_default().push((word.to_owned(), rate.parse()?));
+    }
+    Ok(map)
+}
