@@ -545,9 +545,7 @@ fn candidates(
         // A declaration is refuted by its text only by a margin that grows
         // with the byte values read differently from the pick.
         let margin = match pick {
-            Some(p) if is_declared => {
-                refuting_margin(differing_byte_values(sample, c.charset, p.charset))
-            }
+            Some(p) if is_declared => refuting_margin(sample, c.charset, p.charset),
             _ => Some(IMPLAUSIBLE_BITS),
         };
         c.doubt = doubt(c, is_declared, margin, utf8_sequences, guess);
@@ -571,20 +569,13 @@ const IMPLAUSIBLE_BITS: f32 = 20.0;
 /// much per byte value however often it recurs.
 const IMPLAUSIBLE_BITS_PER_VALUE: f32 = 1.0;
 
-/// The least margin by which the models refute a declaration
-/// ([`refuting_margin`]): more than two symbols or odd letters of a right
-/// reading cost (on `xtask declared-eval`, no page in its declared
-/// encoding, with or without a stray byte, reads more than 31 bits worse
-/// than the detector's pick, by its text alone), less than two letters of
-/// a lying declaration mostly do (three quarters of those pages whose two
-/// byte values read differently are 100 bits or more behind).
-const REFUTING_FLOOR: f32 = 64.0;
-
-/// The fewest non-ASCII byte values a declaration and the detector's pick
-/// must read differently for the models to refute the declaration: one (a
-/// `©`, an `€`, an `è` that is `č` in the declared encoding) cannot,
-/// however often it recurs and whatever the models make of it.
-const REFUTING_VALUES: usize = 2;
+/// The most non-ASCII byte values, each standing alone (between spaces,
+/// digits or punctuation, as a symbol stands: `© 2024`, `12 €`, `News ђ
+/// today`), that can never refute a declaration however the models read
+/// them: a symbol of one encoding is often a letter or another symbol of
+/// the other, and the models know symbols far less well than letters in
+/// words.
+const LONE_VALUES: usize = 2;
 
 /// A declaration with fewer malformed sequences than this is not refuted
 /// by their number ([`too_malformed`]): one or two are stray bytes, damage
@@ -592,39 +583,40 @@ const REFUTING_VALUES: usize = 2;
 const REFUTING_MALFORMED: u64 = 3;
 
 /// The margin in bits by which a declaration's text must read worse than
-/// the detector's pick's to be implausible, when `values` non-ASCII byte
-/// values are read differently by the two: [`IMPLAUSIBLE_BITS`] and
-/// [`IMPLAUSIBLE_BITS_PER_VALUE`] for each, at least [`REFUTING_FLOOR`];
-/// `None` when too few are for the models to refute it
-/// ([`REFUTING_VALUES`]). Chosen on `xtask declared-eval` (test half; the
-/// tuning half agrees): with 1 or 2 bits per value and a floor of 48 to 80
-/// bits, every page declared in its own encoding keeps it, with or without
-/// a stray byte, and pages with a lying declaration are read right at
-/// 97.2–97.6%; 1 bit and 64 give 97.45% (4 bits and no floor, 95%). Of
-/// the pages left wrong, 383 of 444 are refuted by one byte value only,
-/// 50 by two within the floor (`ù` and `è` in one line of IBM850).
-fn refuting_margin(values: usize) -> Option<f32> {
-    (values >= REFUTING_VALUES).then(|| {
-        (IMPLAUSIBLE_BITS + IMPLAUSIBLE_BITS_PER_VALUE * values as f32).max(REFUTING_FLOOR)
-    })
+/// the detector's pick's to be implausible: [`IMPLAUSIBLE_BITS`] and
+/// [`IMPLAUSIBLE_BITS_PER_VALUE`] for each non-ASCII byte value the two
+/// read differently; `None` when those are at most [`LONE_VALUES`] that
+/// each stand alone, which the models never refute a declaration on.
+fn refuting_margin(sample: &[u8], a: Charset, b: Charset) -> Option<f32> {
+    let (values, lone) = differing_byte_values(sample, a, b);
+    (values > LONE_VALUES || lone < values)
+        .then_some(IMPLAUSIBLE_BITS + IMPLAUSIBLE_BITS_PER_VALUE * values as f32)
 }
 
 /// How many distinct non-ASCII byte values of the start of `sample`
-/// ([`WEIGHED_BYTES`]) `a` and `b` read differently: for two single-byte
-/// encodings, those they decode to different characters; otherwise every
-/// one (a multibyte encoding reads a byte by its neighbours).
-fn differing_byte_values(sample: &[u8], a: Charset, b: Charset) -> usize {
-    let mut seen = [false; 128];
-    for &byte in &sample[..sample.len().min(WEIGHED_BYTES)] {
+/// ([`WEIGHED_BYTES`]) `a` and `b` read differently, and how many of those
+/// always stand alone (no letter and no other non-ASCII byte beside them):
+/// for two single-byte encodings, the bytes they decode to different
+/// characters; otherwise every one (a multibyte encoding reads a byte by
+/// its neighbours, and none stands alone).
+fn differing_byte_values(sample: &[u8], a: Charset, b: Charset) -> (usize, usize) {
+    let sample = &sample[..sample.len().min(WEIGHED_BYTES)];
+    let (mut seen, mut joined) = ([false; 128], [false; 128]);
+    let word = |at: Option<&u8>| at.is_some_and(|&b| b >= 0x80 || b.is_ascii_alphabetic());
+    for (i, &byte) in sample.iter().enumerate() {
         if byte >= 0x80 {
             seen[usize::from(byte - 0x80)] = true;
+            let beside = word(i.checked_sub(1).and_then(|j| sample.get(j)));
+            joined[usize::from(byte - 0x80)] |= beside || word(sample.get(i + 1));
         }
     }
     let single = a.is_single_byte() && b.is_single_byte();
-    (0x80..=0xFFu8)
+    let differing = (0x80..=0xFFu8)
         .filter(|&byte| seen[usize::from(byte - 0x80)])
-        .filter(|&byte| !single || a.decode(&[byte]).0 != b.decode(&[byte]).0)
-        .count()
+        .filter(|&byte| !single || a.decode(&[byte]).0 != b.decode(&[byte]).0);
+    differing.fold((0, 0), |(values, lone), byte| {
+        (values + 1, lone + usize::from(single && !joined[usize::from(byte - 0x80)]))
+    })
 }
 
 /// Valid UTF-8 with at least this many multibyte sequences is UTF-8.
@@ -641,11 +633,16 @@ const STRAY_SEQUENCES: u64 = 8;
 /// UTF-8 decode is broken only when malformed sequences outnumber valid
 /// ones; other multibyte encodings often decode wrong bytes as valid pairs
 /// by chance, so for them one malformed per five characters is too many.
-/// A declaration also needs [`REFUTING_MALFORMED`] of them (`declared`).
+/// A declaration also needs [`REFUTING_MALFORMED`] of them (`declared`),
+/// but for UTF-8 with no valid sequence beyond ASCII, which has no evidence
+/// for it but the label.
 fn too_malformed(candidate: &Candidate, declared: bool) -> bool {
     let v = &candidate.verification;
     match candidate.charset {
         _ if v.malformed == 0 => false,
+        // UTF-8 with no valid sequence beyond ASCII has nothing for it but
+        // a label (a byte order mark is more: see `bom_refuted`).
+        Charset::Utf8 if v.non_ascii == 0 && !candidate.sources.contains(&Source::Bom) => true,
         _ if declared && v.malformed < REFUTING_MALFORMED => false,
         Charset::Utf8 => v.malformed > v.non_ascii,
         _ => v.malformed * 5 > v.non_ascii,
