@@ -311,6 +311,9 @@ struct Stray {
     /// whether it took the next character.
     readings: Vec<(Charset, String, bool)>,
     verdicts: Verdicts,
+    /// A mojibake repair of its line takes the run in (as a byte the
+    /// mojibake lost: `â€` then U+FFFD is `”`): the run is left to it.
+    in_mojibake: bool,
 }
 
 /// Runs of malformed bytes not covered by `taken`, decoded by the
@@ -357,7 +360,7 @@ fn strays(block: &Block, taken: &[Edit]) -> Vec<Edit> {
     }
     let leader = leader(&totals);
     let mut edits = Vec::new();
-    for stray in strays {
+    for stray in strays.into_iter().filter(|s| !s.in_mojibake) {
         // The leading encoding's reading unless it is far less plausible
         // than U+FFFD; else the run's own best if it clears the margin.
         let own = stray.readings.iter().position(|r| Some(r.0) == leader);
@@ -578,6 +581,7 @@ fn read_stray(
         }
     }
     let stretch = text.start..text.end + tail.len();
+    let in_mojibake = line.map(&stretch).is_none();
     // Scored in the unmangled line, unless a mojibake repair touches it.
     let window = match line.map(&stretch) {
         Some(range) => Window::new(&line.text, range, line.language),
@@ -605,5 +609,5 @@ fn read_stray(
         verdicts.costs[i] += score::prior(*charset);
         verdicts.gains[i] -= score::prior(*charset);
     }
-    Stray { stretch, run_end: text.end, readings, verdicts }
+    Stray { stretch, run_end: text.end, readings, verdicts, in_mojibake }
 }
