@@ -233,6 +233,30 @@ pub fn windows_1258_form(text: &str) -> String {
     out
 }
 
+/// `len` pseudo-random bytes from `seed` (xorshift64*): the same on every
+/// platform, spread over all 256 values as compressed data is.
+pub fn random_bytes(seed: u64, len: usize) -> Vec<u8> {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..len)
+        .map(|_| {
+            x ^= x >> 12;
+            x ^= x << 25;
+            x ^= x >> 27;
+            (x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 56) as u8
+        })
+        .collect()
+}
+
+/// "This is a test of EBCDIC text. The quick brown fox jumps over the lazy
+/// dog. " in IBM037 (Python's `cp037`), five times.
+pub fn ebcdic_sample() -> Vec<u8> {
+    let line: &[u8] = b"\xe3\x88\x89\xa2\x40\x89\xa2\x40\x81\x40\xa3\x85\xa2\xa3\x40\x96\x86\x40\
+\xc5\xc2\xc3\xc4\xc9\xc3\x40\xa3\x85\xa7\xa3\x4b\x40\xe3\x88\x85\x40\x98\xa4\x89\x83\x92\x40\
+\x82\x99\x96\xa6\x95\x40\x86\x96\xa7\x40\x91\xa4\x94\x97\xa2\x40\x96\xa5\x85\x99\x40\xa3\x88\
+\x85\x40\x93\x81\xa9\xa8\x40\x84\x96\x87\x4b\x40";
+    line.repeat(5)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -278,28 +302,4 @@ mod tests {
             held.len()
         );
     }
-}
-
-/// `len` pseudo-random bytes from `seed` (xorshift64*): the same on every
-/// platform, spread over all 256 values as compressed data is.
-pub fn random_bytes(seed: u64, len: usize) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x >> 12;
-            x ^= x << 25;
-            x ^= x >> 27;
-            (x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 56) as u8
-        })
-        .collect()
-}
-
-/// "This is a test of EBCDIC text. The quick brown fox jumps over the lazy
-/// dog. " in IBM037 (Python's `cp037`), five times.
-pub fn ebcdic_sample() -> Vec<u8> {
-    let line: &[u8] = b"\xe3\x88\x89\xa2\x40\x89\xa2\x40\x81\x40\xa3\x85\xa2\xa3\x40\x96\x86\x40\
-\xc5\xc2\xc3\xc4\xc9\xc3\x40\xa3\x85\xa7\xa3\x4b\x40\xe3\x88\x85\x40\x98\xa4\x89\x83\x92\x40\
-\x82\x99\x96\xa6\x95\x40\x86\x96\xa7\x40\x91\xa4\x94\x97\xa2\x40\x96\xa5\x85\x99\x40\xa3\x88\
-\x85\x40\x93\x81\xa9\xa8\x40\x84\x96\x87\x4b\x40";
-    line.repeat(5)
 }

@@ -146,6 +146,7 @@ pub fn run(args: &Args) -> Result<()> {
     // Text files each tool called binary.
     let mut called_binary = [0usize; 5];
     let mut text_files = 0usize;
+    let (mut ebcdic, mut ebcdic_files) = (0usize, 0usize);
     // Declared pages, and those whose true declaration charsight kept.
     let (mut declared, mut kept) = (0usize, 0usize);
     // Files with a language label, and those whose language charsight gives.
@@ -175,8 +176,17 @@ pub fn run(args: &Args) -> Result<()> {
         let theirs = chardetng.guess(None, true);
         seconds[2] += start.elapsed().as_secs_f64();
 
+        // EBCDIC text is recognised, not decoded: it names the family,
+        // which is right only for no label (the figure is printed apart).
+        let engine = match detection.ebcdic {
+            Some(family) => Answer::Name(family.name().to_owned()),
+            None if detection.binary => Answer::Binary,
+            None => Answer::Charset(detection.charset),
+        };
+        ebcdic += usize::from(detection.ebcdic.is_some() && is_ebcdic(&file.label));
+        ebcdic_files += usize::from(is_ebcdic(&file.label));
         let mut answers = vec![
-            if detection.binary { Answer::Binary } else { Answer::Charset(detection.charset) },
+            engine,
             match guess.charset {
                 _ if guess.binary => Answer::Binary,
                 Some(charset) => Answer::Charset(charset),
@@ -249,6 +259,11 @@ pub fn run(args: &Args) -> Result<()> {
         }
     }
 
+    if ebcdic_files > 0 {
+        println!(
+            "EBCDIC files the engine reported as EBCDIC (not decoded): {ebcdic} of {ebcdic_files}"
+        );
+    }
     if args.misses {
         for (t, list) in misses.iter().enumerate().take(tools) {
             println!("misses of {} ({}):", TOOLS[t], list.len());
@@ -319,4 +334,13 @@ pub fn run(args: &Args) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Whether a label names an EBCDIC code page (IBM037, IBM500, IBM1026,
+/// IBM875, IBM424, the IBM1140 family, cp037, …).
+fn is_ebcdic(label: &str) -> bool {
+    let digits = label.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+    let code: u32 = digits.parse().unwrap_or(0);
+    matches!(code, 37 | 273 | 277 | 278 | 280 | 284 | 285 | 297 | 424 | 500 | 875 | 1026)
+        || (1140..=1149).contains(&code)
 }
