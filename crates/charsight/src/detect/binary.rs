@@ -384,9 +384,16 @@ fn wide_structure(bytes: &[u8], charset: Charset) -> bool {
         return true;
     }
     // Few blocks of 256 characters (one or two scripts and ASCII), or
-    // characters that repeat as words do (Chinese, Japanese, Korean).
+    // characters that repeat as words do. The ideographs and the Hangul
+    // syllables, thousands of characters each, count as one block each: a
+    // short Chinese text has few repeats and spreads over dozens of blocks.
+    let block = |c: char| match c {
+        '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}' | '\u{F900}'..='\u{FAFF}' => 0x4E,
+        '\u{AC00}'..='\u{D7A3}' => 0xAC,
+        c => c as usize >> 8,
+    };
     let mut blocks: Vec<u32> = vec![0; 0x1100];
-    chars.iter().for_each(|&c| blocks[c as usize >> 8] += 1);
+    chars.iter().for_each(|&c| blocks[block(c)] += 1);
     blocks.sort_unstable_by(|a, b| b.cmp(a));
     let top: u32 = blocks[..4].iter().sum();
     let mut distinct = chars.clone();
@@ -510,6 +517,17 @@ mod tests {
                 assert!(v.wide[i], "{charset}: {text}");
                 assert!(!v.binary && v.ebcdic.is_none(), "{charset}: {text}");
                 assert!(v.allows(charset) && v.allows(Charset::Utf8));
+            }
+        }
+        // A short Chinese or Korean text repeats few characters and spreads
+        // over dozens of blocks of 256: still text.
+        for text in [
+            "我们的团队多年来为小企业开发可靠的工具，每一份订单都会在两个工作日内发出，客服人员通过电话或电子邮件回答问题。我们相信好的软件应该简单易用，价格公道，并且诚实地说明它能做什么。",
+            "우리 팀은 오랫동안 작은 기업을 위한 믿을 수 있는 도구를 만들어 왔으며 모든 주문은 이틀 안에 발송됩니다. 좋은 소프트웨어는 쓰기 쉽고 값이 공정하며 하는 일에 대해 정직해야 한다고 믿습니다.",
+        ] {
+            for (i, charset) in WIDE.into_iter().enumerate().take(2) {
+                let v = judge(&charset.encode(text).0);
+                assert!(v.wide[i] && !v.binary, "{charset}: {text}");
             }
         }
         // Read as UTF-16, UTF-32 has NULs; in the other byte order its
