@@ -797,7 +797,13 @@ impl Detector {
             push(*entry, cost + cut(self.utf8_valid.is_truncated()), Some(language));
         }
         for (entry, w) in self.wide.iter().filter(|(e, _)| legal(*e)) {
-            let (cost, language) = w.scorer.best(&self.own_charges);
+            // At the decision, the letters of its own ASCII text weigh its
+            // languages, as the byte scan's weigh the other readings'.
+            let (cost, language) = if charges.has_pairs() {
+                w.scorer.best(&self.own_charges.clone().with_pairs(&w.pairs))
+            } else {
+                w.scorer.best(&self.own_charges)
+            };
             push(*entry, cost + cut(w.incomplete()), Some(language));
         }
         for (entry, i) in self.iso2022.iter().filter(|(e, i)| i.switched && legal(*e)) {
@@ -1197,6 +1203,19 @@ mod tests {
                 let g = guess(&c.encode(text).0);
                 assert_eq!((g.charset, g.language, g.ascii), (Some(c), Some(language), false));
             }
+        }
+    }
+
+    #[test]
+    fn wide_readings_weigh_the_letters_of_their_ascii_text() {
+        // One non-ASCII character (U+2010) in English: without the letter
+        // pairs of the ASCII text around it, Dutch explained it as well.
+        let text = "This right may not be invoked in the case of prosecutions genuinely arising \
+                    from non\u{2010}political crimes or from acts contrary to the purposes and \
+                    principles of the United Nations.";
+        for c in [Charset::Utf16Le, Charset::Utf32Be] {
+            let g = guess(&c.encode(text).0);
+            assert_eq!((g.charset, g.language), (Some(c), Some("en")));
         }
     }
 
