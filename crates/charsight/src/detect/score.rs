@@ -452,6 +452,12 @@ impl Charges {
         self
     }
 
+    /// Whether these charges include the pairs' ([`Charges::with_pairs`]):
+    /// the decision's charges do, the checkpoints' do not.
+    pub fn has_pairs(&self) -> bool {
+        !self.pairs.is_empty()
+    }
+
     /// Recomputes the charges in place, without the pairs'.
     pub fn update(&mut self, gaps: Option<&Gaps>, hints: &Hints) {
         let sums = gaps.map(Gaps::sums);

@@ -431,7 +431,7 @@ impl Plausibility {
 }
 
 /// How plausible `text` is as natural language, under the best of the
-/// detector's language models (46 class-bigram models and the CJK
+/// detector's language models (50 class-bigram models and the CJK
 /// character frequencies). For choosing between candidate decodings or
 /// repairs of the same bytes. The letter pairs of the ASCII text outside
 /// markup weigh the languages too, as at the detector's decision (at most

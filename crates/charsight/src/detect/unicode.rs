@@ -3,6 +3,7 @@
 //! byte order, which decode every byte and pay for their ASCII characters
 //! too.
 
+use super::score::AsciiPairs;
 use super::text::TextScorer;
 
 /// The UTF-8 reading's characters, decoded from the runs.
@@ -78,6 +79,11 @@ pub(super) struct WideReading {
     /// A high surrogate awaiting its low one (UTF-16).
     high: Option<u16>,
     pub scorer: TextScorer,
+    /// The letter pairs of its plain ASCII text outside markup, which tell
+    /// the language of its text at the decision, as the byte scan's do for
+    /// the ASCII-compatible readings.
+    pub pairs: AsciiPairs,
+    in_tag: bool,
     pub disqualified: bool,
 }
 
@@ -90,6 +96,8 @@ impl WideReading {
             carry_len: 0,
             high: None,
             scorer: TextScorer::deferred(true),
+            pairs: AsciiPairs::default(),
+            in_tag: false,
             disqualified: false,
         }
     }
@@ -137,7 +145,19 @@ impl WideReading {
         };
         match c {
             // NUL is not text in any of these forms.
-            Some(c) if c != '\0' => self.scorer.push(c),
+            Some(c) if c != '\0' => {
+                match c {
+                    '<' => {
+                        self.in_tag = true;
+                        self.pairs.cut();
+                    }
+                    '>' => self.in_tag = false,
+                    _ if !c.is_ascii() => self.pairs.cut(),
+                    _ if !self.in_tag => self.pairs.add(&[c as u8]),
+                    _ => {}
+                }
+                self.scorer.push(c);
+            }
             _ => self.disqualified = true,
         }
     }

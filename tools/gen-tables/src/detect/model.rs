@@ -88,9 +88,10 @@ pub fn line_pairs(line: &str) -> impl Iterator<Item = (char, char)> + '_ {
 
 /// Counts the folded character bigrams of some lines ([`line_pairs`]), as
 /// TSV, and the case of letters after each case state (`[state][lower,
-/// upper]`).
+/// upper]`). `source` names where the lines come from, for the header.
 pub fn count_bigrams<'a>(
     id: &str,
+    source: &str,
     lines: impl Iterator<Item = &'a String>,
 ) -> Result<(String, [u64; 8])> {
     let mut counts: BTreeMap<(char, char), u64> = BTreeMap::new();
@@ -116,7 +117,7 @@ pub fn count_bigrams<'a>(
         bail!("no training text for {id}");
     }
     let mut tsv = format!(
-        "# detect {id}: character bigram counts of the training lines of shared/text \
+        "# detect {id}: character bigram counts of the training lines of {source} \
          (other ASCII as a space, an ASCII letter after an ASCII character as a/A; hex code points).\n"
     );
     for ((a, b), n) in counts {
