@@ -1251,6 +1251,22 @@ mod tests {
     }
 
     #[test]
+    fn a_run_of_symbols_split_across_chunks_scores_as_one() {
+        // Box drawing repeats; a chunk boundary inside the run must not
+        // restart it (the fuzzer found the chunked guess differ).
+        let (bytes, _) = Charset::Ibm437.encode("Menü ╔══════════════╗ ║ Übersicht ║ ╚══════╝");
+        let whole = guess(&bytes);
+        for size in [1, 2, 3, 5] {
+            let mut d = Detector::new();
+            for piece in bytes.chunks(size) {
+                d.feed(piece, false);
+            }
+            d.feed(b"", true);
+            assert_eq!(d.guess(), whole, "chunks of {size}");
+        }
+    }
+
+    #[test]
     fn interesting_bytes() {
         assert_eq!(find_interesting(b"plain\ttext\r\n"), None);
         let mut long = vec![b'a'; 100];

@@ -117,6 +117,9 @@ pub(super) struct SingleScorer {
     /// The class of the plain byte before the run that starts, until its
     /// first bytes are scored.
     pending: Option<u8>,
+    /// The last byte of the run scored so far (a run may come in pieces):
+    /// a symbol that repeats it continues a run of symbols.
+    last: Option<u8>,
 }
 
 /// The high bytes of `run` (bit `b - 0x80`).
@@ -151,7 +154,8 @@ impl SingleScorer {
             cursors: Vec::new(),
             dirty: true,
         };
-        let mut scorer = SingleScorer { encodings, groups: vec![all], seen: 0, pending: None };
+        let mut scorer =
+            SingleScorer { encodings, groups: vec![all], seen: 0, pending: None, last: None };
         scorer.refresh(0, 0);
         scorer
     }
@@ -248,6 +252,7 @@ impl SingleScorer {
     /// `before` (the models restart from it with the run's first bytes).
     pub fn begin(&mut self, before: u8) {
         self.pending = Some(ascii_class(before));
+        self.last = None;
     }
 
     /// Scores the bytes of a run, and the plain ASCII byte that ends it if
@@ -270,7 +275,7 @@ impl SingleScorer {
                 if let Some(class) = start {
                     c.restart(model, class);
                 }
-                let mut before = None;
+                let mut before = self.last;
                 for &b in run {
                     let (class, emission) = match b.checked_sub(0x80) {
                         None => (ascii_class(b), 0),
@@ -290,6 +295,7 @@ impl SingleScorer {
                 shared.cursor = c;
             }
         }
+        self.last = run.last().copied().or(self.last);
     }
 
     /// The cost of each model encoding `e` still scores: (cost, model).
