@@ -571,10 +571,11 @@ const IMPLAUSIBLE_BITS_PER_VALUE: f32 = 1.0;
 
 /// The most non-ASCII byte values, each standing alone (between spaces,
 /// digits or punctuation, as a symbol stands: `© 2024`, `12 €`, `News ђ
-/// today`), that can never refute a declaration however the models read
-/// them: a symbol of one encoding is often a letter or another symbol of
-/// the other, and the models know symbols far less well than letters in
-/// words.
+/// today`) and a symbol in one of the two readings, that can never refute a
+/// declaration however the models read them: a symbol of one encoding is
+/// often a letter or another symbol of the other, and the models know
+/// symbols far less well than letters in words. (A letter alone in both
+/// readings is a word, Italian `è` read as `č`, and is weighed.)
 const LONE_VALUES: usize = 2;
 
 /// A declaration with fewer malformed sequences than this is not refuted
@@ -595,7 +596,8 @@ fn refuting_margin(sample: &[u8], a: Charset, b: Charset) -> Option<f32> {
 
 /// How many distinct non-ASCII byte values of the start of `sample`
 /// ([`WEIGHED_BYTES`]) `a` and `b` read differently, and how many of those
-/// always stand alone (no letter and no other non-ASCII byte beside them):
+/// always stand alone (no letter and no other non-ASCII byte beside them)
+/// and are a symbol in at least one of the two:
 /// for two single-byte encodings, the bytes they decode to different
 /// characters; otherwise every one (a multibyte encoding reads a byte by
 /// its neighbours, and none stands alone).
@@ -614,8 +616,14 @@ fn differing_byte_values(sample: &[u8], a: Charset, b: Charset) -> (usize, usize
     let differing = (0x80..=0xFFu8)
         .filter(|&byte| seen[usize::from(byte - 0x80)])
         .filter(|&byte| !single || a.decode(&[byte]).0 != b.decode(&[byte]).0);
+    // A letter standing alone in both readings is a word (Italian `è`),
+    // which the models weigh like any other; a symbol in either is not.
+    let symbol =
+        |charset: Charset, byte: u8| !charset.decode(&[byte]).0.chars().all(char::is_alphabetic);
     differing.fold((0, 0), |(values, lone), byte| {
-        (values + 1, lone + usize::from(single && !joined[usize::from(byte - 0x80)]))
+        let alone =
+            single && !joined[usize::from(byte - 0x80)] && (symbol(a, byte) || symbol(b, byte));
+        (values + 1, lone + usize::from(alone))
     })
 }
 
