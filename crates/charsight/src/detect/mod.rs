@@ -383,7 +383,9 @@ pub struct Guess {
     /// is only the best of the readings, with confidence 0 and no language.
     pub ebcdic: Option<Ebcdic>,
     /// Every encoding considered and not ruled out (no malformed sequence
-    /// in the bytes examined), best first. The first is `charset`.
+    /// in the bytes examined): first `charset`, the cheapest reading of
+    /// the decoding likeliest to be right (summed over the readings that
+    /// give it), then the others, cheapest first.
     pub candidates: Vec<Candidate>,
     /// The encoding that read the bytes best until bytes it does not
     /// decode ruled it out (the last such, once a few non-ASCII bytes were
@@ -1068,6 +1070,21 @@ impl Detector {
                 c.confidence = 1.0;
             }
         }
+        // The answer is the text likeliest to be right: the decoding with the
+        // most probability, summed over the readings that give it (three
+        // Latin encodings reading `©` beat one that reads the byte as a
+        // comma), and within it the cheapest reading.
+        let likeliest = candidates
+            .iter()
+            .enumerate()
+            .fold(None, |best: Option<(usize, f32)>, (i, c)| match best {
+                Some((_, p)) if p >= c.confidence => best,
+                _ => Some((i, c.confidence)),
+            })
+            .map_or(0, |(i, _)| i);
+        if !candidates.is_empty() {
+            candidates[..=likeliest].rotate_right(1);
+        }
         let first = candidates.first();
         let wide = first.is_some_and(|c| {
             matches!(
@@ -1248,6 +1265,16 @@ mod tests {
         assert!(!korean.binary && korean.confidence > 0.5 && korean.language == Some("ko"));
         let elf = guess(b"\x7FELF\x02\x01\x01\x00\x00\x00\x00\x00\xe9\xa0\x00\x03\x00>\x00");
         assert!(elf.charset.is_some() && elf.confidence == 0.0 && elf.language.is_none());
+    }
+
+    #[test]
+    fn the_answer_is_the_likeliest_text_not_the_cheapest_reading() {
+        // ARMSCII-8 reads 0xA9 as ASCII punctuation, the cheapest reading of
+        // `© 2024`; the Latin encodings that read `©` together are likelier.
+        let g = guess(b"\xa9 2024");
+        let charset = g.charset.unwrap();
+        assert_eq!(charset.decode(b"\xa9").0, "\u{A9}", "{charset}");
+        assert!(g.candidates.iter().all(|c| c.confidence <= g.confidence));
     }
 
     #[test]
