@@ -613,18 +613,24 @@ fn differing_byte_values(sample: &[u8], a: Charset, b: Charset) -> (usize, usize
         }
     }
     let single = a.is_single_byte() && b.is_single_byte();
-    let differing = (0x80..=0xFFu8)
-        .filter(|&byte| seen[usize::from(byte - 0x80)])
-        .filter(|&byte| !single || a.decode(&[byte]).0 != b.decode(&[byte]).0);
-    // A letter standing alone in both readings is a word (Italian `è`),
-    // which the models weigh like any other; a symbol in either is not.
-    let symbol =
-        |charset: Charset, byte: u8| !charset.decode(&[byte]).0.chars().all(char::is_alphabetic);
-    differing.fold((0, 0), |(values, lone), byte| {
-        let alone =
-            single && !joined[usize::from(byte - 0x80)] && (symbol(a, byte) || symbol(b, byte));
-        (values + 1, lone + usize::from(alone))
-    })
+    let (mut values, mut lone) = (0, 0);
+    for byte in (0x80..=0xFFu8).filter(|&byte| seen[usize::from(byte - 0x80)]) {
+        if !single {
+            values += 1;
+            continue;
+        }
+        let one = [byte];
+        let (x, y) = (a.decode(&one).0, b.decode(&one).0);
+        if x == y {
+            continue;
+        }
+        values += 1;
+        // A letter standing alone in both readings is a word (Italian `è`),
+        // which the models weigh like any other; a symbol in either is not.
+        let symbol = |text: &str| !text.chars().all(char::is_alphabetic);
+        lone += usize::from(!joined[usize::from(byte - 0x80)] && (symbol(&x) || symbol(&y)));
+    }
+    (values, lone)
 }
 
 /// Valid UTF-8 with at least this many multibyte sequences is UTF-8.
