@@ -157,13 +157,8 @@ fn read_inputs() -> Result<Inputs> {
 
 /// The bytes of `root/name`, checked against its pin.
 fn read_pinned(root: &Path, name: &str, pins: &BTreeMap<String, String>) -> Result<Vec<u8>> {
-    let path = root.join(name);
-    let bytes = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
     let want = pins.get(name).with_context(|| format!("{name} is not pinned"))?;
-    if &emit::sha256(&bytes) != want {
-        bail!("{} does not match its sha256 in inputs.toml", path.display());
-    }
-    Ok(bytes)
+    emit::read_pinned(&root.join(name), name, want)
 }
 
 pub fn count(out: &mut Output, wordfreq: &Path) -> Result<()> {

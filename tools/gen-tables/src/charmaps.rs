@@ -107,16 +107,7 @@ fn parse_charmap(name: &str, text: &str) -> Result<Vec<Mapping>> {
 /// The `count` step: the `locales` package to the intermediate data.
 pub fn count(deb: &Path, out: &mut Output) -> Result<()> {
     let pin = Pin::read()?;
-    let bytes = std::fs::read(deb).with_context(|| format!("reading {}", deb.display()))?;
-    let actual = emit::sha256(&bytes);
-    ensure!(
-        actual == pin.sha256,
-        "{} has sha256 {actual}, but inputs.toml pins {} {} at {}",
-        deb.display(),
-        pin.file,
-        pin.version,
-        pin.sha256
-    );
+    emit::read_pinned(deb, &format!("{} {}", pin.file, pin.version), &pin.sha256)?;
     let dir = tempfile::tempdir()?;
     let status = Command::new("dpkg-deb")
         .arg("-x")

@@ -65,13 +65,7 @@ fn pins() -> Result<Vec<(String, String)>> {
 
 /// Unpacks a pinned npm tarball into `into` (as `into/package/...`).
 fn unpack(tgz: &Path, file: &str, sha256: &str, into: &Path) -> Result<()> {
-    let bytes = std::fs::read(tgz).with_context(|| format!("reading {}", tgz.display()))?;
-    let actual = emit::sha256(&bytes);
-    ensure!(
-        actual == sha256,
-        "{} has sha256 {actual}, but inputs.toml pins {file} at {sha256}",
-        tgz.display()
-    );
+    emit::read_pinned(tgz, file, sha256)?;
     std::fs::create_dir_all(into)?;
     let status = Command::new("tar")
         .arg("xzf")

@@ -35,6 +35,17 @@ pub fn sha256(bytes: &[u8]) -> String {
     Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// The bytes of the raw input at `path`, which `inputs.toml` pins as `what`
+/// at `sha256`; an error if they differ.
+pub fn read_pinned(path: &Path, what: &str, sha256: &str) -> Result<Vec<u8>> {
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let actual = self::sha256(&bytes);
+    if actual != sha256 {
+        bail!("{} has sha256 {actual}, but inputs.toml pins {what} at {sha256}", path.display());
+    }
+    Ok(bytes)
+}
+
 impl Output {
     pub fn new(mode: Mode) -> Output {
         Output { mode, stale: Vec::new() }

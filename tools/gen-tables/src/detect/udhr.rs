@@ -19,7 +19,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read as _;
 use std::path::Path;
 
-use anyhow::{bail, ensure, Context, Result};
+use anyhow::{bail, Context, Result};
 use unicode_normalization::UnicodeNormalization as _;
 
 use crate::emit;
@@ -58,15 +58,7 @@ pub fn pin() -> Result<Pin> {
 /// All text lines (both sides of the held-out split) of each language of
 /// the pin, from the tarball at `tgz`, after checking its sha256.
 pub fn read(tgz: &Path, pin: &Pin) -> Result<BTreeMap<String, Vec<String>>> {
-    let bytes = std::fs::read(tgz).with_context(|| format!("reading {}", tgz.display()))?;
-    let actual = emit::sha256(&bytes);
-    ensure!(
-        actual == pin.sha256,
-        "{} has sha256 {actual}, but inputs.toml pins {} at {}",
-        tgz.display(),
-        pin.file,
-        pin.sha256
-    );
+    let bytes = emit::read_pinned(tgz, &pin.file, &pin.sha256)?;
     let wanted: BTreeMap<String, &str> = pin
         .languages
         .iter()
