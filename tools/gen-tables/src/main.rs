@@ -17,7 +17,7 @@
 mod carrier_emoji;
 mod charfreq;
 mod charmaps;
-mod currency;
+mod cldr;
 mod detect;
 mod emit;
 mod fonts;
@@ -75,12 +75,14 @@ enum Family {
         #[arg(long, value_name = "DIR")]
         wordfreq: PathBuf,
     },
-    /// Currency signs of each language's countries from the Unicode CLDR.
-    Currency {
+    /// Currency signs and alphabets of each language from the Unicode CLDR.
+    Cldr {
         /// The npm tarball cldr-core pinned in inputs.toml (`npm pack cldr-core@48.2.0`).
         core: PathBuf,
         /// The npm tarball cldr-numbers-full pinned in inputs.toml.
         numbers: PathBuf,
+        /// The npm tarball cldr-misc-full pinned in inputs.toml.
+        misc: PathBuf,
     },
     /// Symbol and legacy-script font tables from ../shared/fonts.
     Fonts,
@@ -105,8 +107,9 @@ fn main() -> Result<()> {
                 Family::Charmaps { deb } => charmaps::count(&deb, &mut out)?,
                 Family::Detect { udhr } => detect::count(&mut out, &udhr)?,
                 Family::WebSymbols { wordfreq } => detect::count_web_symbols(&mut out, &wordfreq)?,
-                Family::Currency { core, numbers } => {
-                    currency::count(&mut out, &core, &numbers, &detect::languages()?)?
+                Family::Cldr { core, numbers, misc } => {
+                    let tarballs = cldr::Tarballs { core: &core, numbers: &numbers, misc: &misc };
+                    cldr::count(&mut out, &tarballs, &detect::languages()?)?
                 }
                 Family::Fonts => fonts::count(&mut out, &testkit::shared_dir())?,
                 Family::Zawgyi => zawgyi::count(&mut out, &testkit::shared_dir())?,

@@ -35,6 +35,8 @@ mod tables;
 mod udhr;
 mod web;
 
+pub use self::model::FAR_SCRIPTS;
+
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -42,6 +44,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Context, Result};
 use charsight::Charset;
 
+use crate::cldr;
 use crate::emit::{self, Output};
 
 /// Languages scored by `charfreq` character frequencies instead of bigrams.
@@ -100,6 +103,7 @@ pub fn count(out: &mut Output, udhr: &std::path::Path) -> Result<()> {
             }
             None => ("shared/text", testkit::text_lines(&tag, false)),
         };
+        let lines = if tag == "ro" { with_cedillas(lines) } else { lines };
         pairs.push_str(&ascii::line(&tag, &ascii::count(lines.iter())));
         if CJK.contains(&tag.as_str()) {
             let counts = model::count_transitions(lines.iter()).map(|n| n.to_string());
@@ -116,6 +120,23 @@ pub fn count(out: &mut Output, udhr: &std::path::Path) -> Result<()> {
     out.file(&data().join("case.tsv"), cases.as_bytes())?;
     out.file(&data().join("ascii.tsv"), pairs.as_bytes())?;
     out.file(&data().join("cjk.tsv"), cjk.as_bytes())
+}
+
+/// Romanian lines, each also in its cedilla spelling (ş ţ for ș ț): text
+/// in ISO-8859-2 or windows-1250, which lack the comma letters, is written
+/// so, and the same bytes read as ISO-8859-16 give the comma letters. With
+/// both spellings equally likely in the model, the encoding's prior, not the
+/// spelling, decides between those readings.
+fn with_cedillas(lines: Vec<String>) -> Vec<String> {
+    let cedilla = |c| match c {
+        'ș' => 'ş',
+        'ț' => 'ţ',
+        'Ș' => 'Ş',
+        'Ț' => 'Ţ',
+        c => c,
+    };
+    let spelt: Vec<String> = lines.iter().map(|l| l.chars().map(cedilla).collect()).collect();
+    lines.into_iter().chain(spelt).collect()
 }
 
 /// The costs of plain ASCII in CJK text, from `cjk.tsv`: of plain ASCII
@@ -278,7 +299,8 @@ pub fn emit(out: &mut Output) -> Result<()> {
     let cases = read_cases(&read(data().join("case.tsv"))?)?;
     let cjk = read_cjk(&read(data().join("cjk.tsv"))?)?;
     let pairs = ascii::read(&read(data().join("ascii.tsv"))?)?;
-    let currency = crate::currency::read(&read(crate::currency::data_path())?)?;
+    let currency = cldr::read_currency(&read(cldr::currency_path())?)?;
+    let alphabets = cldr::read_alphabets(&read(cldr::alphabets_path())?)?;
     let web_symbols = web::read(&read(web::path())?)?;
     let mut models = Vec::new();
     for id in &ids {
@@ -299,7 +321,8 @@ pub fn emit(out: &mut Output) -> Result<()> {
     );
     model::emit_models(&mut body, &models)?;
     let single: Vec<&Encoding> = encodings.iter().filter(|e| e.kind == Kind::Single).collect();
-    tables::emit_single(&mut body, &single, &models, &currency, &users)?;
+    let cldr = model::Cldr { currency: &currency, alphabets: &alphabets };
+    tables::emit_single(&mut body, &single, &models, &cldr, &users)?;
     writeln!(
         body,
         "/// The CJK languages' costs of plain ASCII going on after plain ASCII\n\

@@ -12,6 +12,7 @@ use std::fmt::Write as _;
 use anyhow::{bail, Context, Result};
 
 use super::STEPS_PER_BIT;
+use crate::cldr::Alphabet;
 
 pub const ASCII_OTHER: u8 = 0;
 /// ASCII letters are classes 1 (a) to 26 (z).
@@ -554,12 +555,24 @@ const EVEN_SYMBOLS: f64 = 0.5;
 /// least this share of the symbols outside its alphabet: prices are common
 /// in documents, rare in the training text.
 const CURRENCY_SHARE: f64 = 1.0 / 16.0;
+/// A letter of the language's alphabet (`alphabets.tsv`) that is not in the
+/// model's (its training text has it seldom or never: Welsh `ŵ ŷ` in its
+/// UDHR) has at least this share of the letters outside the model's alphabet.
+const ALPHABET_SHARE: f64 = 1.0 / 16.0;
+/// A letter that is neither in the language's alphabet nor among the
+/// letters of its loanwords (`þ` in Welsh) is this many bits rarer than the
+/// pooled text of every language makes it.
+const NON_ALPHABET_BITS: f64 = 4.0;
 
-pub fn emissions(
-    models: &[Model],
-    symbols: &BTreeSet<char>,
-    currency: &[(String, Vec<char>)],
-) -> Emissions {
+/// What the Unicode CLDR says of the languages (see `cldr.rs`).
+pub struct Cldr<'a> {
+    /// The currency signs of each language's countries.
+    pub currency: &'a [(String, Vec<char>)],
+    /// The letters of each language's alphabet and of its loanwords.
+    pub alphabets: &'a BTreeMap<String, Alphabet>,
+}
+
+pub fn emissions(models: &[Model], symbols: &BTreeSet<char>, cldr: &Cldr) -> Emissions {
     let mut pooled: BTreeMap<char, f64> = BTreeMap::new();
     for m in models {
         for (&c, &n) in &m.char_counts {
@@ -595,7 +608,12 @@ pub fn emissions(
         for (c, &n) in m.char_counts.iter().filter(|(c, _)| outside(c)) {
             *own.entry(category(*c)).or_default() += n;
         }
-        let signs = currency.iter().find(|(tag, _)| *tag == m.language).map_or(&[][..], |r| &r.1);
+        let signs =
+            cldr.currency.iter().find(|(tag, _)| *tag == m.language).map_or(&[][..], |r| &r.1);
+        let alphabet = cldr.alphabets.get(&m.language);
+        let in_alphabet = |c: char| alphabet.is_some_and(|a| a.main.contains(&c));
+        let known =
+            |c: char| alphabet.is_none_or(|a| a.main.contains(&c) || a.auxiliary.contains(&c));
         let script = m.script();
         let share = |cat: u8, c: Option<char>| {
             let n = c.filter(outside).and_then(|c| m.char_counts.get(&c)).copied().unwrap_or(0.0);
@@ -607,6 +625,8 @@ pub fn emissions(
                 Some(c) if script.is_some_and(|s| is_foreign(c, s)) => {
                     share * (-FOREIGN_SCRIPT_BITS).exp2()
                 }
+                Some(c) if cat == OTHER_LETTER && in_alphabet(c) => share.max(ALPHABET_SHARE),
+                Some(c) if cat == OTHER_LETTER && !known(c) => share * (-NON_ALPHABET_BITS).exp2(),
                 _ => share,
             }
         };

@@ -59,7 +59,7 @@ pub fn emit_single(
     body: &mut String,
     encodings: &[&Encoding],
     models: &[Model],
-    currency: &[(String, Vec<char>)],
+    cldr: &model::Cldr,
     users: &BTreeMap<String, Vec<String>>,
 ) -> Result<()> {
     let halves: Vec<Vec<Option<char>>> = encodings.iter().map(|e| high_half(e.charset)).collect();
@@ -68,7 +68,7 @@ pub fn emit_single(
     for half in &halves {
         symbols.extend(half.iter().flatten().map(|&c| model::fold(c).0));
     }
-    let emissions = model::emissions(models, &symbols, currency);
+    let emissions = model::emissions(models, &symbols, cldr);
     model::emit_symbols(body, &symbols, models, &emissions)?;
 
     writeln!(
@@ -110,8 +110,12 @@ pub fn emit_single(
             "SingleByte {{ charset: {:?}, chars: {chars:?}, models: &[",
             encoding.charset.name()
         )?;
+        let languages = users.get(encoding.charset.name()).map_or(&[][..], Vec::as_slice);
         for (index, m) in models.iter().enumerate() {
-            if m.coverage(&repertoire) < PAIR_COVERAGE {
+            // The languages an encoding is used for are read in it even where
+            // it lacks some of their letters (Ukrainian і in IBM866: writers
+            // put и or a Latin i in their place).
+            if m.coverage(&repertoire) < PAIR_COVERAGE && !languages.contains(&m.language) {
                 continue;
             }
             let classes: Vec<u8> = half.iter().map(|c| c.map_or(ILLEGAL, |c| m.class(c))).collect();
@@ -121,7 +125,6 @@ pub fn emit_single(
                 .collect();
             write!(body, "({index}, {classes:?}, {emission:?}),")?;
         }
-        let languages = users.get(encoding.charset.name()).map_or(&[][..], Vec::as_slice);
         for language in languages {
             if !models.iter().any(|m| &m.language == language) {
                 anyhow::bail!("users.tsv: {}: no model for {language}", encoding.charset.name());
