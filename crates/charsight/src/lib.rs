@@ -85,6 +85,7 @@ mod charset;
 pub mod codec;
 pub mod decode;
 pub mod detect;
+mod detection;
 pub mod font;
 pub mod label;
 pub mod lang;
@@ -97,7 +98,8 @@ pub mod verify;
 pub mod zawgyi;
 
 pub use charset::Charset;
-pub use pipeline::{Candidate, Detection, Doubt, Engine, Policy, Rule, Session};
+pub use detection::{Candidate, Detection, Doubt, Policy, Rule};
+pub use pipeline::{Engine, Session};
 pub use sniff::{Evidence, Note, Source};
 
 impl AsRef<[u8]> for Charset {

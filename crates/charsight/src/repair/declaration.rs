@@ -3,7 +3,7 @@
 //! ways to make the output self-consistent.
 
 use super::{Finding, Kind, UNPLACED};
-use crate::sniff::{Evidence, Note, Source};
+use crate::sniff::Note;
 use crate::{Charset, Detection, Rule};
 
 /// The finding for an in-document declaration that the decision overrode
@@ -30,7 +30,10 @@ use crate::{Charset, Detection, Rule};
 /// ```
 pub fn declaration_finding(detection: &Detection, output: Charset) -> Option<Finding> {
     let Rule::Overridden { declared, reason } = detection.rule else { return None };
-    let evidence = detection.evidence.iter().find(|e| in_document(e, declared))?;
+    // (The Appendix F pattern has no label to rewrite.)
+    let evidence = detection.declaration().filter(|e| {
+        e.len > 0 && !e.notes.contains(&Note::Autodetected) && e.usable() == Some(declared)
+    })?;
     let actual = detection.charset;
     let rule = format!(
         "declared {declared} ({} at byte {}), but the bytes are {actual} ({}); to make the \
@@ -57,12 +60,4 @@ pub fn declaration_finding(detection: &Detection, output: Charset) -> Option<Fin
         rule,
         applied: false,
     })
-}
-
-/// Whether `e` is an in-document declaration of `declared`.
-fn in_document(e: &Evidence, declared: Charset) -> bool {
-    matches!(e.source, Source::Meta | Source::Xml)
-        && e.len > 0
-        && !e.notes.contains(&Note::Autodetected)
-        && e.usable() == Some(declared)
 }

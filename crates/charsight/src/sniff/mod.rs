@@ -185,4 +185,27 @@ impl DocumentKind {
             _ => DocumentKind::Html,
         }
     }
+
+    /// The in-document declaration that counts, of the `evidence` gathered
+    /// (only a usable one): for XML the XML declaration, else the Appendix F
+    /// pattern; for HTML the UTF-16 XML pattern, then the first usable
+    /// `<meta>`, then an XML declaration at the very start.
+    pub fn declaration(self, evidence: &[Evidence]) -> Option<&Evidence> {
+        let xml = |pattern: bool| {
+            evidence
+                .iter()
+                .find(|e| {
+                    e.source == Source::Xml && e.notes.contains(&Note::Autodetected) == pattern
+                })
+                .filter(|e| e.usable().is_some())
+        };
+        let meta = || evidence.iter().find(|e| e.source == Source::Meta && e.usable().is_some());
+        match self {
+            DocumentKind::Xml => xml(false).or_else(|| xml(true)),
+            DocumentKind::Html => xml(true)
+                .filter(|e| matches!(e.usable(), Some(Charset::Utf16Le | Charset::Utf16Be)))
+                .or_else(meta)
+                .or_else(|| xml(false)),
+        }
+    }
 }

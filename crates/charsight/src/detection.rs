@@ -1,0 +1,264 @@
+//! What the engine reports: the [`Detection`] of a document's encoding, the
+//! [`Candidate`]s it weighed, the [`Rule`] that decided under which
+//! [`Policy`], and why a candidate was doubted ([`Doubt`]).
+//!
+//! These types sit below the stages that make and use them: the
+//! [`pipeline`](crate::pipeline) fills them in, [`decode`](crate::decode) and
+//! [`repair`](crate::repair) read them.
+
+use crate::detect::{Ebcdic, Guess};
+use crate::font::FontLayer;
+use crate::sniff::{DocumentKind, Evidence, Source};
+use crate::verify::Verification;
+use crate::Charset;
+
+/// The decision rules.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
+pub enum Policy {
+    /// Browser-compatible: BOM > HTTP > in-document declaration > content >
+    /// default; declarations are never second-guessed.
+    Whatwg,
+    /// Declarations are trusted unless the bytes contradict them: their
+    /// decode is broken (malformed sequences, three or more) or implausible
+    /// (C1 controls, bytes that are valid UTF-8, or text the detector's
+    /// models find worse by a margin of byte evidence alone, no priors,
+    /// that one byte value never reaches) while another candidate decodes
+    /// cleanly and plausibly. Then the engine switches and reports
+    /// "declared X, actual Y" ([`Rule::Overridden`]). A byte order mark
+    /// stands unless the bytes after it are clearly another encoding.
+    #[default]
+    Verify,
+    /// Declarations are ignored; the content decides (a BOM, being part of
+    /// the content, still counts).
+    Detect,
+}
+
+impl Policy {
+    /// The policy's name as the command line spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Policy::Whatwg => "whatwg",
+            Policy::Verify => "verify",
+            Policy::Detect => "detect",
+        }
+    }
+}
+
+/// Which rule decided, and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(tag = "rule", rename_all = "snake_case"))]
+#[non_exhaustive]
+pub enum Rule {
+    /// The caller forced the encoding.
+    Forced,
+    /// A byte order mark.
+    Bom,
+    /// The declaration with the highest precedence, taken as it is
+    /// (`whatwg` policy).
+    Declared,
+    /// The declaration with the highest precedence, borne out by the bytes
+    /// (`verify` policy).
+    Verified,
+    /// The declaration failed verification and another candidate decoded
+    /// cleanly and plausibly: "declared X, actual Y".
+    Overridden {
+        /// What the declaration said.
+        declared: Charset,
+        /// Why it was not believed.
+        reason: Doubt,
+    },
+    /// The declaration failed verification, but no other candidate did
+    /// better, so it was kept (with a low confidence); or it is a byte
+    /// order mark, which the bytes after it did not clearly refute (kept
+    /// with its damage reported in its candidate's verification).
+    Unverified {
+        /// What was wrong with it.
+        reason: Doubt,
+    },
+    /// Nothing was declared (or the policy ignores declarations): the
+    /// content decided.
+    Detected,
+    /// Nothing was declared (or the policy ignores declarations), and the
+    /// bytes are UTF-8 though the detector ruled UTF-8 out or found it
+    /// unlikely: valid UTF-8 of many multibyte sequences that reads poorly
+    /// (mojibake), or UTF-8 with a few malformed sequences (stray bytes of
+    /// another encoding) that reads better so than the detector's pick, or
+    /// whose multibyte sequences read as UTF-8 by a wide margin (see
+    /// [`Rule::Utf8Fragments`], which takes the bytes with more malformed
+    /// sequences).
+    /// Damage to repair (`repair::Kind::Mixed`, `repair::Kind::Mojibake`),
+    /// not wholesale another encoding.
+    MostlyUtf8,
+    /// Nothing was declared (or the policy ignores declarations), and the
+    /// bytes are in a legacy ASCII-compatible encoding with fragments of UTF-8
+    /// in them (text pasted from a UTF-8 source): the encoding is the one
+    /// the rest of the bytes read best in, with the fragments read as
+    /// UTF-8 ([`Detection::detected`] is the detector's guess on the bytes
+    /// without them). The fragments are damage to repair
+    /// (`repair::Kind::Mixed`).
+    Utf8Fragments,
+    /// Nothing was declared (or the policy ignores declarations), and the
+    /// encoding that read the bytes best until a few bytes it does not
+    /// decode ruled it out ([`Guess::leader_ruled_out`]) reads them better,
+    /// each malformed sequence charged, than the detector's pick: a
+    /// document with stray bytes of another encoding, damage to repair
+    /// (`repair::Kind::Mixed`), not wholesale another encoding.
+    ///
+    /// [`Guess::leader_ruled_out`]: crate::detect::Guess::leader_ruled_out
+    StrayBytes,
+    /// Nothing decided: the caller's default, or windows-1252.
+    Default,
+}
+
+impl Rule {
+    /// The rule's name in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::Forced => "forced",
+            Rule::Bom => "bom",
+            Rule::Declared => "declared",
+            Rule::Verified => "verified",
+            Rule::Overridden { .. } => "overridden",
+            Rule::Unverified { .. } => "unverified",
+            Rule::Detected => "detected",
+            Rule::MostlyUtf8 => "mostly_utf8",
+            Rule::Utf8Fragments => "utf8_fragments",
+            Rule::StrayBytes => "stray_bytes",
+            Rule::Default => "default",
+        }
+    }
+}
+
+/// Why a candidate's decode is not believed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
+pub enum Doubt {
+    /// Many of its sequences are malformed.
+    Malformed,
+    /// The bytes are valid UTF-8 with several multibyte sequences, which
+    /// text in another encoding practically never is.
+    ValidUtf8,
+    /// Its single-byte decode contains C1 control characters (and, for a
+    /// declaration, another reading's text is likelier).
+    C1Controls,
+    /// The detector's models find its reading far less likely than another
+    /// (for a reading they ruled out, its decoded text).
+    Implausible,
+}
+
+impl Doubt {
+    /// The reason's name in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Doubt::Malformed => "malformed",
+            Doubt::ValidUtf8 => "valid_utf8",
+            Doubt::C1Controls => "c1_controls",
+            Doubt::Implausible => "implausible",
+        }
+    }
+}
+
+/// A candidate encoding: who proposed it and what decoding with it gave.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct Candidate {
+    /// The encoding.
+    #[cfg_attr(feature = "serde", serde(rename = "encoding"))]
+    pub charset: Charset,
+    /// Every source that proposed it, in precedence order.
+    pub sources: Vec<Source>,
+    /// The content detector's confidence in it (0 when not ranked).
+    pub detector: f32,
+    /// Decoding the sample with it.
+    pub verification: Verification,
+    /// Why it is doubted, if it is.
+    pub doubt: Option<Doubt>,
+    /// For a declared encoding the detector ruled out or ranks below its
+    /// pick, and for the detector's leader that was ruled out
+    /// ([`Guess::leader_ruled_out`]),
+    /// unless too many of its sequences are malformed to take it at all:
+    /// how many bits the text it decodes costs more than the text of the
+    /// detector's pick, each malformed sequence and C1 control charged as a
+    /// control character (less than 0 when it reads better).
+    ///
+    /// [`Guess::leader_ruled_out`]: crate::detect::Guess::leader_ruled_out
+    pub behind: Option<f32>,
+}
+
+/// What the engine decided and why.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct Detection {
+    /// The encoding to decode with.
+    #[cfg_attr(feature = "serde", serde(rename = "encoding"))]
+    pub charset: Charset,
+    /// Probability, from 0 to 1, that decoding with `charset` gives the
+    /// right text (see the crate docs on confidence).
+    pub confidence: f32,
+    /// Where the chosen encoding came from.
+    pub source: Source,
+    /// Which rule decided, and why.
+    pub rule: Rule,
+    /// The policy that was applied.
+    pub policy: Policy,
+    /// The language of the text, as a BCP 47 tag, when known: the language
+    /// the content detector's best model for `charset` stands for.
+    pub language: Option<&'static str>,
+    /// Bytes to skip before decoding, 0 if none: a BOM of the chosen
+    /// encoding, or one that the bytes after it overrode (`verify`), which
+    /// is not text in the chosen encoding.
+    pub bom_len: usize,
+    /// The bytes are pure ASCII: every ASCII-compatible encoding reads them alike.
+    pub ascii: bool,
+    /// The bytes are clearly not text (a binary format, compressed or
+    /// random data): `confidence` is 0 unless the encoding was forced, and
+    /// there is no language, font layer or damage to repair.
+    pub binary: bool,
+    /// The bytes are EBCDIC text, which charsight recognises but does not
+    /// decode: `charset` is only the best of the other readings, with
+    /// confidence 0 unless forced.
+    pub ebcdic: Option<Ebcdic>,
+    /// HTML or XML rules applied to in-document declarations.
+    pub document: DocumentKind,
+    /// How many bytes the evidence and the verification looked at.
+    pub sample_len: usize,
+    /// Every piece of evidence, in order: BOM, HTTP, in-document, default, forced.
+    pub evidence: Vec<Evidence>,
+    /// Every candidate, the chosen one first, with its verification figures.
+    pub candidates: Vec<Candidate>,
+    /// The font layer of the decoded prefix (Zawgyi, a symbol font, a legacy
+    /// Indic font), when one is found; see [`crate::font::detect_layer`].
+    pub font: Option<FontLayer>,
+    /// What the content says on its own: the detector's guess with every
+    /// candidate it did not rule out, ranked. When a declaration decided,
+    /// this is the other opinion (how plausible the declared charset is
+    /// next to the best reading: [`Guess::candidates`]).
+    pub detected: Guess,
+}
+
+impl Detection {
+    /// The in-document declaration that counts (`<meta>`, the XML
+    /// declaration), by the precedence of [`Detection::document`]'s kind:
+    /// the one the pipeline weighed. `None` when the document declares
+    /// nothing usable.
+    ///
+    /// # Example
+    /// ```
+    /// use charsight::{Charset, Engine, Source};
+    /// let page = b"<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><meta charset=utf-8><a/>";
+    /// let found = Engine::new().detect(page);
+    /// let declared = found.declaration().unwrap();
+    /// assert_eq!((declared.source, declared.charset), (Source::Xml, Some(Charset::Windows1252)));
+    /// ```
+    pub fn declaration(&self) -> Option<&Evidence> {
+        self.document.declaration(&self.evidence)
+    }
+}
