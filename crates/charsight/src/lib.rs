@@ -83,6 +83,7 @@
 
 mod charset;
 pub mod codec;
+mod damage;
 pub mod decode;
 pub mod detect;
 mod detection;
