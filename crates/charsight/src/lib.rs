@@ -8,19 +8,21 @@
 //!    │
 //!    ├─ label      labels → Charset (WHATWG + aliases seen in the wild)
 //!    ├─ sniff      declared evidence: BOM, HTTP charset, <meta>, XML declaration
-//!    ├─ detect     what the content says: statistical readings of 63 encodings
-//!    │             (language models), ranked, with a calibrated confidence
-//!    ├─ verify     each candidate decoded: malformed, implausible, round trip
+//!    ├─ detect     what the content says: statistical readings of 64 encodings
+//!    │             (language models), ranked, with a calibrated confidence;
+//!    │             binary and EBCDIC recognised
+//!    ├─ (verify)   each candidate decoded: malformed sequences, C1 controls
+//!    ├─ (damage)   stray bytes, UTF-8 fragments, mojibake: damage, not another encoding
 //!    └─ pipeline   policy → Detection { charset, confidence, rule, evidence, candidates, font }
 //!
-//!
-//!  decoded text
-//!    ├─ font       font scopes in HTML, symbol/Indic font tables, Zawgyi → FontPass
-//!    └─ pua        private-use characters and where they came from
+//!  bytes + Detection
+//!    ├─ decode     streaming decoder: text, offsets, malformed bytes accounted for
+//!    └─ repair     mojibake, stray bytes, references, fonts (symbol, Indic, Zawgyi),
+//!                  private use; every change a Finding
 //! ```
 //!
 //! Beside the pipeline: [`url`] decodes URLs and other short byte strings
-//! component by component, scored with the language models of [`lang`].
+//! component by component, scored with the content detector's models.
 //!
 //! Each stage only reports; the [`pipeline`] decides. Every piece of
 //! evidence is kept in the result, with where it was found and why it was
@@ -82,26 +84,36 @@
 #![deny(missing_docs)]
 
 mod charset;
-pub mod codec;
+mod codec;
 mod damage;
 pub mod decode;
 pub mod detect;
 mod detection;
 pub mod font;
 pub mod label;
-pub mod lang;
+mod lang;
 pub mod pipeline;
-pub mod pua;
+mod pua;
 pub mod repair;
 pub mod sniff;
 pub mod url;
-pub mod verify;
-pub mod zawgyi;
+mod verify;
+mod zawgyi;
 
 pub use charset::Charset;
 pub use detection::{Candidate, Detection, Doubt, Policy, Rule};
 pub use pipeline::{Engine, Session};
 pub use sniff::{Evidence, Note, Source};
+pub use verify::Verification;
+
+/// Internals that charsight's own tools build on: the table generator reads
+/// the CJK character frequencies and writes Burmese in Zawgyi with them.
+/// Behind the `unstable` feature, with no stability promise: not for users.
+#[cfg(feature = "unstable")]
+pub mod unstable {
+    pub use crate::lang::CharFreq;
+    pub use crate::zawgyi::to_zawgyi;
+}
 
 impl AsRef<[u8]> for Charset {
     /// The charset's name as a label, so a `Charset` goes wherever a label does.

@@ -75,18 +75,6 @@ pub fn is_private_use(c: char) -> bool {
 
 /// Reports every private-use character of `text`, decoded from `source`
 /// when that is known.
-///
-/// # Example
-/// ```
-/// use charsight::pua::{self, Origin};
-/// use charsight::Charset;
-/// // NTT DoCoMo's "sun" emoji in Shift_JIS.
-/// let (text, _) = Charset::ShiftJis.decode(b"\x82\xa0\xf8\x9f");
-/// let found = pua::scan(&text, Some(Charset::ShiftJis));
-/// assert_eq!(found[0].origin, Origin::ShiftJisUserDefined([0xF8, 0x9F]));
-/// assert_eq!(found[0].mapped, Some("\u{2600}"));
-/// assert_eq!(found[0].range, 3..6);
-/// ```
 pub fn scan(text: &str, source: Option<Charset>) -> Vec<PrivateUse> {
     text.char_indices()
         .filter(|&(_, c)| is_private_use(c))
@@ -187,5 +175,15 @@ mod tests {
     fn docomo_table_is_sorted() {
         assert!(DOCOMO.windows(2).all(|w| w[0].0 < w[1].0));
         assert!(DOCOMO.len() > 200);
+    }
+
+    #[test]
+    fn example_scan() {
+        // NTT DoCoMo's "sun" emoji in Shift_JIS.
+        let (text, _) = Charset::ShiftJis.decode(b"\x82\xa0\xf8\x9f");
+        let found = scan(&text, Some(Charset::ShiftJis));
+        assert_eq!(found[0].origin, Origin::ShiftJisUserDefined([0xF8, 0x9F]));
+        assert_eq!(found[0].mapped, Some("\u{2600}"));
+        assert_eq!(found[0].range, 3..6);
     }
 }

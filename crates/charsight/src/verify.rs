@@ -68,17 +68,6 @@ impl Verification {
 /// Decodes `sample` with `charset` and measures the result. `complete` says
 /// that the sample is the whole input, so a sequence cut at its end is
 /// malformed; otherwise it is the start of one that continues.
-///
-/// # Example
-/// ```
-/// use charsight::{verify::verify, Charset};
-/// let bytes = "日本語のテキスト".as_bytes();
-/// assert_eq!(verify(Charset::Utf8, bytes, true).malformed, 0);
-/// let as_euc = verify(Charset::EucJp, bytes, true);
-/// assert!(as_euc.malformed > 0);
-/// // Every byte is a character in ISO-8859-5, but UTF-8's bytes make C1 controls there.
-/// assert!(verify(Charset::Iso8859_5, bytes, true).c1_controls > 0);
-/// ```
 pub fn verify(charset: Charset, sample: &[u8], complete: bool) -> Verification {
     let mut v = Verification::default();
     let mut text = String::new();
@@ -189,5 +178,16 @@ mod tests {
             let v = verify(charset, &bytes, complete);
             proptest::prop_assert!(v.malformed_bytes <= bytes.len() as u64);
         }
+    }
+
+    #[test]
+    fn example_verify() {
+        use crate::{verify::verify, Charset};
+        let bytes = "日本語のテキスト".as_bytes();
+        assert_eq!(verify(Charset::Utf8, bytes, true).malformed, 0);
+        let as_euc = verify(Charset::EucJp, bytes, true);
+        assert!(as_euc.malformed > 0);
+        // Every byte is a character in ISO-8859-5, but UTF-8's bytes make C1 controls there.
+        assert!(verify(Charset::Iso8859_5, bytes, true).c1_controls > 0);
     }
 }

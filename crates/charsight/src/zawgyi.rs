@@ -24,23 +24,13 @@
 //! All functions take any text, in time linear in its length.
 
 use charsight_tables::zawgyi_model::{CLASSES, LOG_RATIO, SCALE};
-use charsight_tables::zawgyi_rules::{Elem, Out, Rule, TO_UNICODE, TO_ZAWGYI};
+use charsight_tables::zawgyi_rules::{Elem, Out, Rule, TO_UNICODE};
 use std::sync::OnceLock;
 
 use unicode_normalization::UnicodeNormalization;
 
 /// The probability that `text` is Zawgyi rather than Unicode Burmese, or
 /// `None` when it has no Myanmar-block character to judge by.
-///
-/// # Example
-/// ```
-/// use charsight::zawgyi;
-/// let zawgyi = "ျမန္မာႏိုင္ငံ"; // "Myanmar", as typed for the Zawgyi font
-/// let unicode = "မြန်မာနိုင်ငံ";
-/// assert!(zawgyi::probability(zawgyi).unwrap() > 0.99);
-/// assert!(zawgyi::probability(unicode).unwrap() < 0.01);
-/// assert_eq!(zawgyi::probability("plain"), None);
-/// ```
 pub fn probability(text: &str) -> Option<f32> {
     let mut prev = 0;
     let mut score = 0i64;
@@ -86,14 +76,6 @@ pub struct Segment {
 
 /// Splits `text` into lines and judges each line that holds Burmese, since a
 /// page can mix Zawgyi and Unicode.
-///
-/// # Example
-/// ```
-/// use charsight::zawgyi;
-/// let text = "မြန်မာနိုင်ငံ\nျမန္မာႏိုင္ငံ\nEnglish";
-/// let judged: Vec<bool> = zawgyi::segments(text).map(|s| s.zawgyi > 0.5).collect();
-/// assert_eq!(judged, [false, true]);
-/// ```
 pub fn segments(text: &str) -> impl Iterator<Item = Segment> + '_ {
     let mut start = 0;
     text.split_inclusive('\n').filter_map(move |line| {
@@ -109,11 +91,6 @@ pub fn segments(text: &str) -> impl Iterator<Item = Segment> + '_ {
 /// `my-t-my-s0-zawgyi`). Text without Zawgyi-specific characters still
 /// goes through the reordering rules, so call it only on text judged
 /// Zawgyi.
-///
-/// # Example
-/// ```
-/// assert_eq!(charsight::zawgyi::to_unicode("ေျပာပါတယ္"), "ပြောပါတယ်");
-/// ```
 pub fn to_unicode(zawgyi: &str) -> String {
     static INDEX: OnceLock<Vec<PhaseIndex>> = OnceLock::new();
     transliterate(TO_UNICODE, INDEX.get_or_init(|| index(TO_UNICODE)), zawgyi).nfc().collect()
@@ -121,13 +98,10 @@ pub fn to_unicode(zawgyi: &str) -> String {
 
 /// Converts Unicode Burmese to Zawgyi (CLDR `my-t-my-d0-zawgyi`), to make
 /// test and training data.
-///
-/// # Example
-/// ```
-/// assert_eq!(charsight::zawgyi::to_zawgyi("ပြောပါတယ်"), "ေျပာပါတယ္");
-/// ```
+#[cfg(any(test, feature = "unstable"))]
 pub fn to_zawgyi(unicode: &str) -> String {
     static INDEX: OnceLock<Vec<PhaseIndex>> = OnceLock::new();
+    use charsight_tables::zawgyi_rules::TO_ZAWGYI;
     transliterate(TO_ZAWGYI, INDEX.get_or_init(|| index(TO_ZAWGYI)), unicode)
 }
 
@@ -272,6 +246,9 @@ fn in_set(c: char, ranges: &[(char, char)]) -> bool {
 }
 
 #[cfg(test)]
+mod corpus_tests;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
@@ -306,5 +283,33 @@ mod tests {
         assert_eq!(probability(""), None);
         assert_eq!(probability("abc 123"), None);
         assert!(probability("\u{1000}").is_some());
+    }
+
+    #[test]
+    fn example_probability() {
+        use crate::zawgyi;
+        let zawgyi = "ျမန္မာႏိုင္ငံ"; // "Myanmar", as typed for the Zawgyi font
+        let unicode = "မြန်မာနိုင်ငံ";
+        assert!(zawgyi::probability(zawgyi).unwrap() > 0.99);
+        assert!(zawgyi::probability(unicode).unwrap() < 0.01);
+        assert_eq!(zawgyi::probability("plain"), None);
+    }
+
+    #[test]
+    fn example_segments() {
+        use crate::zawgyi;
+        let text = "မြန်မာနိုင်ငံ\nျမန္မာႏိုင္ငံ\nEnglish";
+        let judged: Vec<bool> = zawgyi::segments(text).map(|s| s.zawgyi > 0.5).collect();
+        assert_eq!(judged, [false, true]);
+    }
+
+    #[test]
+    fn example_to_unicode() {
+        assert_eq!(to_unicode("ေျပာပါတယ္"), "ပြောပါတယ်");
+    }
+
+    #[test]
+    fn example_to_zawgyi() {
+        assert_eq!(to_zawgyi("ပြောပါတယ်"), "ေျပာပါတယ္");
     }
 }

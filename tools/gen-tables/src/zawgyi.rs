@@ -73,7 +73,7 @@ pub fn count(out: &mut Output, shared: &Path) -> Result<()> {
     let mut lines = 0;
     for line in text.lines().filter(|l| !l.is_empty() && !testkit::held_out(l)) {
         count_line(line, &mut unicode);
-        count_line(&charsight::zawgyi::to_zawgyi(line), &mut zawgyi);
+        count_line(&charsight::unstable::to_zawgyi(line), &mut zawgyi);
         lines += 1;
     }
     let mut tsv = format!(

@@ -18,7 +18,7 @@
 //!   TAM, TSCII (Tamil). Callers add their own with [`Registry::add`].
 //! - **Symbol fonts' private-use form**: U+F020-U+F0FF outside any scope is
 //!   read as Symbol, with a low confidence (the font is not known).
-//! - **Zawgyi**: each line that the [`crate::zawgyi`] model judges Zawgyi
+//! - **Zawgyi**: each line that the Zawgyi model judges Zawgyi
 //!   (probability at least [`ZAWGYI_THRESHOLD`]) has its Burmese runs
 //!   converted to Unicode.
 //!

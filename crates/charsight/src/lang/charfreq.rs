@@ -18,17 +18,6 @@ use charsight_tables::charfreq::{
 };
 
 /// The character frequencies of one language.
-///
-/// # Example
-/// ```
-/// use charsight::lang::CharFreq;
-/// let ja = CharFreq::for_language("ja").unwrap();
-/// // The hiragana の is far commoner in Japanese than the rare kanji 鬱.
-/// assert!(ja.cost('の') < ja.cost('鬱'));
-/// // Hangul is missing from Japanese text: it costs the floor.
-/// assert_eq!(ja.get('한'), None);
-/// assert_eq!(ja.cost('한'), ja.floor());
-/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CharFreq {
     column: usize,
@@ -66,6 +55,7 @@ impl CharFreq {
 
     /// The cost of `c`, or `None` when the language's text did not show it
     /// often enough to have one (and for ASCII).
+    #[cfg(any(test, feature = "unstable"))]
     pub fn get(self, c: char) -> Option<u8> {
         self.cost_at(index(c)?)
     }
@@ -76,6 +66,7 @@ impl CharFreq {
     }
 
     /// The cost of `c`, the [floor](CharFreq::floor) when it has none.
+    #[cfg(any(test, feature = "unstable"))]
     pub fn cost(self, c: char) -> u8 {
         self.get(c).unwrap_or(self.floor())
     }
@@ -84,16 +75,7 @@ impl CharFreq {
     /// non-ASCII), or `None` when the pair is not among the language's
     /// commonest (about 12,000 per language). The cost of `second` given
     /// `first` is this minus the cost of `first`.
-    ///
-    /// # Example
-    /// ```
-    /// use charsight::lang::CharFreq;
-    /// let zh = CharFreq::for_language("zh-Hans").unwrap();
-    /// let pair = zh.pair('中', '国').unwrap();
-    /// // Given 中, 国 costs far less than on its own.
-    /// assert!(pair - zh.cost('中') < zh.cost('国'));
-    /// assert_eq!(zh.pair('国', 'の'), None);
-    /// ```
+    #[cfg(any(test, feature = "unstable"))]
     pub fn pair(self, first: char, second: char) -> Option<u8> {
         self.pair_at(index(first)?, second)
     }
@@ -139,20 +121,6 @@ fn bmp_index() -> &'static [u16] {
         }
         index
     })
-}
-
-/// The cost of `c` in language `lang` (see [`CharFreq::for_language`] for
-/// the tags): `None` when the language has no table or the character no
-/// cost.
-///
-/// # Example
-/// ```
-/// let common = charsight::lang::charfreq("zh-Hans", '的').unwrap();
-/// assert!(common < 6 * 8, "的 is the commonest character, under 6 bits");
-/// assert_eq!(charsight::lang::charfreq("fr", 'é'), None);
-/// ```
-pub fn charfreq(lang: &str, c: char) -> Option<u8> {
-    CharFreq::for_language(lang)?.get(c)
 }
 
 #[cfg(test)]
@@ -243,5 +211,33 @@ mod tests {
         for freq in CharFreq::ALL {
             assert_eq!(freq.get('a'), None);
         }
+    }
+
+    #[test]
+    fn example_char_freq() {
+        use self::CharFreq;
+        let ja = CharFreq::for_language("ja").unwrap();
+        // The hiragana の is far commoner in Japanese than the rare kanji 鬱.
+        assert!(ja.cost('の') < ja.cost('鬱'));
+        // Hangul is missing from Japanese text: it costs the floor.
+        assert_eq!(ja.get('한'), None);
+        assert_eq!(ja.cost('한'), ja.floor());
+    }
+
+    #[test]
+    fn example_pair() {
+        use self::CharFreq;
+        let zh = CharFreq::for_language("zh-Hans").unwrap();
+        let pair = zh.pair('中', '国').unwrap();
+        // Given 中, 国 costs far less than on its own.
+        assert!(pair - zh.cost('中') < zh.cost('国'));
+        assert_eq!(zh.pair('国', 'の'), None);
+    }
+
+    #[test]
+    fn example_common_character() {
+        let common = CharFreq::for_language("zh-Hans").unwrap().get('的').unwrap();
+        assert!(common < 6 * 8, "的 is the commonest character, under 6 bits");
+        assert_eq!(CharFreq::for_language("fr"), None);
     }
 }

@@ -8,4 +8,4 @@
 mod charfreq;
 
 pub(crate) use charfreq::index;
-pub use charfreq::{charfreq, CharFreq};
+pub use charfreq::CharFreq;

@@ -22,7 +22,7 @@
 //!   by [`crate::font::convert`].
 //! - [`Kind::PrivateUse`] replaces private-use characters that a vendor
 //!   table maps to standard Unicode (NTT DoCoMo's emoji in Shift_JIS) and
-//!   reports every other one, left as it is ([`crate::pua`]).
+//!   reports every other one, left as it is.
 //! - [`Kind::Declaration`] reports an in-document declaration that the bytes
 //!   contradict, with both ways out (rewrite it, or write the text in the
 //!   encoding it declares); it changes the text only when the caller splices
@@ -145,7 +145,7 @@ pub enum Kind {
     /// An in-document declaration that the bytes contradict.
     Declaration,
     /// Private-use characters (gaiji): mapped where a vendor table knows
-    /// them, else reported and left ([`crate::pua`]).
+    /// them, else reported and left.
     #[cfg_attr(feature = "serde", serde(rename = "pua"))]
     PrivateUse,
 }

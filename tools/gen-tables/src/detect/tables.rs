@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use anyhow::{Context, Result};
-use charsight::lang::CharFreq;
+use charsight::unstable::CharFreq;
 use charsight::Charset;
 
 use super::model::{self, Model, ILLEGAL};

@@ -1,7 +1,7 @@
 //! Zawgyi detection on held-out text and conversion against the CLDR test
 //! pairs and Rabbit's samples (`shared/fonts/zawgyi`).
 
-use charsight::zawgyi;
+use crate::zawgyi;
 use testkit::{held_out, shared_dir};
 
 /// Length buckets (Burmese characters) of the accuracy table.
