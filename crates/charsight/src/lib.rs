@@ -8,7 +8,7 @@
 //!    │
 //!    ├─ label      labels → Charset (WHATWG + aliases seen in the wild)
 //!    ├─ sniff      declared evidence: BOM, HTTP charset, <meta>, XML declaration
-//!    ├─ detect     what the content says: statistical readings of 63 encodings
+//!    ├─ detect     what the content says: statistical readings of 64 encodings
 //!    │             (language models), ranked, with a calibrated confidence
 //!    ├─ verify     each candidate decoded: malformed, implausible, round trip
 //!    └─ pipeline   policy → Detection { charset, confidence, rule, evidence, candidates, font }
@@ -106,3 +106,8 @@ impl AsRef<[u8]> for Charset {
         self.name().as_bytes()
     }
 }
+
+/// The README's Rust examples, run by `cargo test --doc`.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;
