@@ -121,3 +121,8 @@ impl AsRef<[u8]> for Charset {
         self.name().as_bytes()
     }
 }
+
+/// The README's Rust examples, run by `cargo test --doc`.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;
