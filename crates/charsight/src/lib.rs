@@ -78,7 +78,16 @@
 //!
 //! # Features
 //!
+//! - `fonts` (default): font scopes in HTML and CSS (`<font face>`,
+//!   `font-family`, `@font-face`), whose symbol- or legacy-font text the
+//!   font pass converts; without it (and without `cssparser`) only the
+//!   scope-free passes run (Zawgyi, symbol-font private use).
 //! - `serde`: `Serialize` for the result types (the CLI's JSON output).
+//! - `gpl-fonts`: the font tables whose only licence is the GPL (Wingdings
+//!   1–3, Webdings, Bamini, TAB, TAM, TSCII); a build with them is covered by
+//!   GPL-3.0-or-later. Without it the registry lacks them.
+//! - `unstable`: internals for charsight's own tools (`charsight::unstable` when
+//!   enabled); no stability promise.
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]

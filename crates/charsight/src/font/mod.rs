@@ -32,8 +32,10 @@
 //! assert_eq!((&page[c.range.clone()], &*c.font, c.after.as_str()), ("a+b", "Symbol", "α+β"));
 //! ```
 
+#[cfg(feature = "fonts")]
 mod css;
 mod indic;
+#[cfg(feature = "fonts")]
 mod scope;
 mod table;
 
@@ -48,8 +50,6 @@ use crate::{zawgyi, Charset};
 /// Lines judged Zawgyi with at least this probability are converted.
 pub const ZAWGYI_THRESHOLD: f32 = 0.9;
 
-/// Confidence of a conversion inside a declared font's scope.
-const SCOPE_CONFIDENCE: f32 = 0.95;
 /// Confidence of reading U+F020-U+F0FF outside any scope as Symbol.
 const PRIVATE_USE_CONFIDENCE: f32 = 0.5;
 
@@ -186,18 +186,14 @@ pub fn convert(text: &str, markup: Markup, registry: &Registry) -> FontPass {
 /// [`convert`], with or without the Zawgyi conversion (detection needs
 /// only the Zawgyi probabilities, not the converted text).
 fn convert_with(text: &str, markup: Markup, registry: &Registry, zawgyi: bool) -> FontPass {
-    let mut conversions = Vec::new();
-    let mut scopes = Vec::new();
-    let mut notes = Vec::new();
-    let unscoped: Vec<Range<usize>> = match markup {
+    let (mut conversions, scopes, notes, unscoped): (_, _, _, Vec<Range<usize>>) = match markup {
+        #[cfg(feature = "fonts")]
         Markup::Html => {
             let found = scope::pass(text, registry);
-            conversions = found.conversions;
-            scopes = found.scopes;
-            notes = found.notes;
-            found.unscoped
+            (found.conversions, found.scopes, found.notes, found.unscoped)
         }
-        Markup::Text => std::iter::once(0..text.len()).collect(),
+        // Without the `fonts` feature, markup is not parsed for font scopes.
+        _ => (Vec::new(), Vec::new(), Vec::new(), std::iter::once(0..text.len()).collect()),
     };
     if let Some(symbol) = registry.get("Symbol").filter(|t| t.is_symbol_font()) {
         for range in &unscoped {

@@ -72,6 +72,9 @@ struct Open {
     scope: Option<usize>,
 }
 
+/// Confidence of a conversion inside a declared font's scope.
+const SCOPE_CONFIDENCE: f32 = 0.95;
+
 /// What the pass found.
 pub(crate) struct Found {
     pub conversions: Vec<Conversion>,
@@ -155,7 +158,7 @@ pub(crate) fn pass(html: &str, registry: &Registry) -> Found {
                                 range,
                                 font: table.shared_name(),
                                 after,
-                                confidence: super::SCOPE_CONFIDENCE,
+                                confidence: SCOPE_CONFIDENCE,
                                 rule: Rule::FontScope,
                             });
                         }

@@ -248,6 +248,7 @@ impl Registry {
     }
 
     /// The table at an index from [`Registry::index`].
+    #[cfg(feature = "fonts")]
     pub(crate) fn table(&self, index: usize) -> &FontTable {
         &self.tables[index]
     }
