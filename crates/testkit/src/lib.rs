@@ -32,10 +32,29 @@ pub fn shared_dir() -> PathBuf {
 /// out, chosen by an FNV-1a hash of the line's bytes, so the split is fixed,
 /// independent of line order and the same for every crate that uses it.
 pub fn held_out(line: &str) -> bool {
-    let hash = line.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+    fnv1a64(line.bytes(), 0) % 5 == 0
+}
+
+/// FNV-1a, 64 bits, of `bytes`, from the offset basis xor `salt` (0 for
+/// plain FNV-1a). The one hash of the workspace's tools and tests: the
+/// held-out split, the evaluations' seeded choices, the mapping oracles.
+pub fn fnv1a64(bytes: impl IntoIterator<Item = u8>, salt: u64) -> u64 {
+    bytes.into_iter().fold(0xcbf2_9ce4_8422_2325 ^ salt, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// [`fnv1a64`] of a character mapping, each entry as (length byte, bytes,
+/// code point little-endian), in the order given: the summary of a whole
+/// mapping table that `gen-tables` records from glibc and the codec tests
+/// check against.
+pub fn mapping_fnv1a64<'a>(mappings: impl IntoIterator<Item = (&'a [u8], u32)>) -> u64 {
+    let bytes = mappings.into_iter().flat_map(|(bytes, code_point)| {
+        std::iter::once(bytes.len() as u8)
+            .chain(bytes.iter().copied())
+            .chain(code_point.to_le_bytes())
     });
-    hash % 5 == 0
+    fnv1a64(bytes, 0)
 }
 
 /// The lines of `shared/text/<lang>.txt` on one side of [`held_out`]: the

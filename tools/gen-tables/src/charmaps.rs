@@ -180,14 +180,7 @@ fn data_path(name: &str) -> std::path::PathBuf {
 
 /// FNV-1a, 64 bits, over each mapping as (length byte, bytes, code point LE).
 fn fnv1a64(mappings: &BTreeMap<Vec<u8>, u32>) -> u64 {
-    let mut hash = 0xcbf2_9ce4_8422_2325_u64;
-    for (bytes, code_point) in mappings {
-        let len = [bytes.len() as u8];
-        for &b in len.iter().chain(bytes).chain(&code_point.to_le_bytes()) {
-            hash = (hash ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
-        }
-    }
-    hash
+    testkit::mapping_fnv1a64(mappings.iter().map(|(bytes, &code_point)| (&bytes[..], code_point)))
 }
 
 /// A single-byte charmap as intermediate text; checks that it is one.

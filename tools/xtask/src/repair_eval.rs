@@ -181,9 +181,7 @@ const VIAS: [Via; 12] = [
 /// A hash of `text` with `salt`, for choices that must not depend on order
 /// (FNV-1a, then mixed so that its low bits are not just parities).
 pub fn fnv(text: &str, salt: u64) -> u64 {
-    let h = text.bytes().fold(0xcbf2_9ce4_8422_2325 ^ salt, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    });
+    let h = testkit::fnv1a64(text.bytes(), salt);
     let h = (h ^ (h >> 33)).wrapping_mul(0xff51_afd7_ed55_8ccd);
     h ^ (h >> 33)
 }

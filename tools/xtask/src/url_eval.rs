@@ -57,9 +57,7 @@ const LENGTHS: std::ops::RangeInclusive<usize> = 1..=8;
 const SPACED: [&str; 7] = ["ko", "ru", "el", "ar", "fr", "de", "en"];
 
 fn fnv(bytes: &[u8], salt: u64) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325 ^ salt, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
+    testkit::fnv1a64(bytes.iter().copied(), salt)
 }
 
 /// Keywords of each length from the lines of `lang`: the first `len`

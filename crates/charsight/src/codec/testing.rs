@@ -80,13 +80,8 @@ pub(crate) fn assert_oracle(
     oracle: &Oracle,
 ) {
     let sorted: BTreeMap<Vec<u8>, char> = mappings.into_iter().collect();
-    let mut hash = 0xcbf2_9ce4_8422_2325_u64;
-    for (bytes, c) in &sorted {
-        let len = [bytes.len() as u8];
-        for &b in len.iter().chain(bytes).chain(&u32::from(*c).to_le_bytes()) {
-            hash = (hash ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
-        }
-    }
+    let hash =
+        testkit::mapping_fnv1a64(sorted.iter().map(|(bytes, &c)| (&bytes[..], u32::from(c))));
     assert_eq!(sorted.len(), oracle.mappings, "{name}: number of mappings");
     assert_eq!(hash, oracle.fnv1a64, "{name}: the mappings differ from glibc's");
 }
