@@ -111,7 +111,7 @@ mod zawgyi;
 
 pub use charset::Charset;
 pub use detection::{Candidate, Detection, Doubt, Policy, Rule};
-pub use pipeline::{Engine, Session};
+pub use pipeline::{EncodingChoice, Engine, Session};
 pub use sniff::{Evidence, Note, Source};
 pub use verify::Verification;
 
@@ -122,13 +122,6 @@ pub use verify::Verification;
 pub mod unstable {
     pub use crate::lang::CharFreq;
     pub use crate::zawgyi::to_zawgyi;
-}
-
-impl AsRef<[u8]> for Charset {
-    /// The charset's name as a label, so a `Charset` goes wherever a label does.
-    fn as_ref(&self) -> &[u8] {
-        self.name().as_bytes()
-    }
 }
 
 /// The README's Rust examples, run by `cargo test --doc`.

@@ -25,6 +25,53 @@ use crate::Charset;
 /// How many leading bytes evidence gathering reads by default.
 pub const DEFAULT_PREFIX: usize = 64 * 1024;
 
+/// An encoding a caller names for [`Engine::default_encoding`] or
+/// [`Engine::force_encoding`]: a [`Charset`], or a label as a document or a
+/// user would give it (`"latin1"`, `b"Shift_JIS"`), resolved like one; a
+/// label that names nothing is reported as ignored evidence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EncodingChoice {
+    /// A charset.
+    Charset(Charset),
+    /// A label, resolved as [`label::resolve`](crate::label::resolve) does.
+    Label(Vec<u8>),
+}
+
+impl EncodingChoice {
+    /// The label the choice is reported with as evidence.
+    fn label(&self) -> &[u8] {
+        match self {
+            EncodingChoice::Charset(charset) => charset.name().as_bytes(),
+            EncodingChoice::Label(label) => label,
+        }
+    }
+}
+
+impl From<Charset> for EncodingChoice {
+    fn from(charset: Charset) -> EncodingChoice {
+        EncodingChoice::Charset(charset)
+    }
+}
+
+impl From<&str> for EncodingChoice {
+    fn from(label: &str) -> EncodingChoice {
+        EncodingChoice::Label(label.as_bytes().to_vec())
+    }
+}
+
+impl From<&[u8]> for EncodingChoice {
+    fn from(label: &[u8]) -> EncodingChoice {
+        EncodingChoice::Label(label.to_vec())
+    }
+}
+
+impl From<String> for EncodingChoice {
+    fn from(label: String) -> EncodingChoice {
+        EncodingChoice::Label(label.into_bytes())
+    }
+}
+
 /// The context of a document and the rules to decide its encoding by.
 ///
 /// # Example
@@ -39,8 +86,8 @@ pub const DEFAULT_PREFIX: usize = 64 * 1024;
 #[derive(Clone, Debug)]
 pub struct Engine {
     content_type: Option<Vec<u8>>,
-    default: Option<Vec<u8>>,
-    forced: Option<Vec<u8>>,
+    default: Option<EncodingChoice>,
+    forced: Option<EncodingChoice>,
     tld: Option<String>,
     language: Option<String>,
     policy: Policy,
@@ -74,18 +121,17 @@ impl Engine {
     }
 
     /// The encoding to fall back to when nothing decides (default:
-    /// windows-1252). Takes a label; a [`Charset`] works too. A label that
-    /// names nothing is reported as ignored evidence.
-    pub fn default_encoding(mut self, label: impl AsRef<[u8]>) -> Engine {
-        self.default = Some(label.as_ref().to_vec());
+    /// windows-1252): a [`Charset`] or a label ([`EncodingChoice`]).
+    pub fn default_encoding(mut self, encoding: impl Into<EncodingChoice>) -> Engine {
+        self.default = Some(encoding.into());
         self
     }
 
     /// The encoding to use whatever the evidence says (which is still
-    /// gathered and reported). A label that names nothing is reported as
-    /// ignored evidence and forces nothing.
-    pub fn force_encoding(mut self, label: impl AsRef<[u8]>) -> Engine {
-        self.forced = Some(label.as_ref().to_vec());
+    /// gathered and reported): a [`Charset`] or a label. A label that names
+    /// nothing is reported as ignored evidence and forces nothing.
+    pub fn force_encoding(mut self, encoding: impl Into<EncodingChoice>) -> Engine {
+        self.forced = Some(encoding.into());
         self
     }
 
@@ -121,6 +167,26 @@ impl Engine {
         let mut session = self.session();
         session.feed(bytes);
         session.finish()
+    }
+
+    /// Decides the encoding of `bytes` and decodes them with it: the text
+    /// (without a byte order mark; each malformed sequence a U+FFFD, counted
+    /// in the chosen candidate's verification) and the decision.
+    ///
+    /// # Example
+    /// ```
+    /// use charsight::{Charset, Engine};
+    /// let (text, found) = Engine::new().decode(b"\xEF\xBB\xBFna\xC3\xAFve");
+    /// assert_eq!(text, "naïve");
+    /// assert_eq!(found.charset, Charset::Utf8);
+    /// let (text, found) = Engine::new().decode(b"Fran\xE7ois et Ren\xE9e, caf\xE9 cr\xE8me");
+    /// assert_eq!(text, "François et Renée, café crème");
+    /// assert_eq!(found.charset, Charset::Windows1252);
+    /// ```
+    pub fn decode<'b>(&self, bytes: &'b [u8]) -> (std::borrow::Cow<'b, str>, Detection) {
+        let found = self.detect(bytes);
+        let (text, _) = found.charset.decode(&bytes[found.bom_len.min(bytes.len())..]);
+        (text, found)
     }
 
     /// A streaming detection: feed chunks, then finish.
@@ -201,9 +267,9 @@ fn gather(engine: &Engine, prefix: &[u8]) -> (Vec<Evidence>, DocumentKind) {
             e
         }));
     }
-    for (source, label) in [(Source::Default, &engine.default), (Source::Forced, &engine.forced)] {
-        if let Some(label) = label {
-            let mut e = Evidence::from_label(source, label, 0);
+    for (source, choice) in [(Source::Default, &engine.default), (Source::Forced, &engine.forced)] {
+        if let Some(choice) = choice {
+            let mut e = Evidence::from_label(source, choice.label(), 0);
             e.len = 0;
             evidence.push(e);
         }
