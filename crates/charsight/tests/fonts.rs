@@ -1,7 +1,7 @@
 //! The font pass end to end: scopes in HTML, tables, and clean text left
 //! alone (`shared/text/my.txt`, every `shared/corpus` file).
 
-use charsight::font::{self, Declared, FontTable, Markup, PassNote, Registry, Rule};
+use charsight::font::{self, Basis, Declared, FontTable, Markup, PassNote, Registry};
 use charsight::Charset;
 use testkit::shared_dir;
 
@@ -20,7 +20,7 @@ fn font_face_scopes() {
     assert_eq!(pass.scopes.len(), 2);
     assert_eq!(pass.scopes[0].declared, Declared::FontFace);
     assert_eq!(&*pass.scopes[1].font, "Wingdings");
-    assert!(pass.conversions.iter().all(|c| c.rule == Rule::FontScope && c.confidence > 0.9));
+    assert!(pass.conversions.iter().all(|c| c.basis == Basis::FontScope && c.confidence > 0.9));
 }
 
 #[test]
@@ -153,7 +153,7 @@ fn zawgyi_lines_convert_and_unicode_lines_stay() {
     let pass = font::convert(text, Markup::Text, &Registry::builtin());
     assert_eq!(pass.text, "မြန်မာနိုင်ငံ\nမြန်မာနိုင်ငံ ပြောပါတယ်\nEnglish");
     assert_eq!(pass.conversions.len(), 1);
-    assert_eq!(pass.conversions[0].rule, Rule::Zawgyi);
+    assert_eq!(pass.conversions[0].basis, Basis::Zawgyi);
 }
 
 /// Whether text breaks Unicode Burmese storage order, as Zawgyi does: the

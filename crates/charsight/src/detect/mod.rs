@@ -386,7 +386,7 @@ pub struct Guess {
     /// in the bytes examined): first `charset`, the cheapest reading of
     /// the decoding likeliest to be right (summed over the readings that
     /// give it), then the others, cheapest first.
-    pub candidates: Vec<Candidate>,
+    pub candidates: Vec<Reading>,
     /// The encoding that read the bytes best until bytes it does not
     /// decode ruled it out (the last such, once a few non-ASCII bytes were
     /// seen): the document's own encoding when those are a few stray bytes
@@ -398,7 +398,7 @@ pub struct Guess {
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[non_exhaustive]
-pub struct Candidate {
+pub struct Reading {
     /// The encoding.
     pub charset: Charset,
     /// Probability, from 0 to 1, that decoding with it gives the right
@@ -416,7 +416,7 @@ pub struct Candidate {
 
 impl Guess {
     /// The candidate for `charset`, if the detector did not rule it out.
-    pub fn candidate(&self, charset: Charset) -> Option<&Candidate> {
+    pub fn candidate(&self, charset: Charset) -> Option<&Reading> {
         self.candidates.iter().find(|c| c.charset == charset)
     }
 }
@@ -1050,10 +1050,10 @@ impl Detector {
             alike[label] += w;
         }
         let best_decoding = decodings.first().copied();
-        let candidates: Vec<Candidate> = costs
+        let candidates: Vec<Reading> = costs
             .iter()
             .zip(&decodings)
-            .map(|(&(entry, cost, language), &decoding)| Candidate {
+            .map(|(&(entry, cost, language), &decoding)| Reading {
                 charset: all[entry].charset,
                 confidence: (alike[decoding] / total) as f32,
                 // Plain ASCII (label 0) has no language.

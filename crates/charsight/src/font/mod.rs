@@ -64,12 +64,13 @@ pub enum Markup {
     Text,
 }
 
-/// Which rule made a conversion.
+/// What a conversion rests on: a font's scope, the private-use form of a
+/// symbol font, or a line judged Zawgyi.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 #[non_exhaustive]
-pub enum Rule {
+pub enum Basis {
     /// Text inside a known font's scope, through its table.
     FontScope,
     /// U+F020-U+F0FF outside any scope, read as Symbol.
@@ -78,13 +79,13 @@ pub enum Rule {
     Zawgyi,
 }
 
-impl Rule {
-    /// The rule's name in reports.
+impl Basis {
+    /// The basis's name in reports.
     pub fn name(self) -> &'static str {
         match self {
-            Rule::FontScope => "font_scope",
-            Rule::SymbolPrivateUse => "symbol_private_use",
-            Rule::Zawgyi => "zawgyi",
+            Basis::FontScope => "font_scope",
+            Basis::SymbolPrivateUse => "symbol_private_use",
+            Basis::Zawgyi => "zawgyi",
         }
     }
 }
@@ -104,8 +105,8 @@ pub struct Conversion {
     pub after: String,
     /// Probability, from 0 to 1, that the conversion is right.
     pub confidence: f32,
-    /// The rule that fired.
-    pub rule: Rule,
+    /// What it rests on.
+    pub basis: Basis,
 }
 
 /// How an element declared its font.
@@ -227,7 +228,7 @@ fn private_use_runs(text: &str, range: Range<usize>, symbol: &FontTable) -> Vec<
             range: run,
             font: symbol.shared_name(),
             confidence: PRIVATE_USE_CONFIDENCE,
-            rule: Rule::SymbolPrivateUse,
+            basis: Basis::SymbolPrivateUse,
         })
         .collect()
 }
@@ -247,7 +248,7 @@ fn zawgyi_runs(text: &str) -> Vec<Conversion> {
                     font: Arc::clone(&font),
                     after,
                     confidence: segment.zawgyi,
-                    rule: Rule::Zawgyi,
+                    basis: Basis::Zawgyi,
                 });
             }
         }
@@ -379,7 +380,7 @@ mod tests {
     fn private_use_outside_scopes_reads_as_symbol() {
         let pass = convert("x \u{F061}\u{F062} y", Markup::Text, &Registry::builtin());
         assert_eq!(pass.text, "x αβ y");
-        assert_eq!(pass.conversions[0].rule, Rule::SymbolPrivateUse);
+        assert_eq!(pass.conversions[0].basis, Basis::SymbolPrivateUse);
         assert!(pass.conversions[0].confidence < 0.6);
     }
 

@@ -20,7 +20,7 @@ use std::ops::Range;
 use html5gum::{DefaultEmitter, Token, Tokenizer};
 
 use super::css::{face_family, font_family, StyleSheet};
-use super::{Conversion, Declared, PassNote, Registry, Rule, Scope};
+use super::{Basis, Conversion, Declared, PassNote, Registry, Scope};
 
 /// Maximum depth of the element stack.
 const MAX_DEPTH: usize = 512;
@@ -159,7 +159,7 @@ pub(crate) fn pass(html: &str, registry: &Registry) -> Found {
                                 font: table.shared_name(),
                                 after,
                                 confidence: SCOPE_CONFIDENCE,
-                                rule: Rule::FontScope,
+                                basis: Basis::FontScope,
                             });
                         }
                     }

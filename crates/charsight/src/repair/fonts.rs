@@ -16,7 +16,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use super::{Edit, Kind};
-use crate::font::{self, Declared, Markup, Registry, Rule};
+use crate::font::{self, Basis, Declared, Markup, Registry};
 use crate::zawgyi;
 
 /// A known font's scope in the input: an element that puts its content in
@@ -50,23 +50,23 @@ pub(crate) fn repair_text(
     let in_zawgyi: usize = pass
         .conversions
         .iter()
-        .filter(|c| c.rule == Rule::Zawgyi)
+        .filter(|c| c.basis == Basis::Zawgyi)
         .map(|c| c.before.chars().filter(|&ch| zawgyi::is_myanmar(ch)).count())
         .sum();
     let zawgyi_document = 2 * in_zawgyi >= burmese;
     let mut conversions: Vec<font::Conversion> = pass
         .conversions
         .into_iter()
-        .filter(|c| c.rule != Rule::Zawgyi || zawgyi_document)
+        .filter(|c| c.basis != Basis::Zawgyi || zawgyi_document)
         .collect();
     // The Zawgyi model judges lines, and a converted line can still read
     // as Zawgyi and convert again: then the block's Zawgyi conversions are
     // not trusted (repairs must be idempotent).
-    if conversions.iter().any(|c| c.rule == Rule::Zawgyi) {
+    if conversions.iter().any(|c| c.basis == Basis::Zawgyi) {
         let converted = font::apply(text, &conversions, markup);
         let again = font::convert(&converted, markup, registry);
-        if again.conversions.iter().any(|c| c.rule == Rule::Zawgyi) {
-            conversions.retain(|c| c.rule != Rule::Zawgyi);
+        if again.conversions.iter().any(|c| c.basis == Basis::Zawgyi) {
+            conversions.retain(|c| c.basis != Basis::Zawgyi);
         }
     }
     let edits = conversions
@@ -78,7 +78,7 @@ pub(crate) fn repair_text(
             },
             range: c.range,
             kind: Kind::Fonts,
-            rule: format!("{} font ({})", c.font, c.rule.name()),
+            rule: format!("{} font ({})", c.font, c.basis.name()),
             confidence: c.confidence,
         })
         .collect();
