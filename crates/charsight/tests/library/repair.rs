@@ -2,7 +2,7 @@
 //! text is never changed, repairing twice changes nothing more, nothing is
 //! lost, and the chunking of the input does not matter.
 
-mod common;
+use crate::common;
 
 use charsight::decode::{Errors, TextDecoder};
 use charsight::repair::{undo, Finding, Kind, RepairPolicy, Repairer};

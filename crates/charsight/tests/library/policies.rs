@@ -2,7 +2,7 @@
 //! policies on each (issue 4). Documents are built from the natural text in
 //! `../shared/text`.
 
-mod common;
+use crate::common;
 
 use charsight::{Charset, Doubt, Engine, Note, Policy, Rule, Source};
 
