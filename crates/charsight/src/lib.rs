@@ -93,6 +93,7 @@
 #![deny(missing_docs)]
 
 mod charset;
+mod classify;
 mod codec;
 mod damage;
 pub mod decode;
@@ -116,10 +117,12 @@ pub use sniff::{Evidence, Note, Source};
 pub use verify::Verification;
 
 /// Internals that charsight's own tools build on: the table generator reads
-/// the CJK character frequencies and writes Burmese in Zawgyi with them.
+/// the CJK character frequencies, classifies characters by the runtime's
+/// rule and writes Burmese in Zawgyi with them.
 /// Behind the `unstable` feature, with no stability promise: not for users.
 #[cfg(feature = "unstable")]
 pub mod unstable {
+    pub use crate::classify::is_letter;
     pub use crate::lang::CharFreq;
     pub use crate::zawgyi::to_zawgyi;
 }

@@ -13,6 +13,7 @@ use super::tables::{
 };
 use charsight_tables::charfreq;
 
+use crate::classify::is_letter;
 use crate::lang::CharFreq;
 
 /// A character's class where the symbol table lacks it: the rule the
@@ -30,33 +31,6 @@ fn category(c: char) -> u8 {
     } else {
         SYMBOL
     }
-}
-
-/// Whether `c` is a letter of text, as the generator has it: alphabetic,
-/// and not a compatibility form of another letter (`ª`, `º`, `µ`), which
-/// text uses as a symbol.
-fn is_letter(c: char) -> bool {
-    use unicode_normalization::char::{decompose_canonical, decompose_compatible};
-    if !c.is_alphabetic() {
-        return false;
-    }
-    // Few characters decompose: compare without allocating.
-    let (mut canonical, mut compatible) = ([None; 4], [None; 4]);
-    let mut i = 0;
-    decompose_canonical(c, |d| {
-        if let Some(slot) = canonical.get_mut(i) {
-            *slot = Some(d);
-        }
-        i += 1;
-    });
-    let mut j = 0;
-    decompose_compatible(c, |d| {
-        if let Some(slot) = compatible.get_mut(j) {
-            *slot = Some(d);
-        }
-        j += 1;
-    });
-    i == j && canonical == compatible
 }
 
 /// Whether `c` is a CJK ideograph (the unified ones and extension A) or a

@@ -178,20 +178,11 @@ pub fn typographic(line: &str) -> String {
     out.replace("...", "\u{2026}")
 }
 
-/// Whether `c` is a letter of text: alphabetic, and not a compatibility
-/// form of another (`ª`, `º`, `µ`, `ⁿ`: their compatibility decomposition
-/// is not their canonical one), which text uses as a symbol (`1º`,
-/// `10 µm`). The detector's runtime applies the same rule.
-pub fn is_letter(c: char) -> bool {
-    use unicode_normalization::char::{decompose_canonical, decompose_compatible};
-    if !c.is_alphabetic() {
-        return false;
-    }
-    let (mut canonical, mut compatible) = (Vec::new(), Vec::new());
-    decompose_canonical(c, |d| canonical.push(d));
-    decompose_compatible(c, |d| compatible.push(d));
-    canonical == compatible
-}
+/// Whether `c` is a letter of text, by the rule the detector's runtime
+/// applies (`charsight::unstable::is_letter`): alphabetic, and not a
+/// compatibility form of another (`ª`, `º`, `µ`), which text uses as a
+/// symbol (`1º`, `10 µm`).
+pub use charsight::unstable::is_letter;
 
 /// The category of a lowercase character outside every alphabet. The
 /// detector's runtime fallback applies the same rule to characters missing
