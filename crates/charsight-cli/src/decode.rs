@@ -1,8 +1,8 @@
 //! `charsight decode`: one input to text, streamed in bounded memory, with a
 //! JSON report.
 //!
-//! The decision is made on a prefix (at most [`DECIDE_LIMIT`] bytes, less
-//! when the engine is sure sooner); the rest is streamed through the same
+//! The decision is made on a prefix (as far as [`decide`] reads, the same
+//! for every command); then the whole input is streamed through the
 //! decoder. When the run must not write anything partial (`--errors
 //! strict`, `--keep-encoding`), a first pass checks the whole input and a
 //! second writes it; standard input is spooled to a temporary file between
@@ -20,16 +20,12 @@ use charsight::decode::{
     TextEncoder,
 };
 use charsight::repair::{Findings, RepairPolicy, Repairer};
-use charsight::{Charset, Detection, Engine, Source};
+use charsight::{Charset, Detection, Source};
 
 use crate::args::DecodeArgs;
-use crate::input::{read_some, Input};
+use crate::input::{decide, read_some, Decided, Input, CHUNK};
 use crate::json::{AfterDecision, DecodeReport, DetectLine, Output, Repairs};
 use crate::Status;
-
-/// The decision reads at most this many bytes.
-const DECIDE_LIMIT: usize = 1 << 20;
-const CHUNK: usize = 64 * 1024;
 
 /// Runs `decode` (or `repair`, whose `repairs` default to all).
 pub fn run(args: &DecodeArgs, repairs: RepairPolicy, stdout: &mut impl Write) -> Result<Status> {
@@ -42,7 +38,11 @@ pub fn run(args: &DecodeArgs, repairs: RepairPolicy, stdout: &mut impl Write) ->
         bail!("--report - writes the report to standard output: write the text to a file with -o");
     }
     let name = input.name().to_path_buf();
-    let Decided { reader, head, detection } = decide(&input, &args.engine.engine())?;
+    let engine = args.engine.engine();
+    let Decided { mut detections, decided_on, reader } =
+        decide(&input, std::slice::from_ref(&engine), true)
+            .with_context(|| format!("{}", name.display()))?;
+    let detection = detections.remove(0);
     if let Some(what) = undecodable(&detection) {
         eprintln!(
             "charsight: {}: {what}: not decoded (give --force-encoding to decode it anyway)",
@@ -50,34 +50,30 @@ pub fn run(args: &DecodeArgs, repairs: RepairPolicy, stdout: &mut impl Write) ->
         );
         return Ok(Status::Negative);
     }
-    let plan = Plan::new(args, args.repair.unwrap_or(repairs), &detection)?;
+    let plan = Plan::new(args, args.repair.unwrap_or(repairs), &detection, decided_on)?;
 
     let (outcome, failure) = if args.errors == crate::args::ErrorsArg::Strict || args.keep_encoding
     {
         // First pass: check everything, write nothing.
         let mut spool = matches!(input, Input::Stdin).then(tempfile::tempfile).transpose()?;
         let tee = Tee { reader, copy: spool.as_mut() };
-        let checked = transcode(&plan, &head, tee, io::sink())
-            .with_context(|| format!("{}", name.display()))?;
+        let checked =
+            transcode(&plan, tee, io::sink()).with_context(|| format!("{}", name.display()))?;
         if checked.1.is_some() {
             checked
         } else {
-            let rest: Box<dyn Read> = match (&input, spool) {
+            let again: Box<dyn Read> = match (&input, spool) {
                 (_, Some(mut spool)) => {
                     spool.seek(SeekFrom::Start(0))?;
                     Box::new(spool)
                 }
-                (Input::File(path), None) => {
-                    let mut file = File::open(path)?;
-                    file.seek(SeekFrom::Start(head.len() as u64))?;
-                    Box::new(file)
-                }
+                (Input::File(path), None) => Box::new(File::open(path)?),
                 (Input::Stdin, None) => Box::new(io::empty()),
             };
-            write_output(args.output.as_deref(), stdout, |w| transcode(&plan, &head, rest, w))?
+            write_output(args.output.as_deref(), stdout, |w| transcode(&plan, again, w))?
         }
     } else {
-        write_output(args.output.as_deref(), stdout, |w| transcode(&plan, &head, reader, w))?
+        write_output(args.output.as_deref(), stdout, |w| transcode(&plan, reader, w))?
     };
     let error = failure.map(|f| f.to_string());
 
@@ -149,34 +145,6 @@ fn undecodable(detection: &Detection) -> Option<String> {
     }
 }
 
-/// The input, read as far as the decision needed.
-pub struct Decided {
-    /// The rest of the input.
-    pub reader: Box<dyn Read>,
-    /// The bytes read.
-    pub head: Vec<u8>,
-    pub detection: Detection,
-}
-
-/// Reads `input` until the engine has decided (or [`DECIDE_LIMIT`] bytes).
-pub fn decide(input: &Input, engine: &Engine) -> Result<Decided> {
-    let name = input.name();
-    let mut reader = input.open().with_context(|| format!("{}", name.display()))?;
-    let mut head = Vec::new();
-    let mut buf = vec![0; CHUNK];
-    let mut session = engine.session();
-    while head.len() < DECIDE_LIMIT && session.wants_more() {
-        let n = read_some(&mut reader, &mut buf).with_context(|| format!("{}", name.display()))?;
-        if n == 0 {
-            reader = Box::new(io::empty());
-            break;
-        }
-        session.feed(&buf[..n]);
-        head.extend_from_slice(&buf[..n]);
-    }
-    Ok(Decided { reader, head, detection: session.finish() })
-}
-
 /// What to decode with and how to write it.
 struct Plan {
     detection: Detection,
@@ -185,10 +153,17 @@ struct Plan {
     errors: Errors,
     unmappable: OnUnmappable,
     splices: Vec<Splice>,
+    /// How many leading bytes the decision read.
+    decided_on: u64,
 }
 
 impl Plan {
-    fn new(args: &DecodeArgs, repairs: RepairPolicy, detection: &Detection) -> Result<Plan> {
+    fn new(
+        args: &DecodeArgs,
+        repairs: RepairPolicy,
+        detection: &Detection,
+        decided_on: u64,
+    ) -> Result<Plan> {
         let output = match (args.to, args.keep_encoding) {
             (Some(to), _) => to,
             (None, true) => declared_in_document(detection).context(
@@ -207,7 +182,15 @@ impl Plan {
         };
         let splices =
             if args.fix_declaration { declaration_fixes(detection, output) } else { Vec::new() };
-        Ok(Plan { detection: detection.clone(), repairs, output, errors, unmappable, splices })
+        Ok(Plan {
+            detection: detection.clone(),
+            repairs,
+            output,
+            errors,
+            unmappable,
+            splices,
+            decided_on,
+        })
     }
 
     /// A decoder for the input that makes the repairs asked for.
@@ -253,38 +236,29 @@ impl std::fmt::Display for DataFailure {
 /// What a run gave: what it met, and the data failure that stopped it.
 type Transcoded = (Outcome, Option<DataFailure>);
 
-/// Decodes `head` then `rest` and writes the text, encoded, to `sink`.
-fn transcode(
-    plan: &Plan,
-    head: &[u8],
-    mut rest: impl Read,
-    mut sink: impl Write,
-) -> io::Result<Transcoded> {
-    let mut pipe = Pipe::new(plan, head.len() as u64);
+/// Decodes `input` (the whole input, from its first byte) and writes the
+/// text, encoded, to `sink`.
+fn transcode(plan: &Plan, mut input: impl Read, mut sink: impl Write) -> io::Result<Transcoded> {
+    let mut pipe = Pipe::new(plan);
     let mut outcome = Outcome::default();
     if let Some(bom) = plan.output.bom().filter(|_| plan.output != Charset::Utf8) {
         sink.write_all(bom)?;
     }
-    outcome.bytes_in += head.len() as u64;
-    let mut fail = pipe.step(head, false, &mut sink)?;
-    outcome.after.decided_on_bytes = head.len() as u64;
+    outcome.after.decided_on_bytes = plan.decided_on;
     let mut buf = vec![0; CHUNK];
-    while fail.is_none() {
-        let n = read_some(&mut rest, &mut buf)?;
+    loop {
+        let n = read_some(&mut input, &mut buf)?;
         outcome.bytes_in += n as u64;
-        fail = pipe.step(&buf[..n], n == 0, &mut sink)?;
+        if let Some(fail) = pipe.step(&buf[..n], n == 0, &mut sink)? {
+            sink.flush()?;
+            return Ok((pipe.outcome(outcome), Some(fail)));
+        }
         if n == 0 {
             break;
         }
     }
     sink.flush()?;
-    outcome.malformed = pipe.decoder.malformed().clone();
-    outcome.escape_collisions = pipe.decoder.escape_collisions();
-    outcome.findings = pipe.decoder.findings().clone();
-    outcome.after.malformed = outcome.malformed.past().unwrap_or(0);
-    outcome.after.first_offset =
-        outcome.malformed.ranges.iter().map(|r| r.offset).find(|&o| o >= head.len() as u64);
-    Ok((outcome, fail))
+    Ok((pipe.outcome(outcome), None))
 }
 
 /// A decoder and an encoder joined by reused buffers.
@@ -296,12 +270,27 @@ struct Pipe {
 }
 
 impl Pipe {
-    /// A pipe for `plan` whose input's first `decided_on` bytes decided it.
-    fn new(plan: &Plan, decided_on: u64) -> Pipe {
-        let decoder = plan.decoder().count_malformed_past(decided_on);
+    /// A pipe for `plan`.
+    fn new(plan: &Plan) -> Pipe {
+        let decoder = plan.decoder().count_malformed_past(plan.decided_on);
         let raw_escapes = plan.errors == Errors::Escape && !plan.output.is_unicode();
         let encoder = TextEncoder::new(plan.output, plan.unmappable).raw_escapes(raw_escapes);
         Pipe { decoder, encoder, text: String::new(), bytes: Vec::new() }
+    }
+
+    /// `outcome` completed with what the decoder met.
+    fn outcome(&self, mut outcome: Outcome) -> Outcome {
+        outcome.malformed = self.decoder.malformed().clone();
+        outcome.escape_collisions = self.decoder.escape_collisions();
+        outcome.findings = self.decoder.findings().clone();
+        outcome.after.malformed = outcome.malformed.past().unwrap_or(0);
+        outcome.after.first_offset = outcome
+            .malformed
+            .ranges
+            .iter()
+            .map(|r| r.offset)
+            .find(|&o| o >= outcome.after.decided_on_bytes);
+        outcome
     }
 
     /// Passes one chunk through; the data failure that stops the run, if any.

@@ -13,13 +13,12 @@ use crate::Status;
 
 pub fn run(args: &DetectArgs, out: &mut impl Write) -> Result<Status> {
     let engine = args.engine.engine();
-    let mut buf = vec![0; 64 * 1024];
     let mut status = Status::Success;
     for input in input::expand(&args.paths)? {
         let result = match input {
             Ok(input) => {
-                let found = input::detect(&engine, &input, &mut buf);
-                (input.name().to_path_buf(), found)
+                let found = input::decide(&input, std::slice::from_ref(&engine), false);
+                (input.name().to_path_buf(), found.map(|mut d| d.detections.remove(0)))
             }
             Err((path, err)) => (path, Err(err)),
         };

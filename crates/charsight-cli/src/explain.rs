@@ -22,8 +22,7 @@ use charsight::repair::{Finding, FontScope, Kind, Leftover, RepairPolicy, Repair
 use charsight::{Candidate, Charset, Detection, Policy, Rule};
 
 use crate::args::ExplainArgs;
-use crate::decode::{decide, Decided};
-use crate::input::{read_some, Input};
+use crate::input::{decide, read_some, Decided, Input, CHUNK};
 use crate::Status;
 
 const HEAD: Style = Style::new().bold();
@@ -32,26 +31,30 @@ const BAD: Style = AnsiColor::Red.on_default().bold();
 const WARN: Style = AnsiColor::Yellow.on_default();
 const DIM: Style = Style::new().dimmed();
 
+/// The policies whose decisions are shown side by side.
+const POLICIES: [Policy; 3] = [Policy::Verify, Policy::Whatwg, Policy::Detect];
+
 pub fn run(args: &ExplainArgs, out: &mut impl Write) -> Result<Status> {
     let input = match &args.path {
         Some(path) if path.as_os_str() != "-" => Input::File(path.clone()),
         _ => Input::Stdin,
     };
     let name = input.name().display().to_string();
+    // The engine asked for first, then each policy for comparison.
     let engine = args.engine.engine();
-    let Decided { mut reader, head, detection } = decide(&input, &engine)?;
-    let policies: Vec<(Policy, Detection)> = [Policy::Verify, Policy::Whatwg, Policy::Detect]
-        .into_iter()
-        .map(|p| (p, engine.clone().policy(p).detect(&head)))
-        .collect();
+    let mut engines = vec![engine.clone()];
+    engines.extend(POLICIES.map(|p| engine.clone().policy(p)));
+    let Decided { mut detections, decided_on, mut reader } =
+        decide(&input, &engines, true).with_context(|| name.clone())?;
+    let policies: Vec<(Policy, Detection)> = POLICIES.into_iter().zip(detections.split_off(1)).collect();
+    let detection = detections.remove(0);
 
     // Every repair, over the whole input.
     let mut repairer =
         Repairer::for_detection(&detection, RepairPolicy::all(), Errors::Replace, Charset::Utf8);
     let mut text = String::new();
-    let mut total = head.len() as u64;
-    repairer.repair(&head, false, &mut text).expect("replace mode never fails");
-    let mut buf = vec![0; 64 * 1024];
+    let mut total = 0;
+    let mut buf = vec![0; CHUNK];
     loop {
         text.clear();
         let n = read_some(&mut reader, &mut buf).with_context(|| name.clone())?;
@@ -66,7 +69,7 @@ pub fn run(args: &ExplainArgs, out: &mut impl Write) -> Result<Status> {
     let w = &mut s;
     writeln!(w, "{HEAD}{name}{HEAD:#}: {} bytes", group(total))?;
     declared(w, &detection)?;
-    bytes(w, &detection)?;
+    bytes(w, &detection, decided_on)?;
     decision(w, &detection, &policies)?;
     problems(w, &detection, repairer.findings().list.as_slice(), repairer.leftovers(), args.limit)?;
     fonts(w, repairer.font_scopes(), args.limit)?;
@@ -148,10 +151,11 @@ fn declared(w: &mut String, detection: &Detection) -> Result<()> {
     Ok(())
 }
 
-fn bytes(w: &mut String, detection: &Detection) -> Result<()> {
+fn bytes(w: &mut String, detection: &Detection, decided_on: u64) -> Result<()> {
     writeln!(
         w,
-        "\n{HEAD}What the bytes are{HEAD:#} {DIM}(first {} bytes){DIM:#}",
+        "\n{HEAD}What the bytes are{HEAD:#} {DIM}(detector: first {} bytes; verification: first {}){DIM:#}",
+        group(decided_on),
         group(detection.sample_len as u64)
     )?;
     if detection.binary {

@@ -1,12 +1,14 @@
-//! Inputs: files, directories walked recursively, and standard input; each
-//! read only as far as detection needs, through one reused buffer.
+//! Inputs: files, directories walked recursively, and standard input; and
+//! the one decision every command makes on them, reading each input only as
+//! far as detection needs.
 
 use std::fs::File;
-use std::io::{self, IsTerminal, Read};
+use std::io::{self, IsTerminal, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
-use charsight::{Detection, Engine};
+use charsight::{Detection, Engine, Session};
+use tempfile::SpooledTempFile;
 
 /// One input to process.
 #[derive(Debug)]
@@ -61,27 +63,97 @@ pub fn expand(paths: &[PathBuf]) -> Result<Vec<std::result::Result<Input, (PathB
     Ok(inputs)
 }
 
-impl Input {
-    /// Opens the input for reading.
-    pub fn open(&self) -> io::Result<Box<dyn Read>> {
-        Ok(match self {
-            Input::Stdin => Box::new(io::stdin().lock()),
-            Input::File(path) => Box::new(File::open(path)?),
-        })
-    }
+/// Every command reads at most this many bytes to decide: as far as the
+/// engine wants more (a long run of ASCII leaves the content detector
+/// undecided), then no further, so a huge file costs one bounded pass.
+pub const DECIDE_LIMIT: u64 = 64 << 20;
+
+/// Standard input read to decide is kept in memory up to this size, then in
+/// a temporary file, so that it can be read again from its start.
+const SPOOL_IN_MEMORY: usize = 1 << 20;
+
+/// The read size of every command.
+pub const CHUNK: usize = 64 * 1024;
+
+/// What [`decide`] found.
+pub struct Decided {
+    /// One detection for each engine asked, in order.
+    pub detections: Vec<Detection>,
+    /// How many bytes of the input the detections looked at.
+    pub decided_on: u64,
+    /// The whole input from its first byte, when [`decide`] was asked to
+    /// replay it (else empty).
+    pub reader: Box<dyn Read>,
 }
 
-/// Reads `input` through `buf` until the engine has what it needs.
-pub fn detect(engine: &Engine, input: &Input, buf: &mut [u8]) -> io::Result<Detection> {
-    let mut reader = input.open()?;
-    let mut session = engine.session();
-    while session.wants_more() {
-        match read_some(&mut reader, buf)? {
-            0 => break,
-            n => session.feed(&buf[..n]),
+/// Reads `input` until the engines have decided, or [`DECIDE_LIMIT`] bytes:
+/// the one decision path of `detect`, `decode`, `repair` and `explain`, so
+/// that they read the same bytes and reach the same decision. Memory stays
+/// bounded: each engine keeps its own bounded prefix, a regular file is
+/// read again from its start, and standard input (or a pipe) is kept in a
+/// spool only when `replay` asks for the input back.
+///
+/// The engines differ only in their policy, so they want the same bytes.
+pub fn decide(input: &Input, engines: &[Engine], replay: bool) -> io::Result<Decided> {
+    let mut sessions: Vec<Session> = engines.iter().map(Engine::session).collect();
+    let (decided_on, reader): (u64, Box<dyn Read>) = match input {
+        Input::File(path) if std::fs::metadata(path)?.is_file() => {
+            let mut file = File::open(path)?;
+            let decided_on = feed(&mut file, &mut sessions, None)?;
+            if replay {
+                file.seek(SeekFrom::Start(0))?;
+                (decided_on, Box::new(file))
+            } else {
+                (decided_on, Box::new(io::empty()))
+            }
         }
+        Input::File(path) => spooled(File::open(path)?, &mut sessions, replay)?,
+        Input::Stdin => spooled(io::stdin().lock(), &mut sessions, replay)?,
+    };
+    let detections = sessions.into_iter().map(Session::finish).collect();
+    Ok(Decided { detections, decided_on, reader })
+}
+
+/// [`decide`] for an input that cannot be read twice: what was read is
+/// spooled, and read back before the rest.
+fn spooled(
+    mut reader: impl Read + 'static,
+    sessions: &mut [Session],
+    replay: bool,
+) -> io::Result<(u64, Box<dyn Read>)> {
+    if !replay {
+        return Ok((feed(&mut reader, sessions, None)?, Box::new(io::empty())));
     }
-    Ok(session.finish())
+    let mut spool = tempfile::spooled_tempfile(SPOOL_IN_MEMORY);
+    let decided_on = feed(&mut reader, sessions, Some(&mut spool))?;
+    spool.seek(SeekFrom::Start(0))?;
+    Ok((decided_on, Box::new(spool.chain(reader))))
+}
+
+/// Feeds `reader` to every session while they want more, up to
+/// [`DECIDE_LIMIT`], copying what it reads to `copy`; the bytes read.
+fn feed(
+    reader: &mut impl Read,
+    sessions: &mut [Session],
+    mut copy: Option<&mut SpooledTempFile>,
+) -> io::Result<u64> {
+    let mut buf = vec![0; CHUNK];
+    let mut read = 0;
+    while read < DECIDE_LIMIT && sessions.iter().any(Session::wants_more) {
+        let room = usize::try_from(DECIDE_LIMIT - read).unwrap_or(usize::MAX).min(CHUNK);
+        let n = read_some(reader, &mut buf[..room])?;
+        if n == 0 {
+            break;
+        }
+        for session in sessions.iter_mut() {
+            session.feed(&buf[..n]);
+        }
+        if let Some(copy) = copy.as_mut() {
+            copy.write_all(&buf[..n])?;
+        }
+        read += n as u64;
+    }
+    Ok(read)
 }
 
 /// One `read`, retried when interrupted.

@@ -1,0 +1,44 @@
+//! The subcommands agree with each other and with themselves (issue 18).
+
+use predicates::prelude::*;
+
+use crate::util::{charsight, detect_one, write};
+
+/// 70,000 ASCII lines, then one line of Shift_JIS past the first megabyte.
+fn ascii_then_shift_jis() -> (Vec<u8>, &'static str) {
+    let line = "日本語のテキストです。これはテストです。";
+    let mut bytes: Vec<u8> =
+        (0..70_000).flat_map(|i| format!("line {i} ascii text here\n").into_bytes()).collect();
+    bytes.extend_from_slice(&charsight::Charset::ShiftJis.encode(line).0);
+    bytes.push(b'\n');
+    (bytes, line)
+}
+
+/// Every command reads the same prefix and decides the same, from a file
+/// and from standard input.
+#[test]
+fn r18_commands_decide_alike() {
+    let (bytes, line) = ascii_then_shift_jis();
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "late.txt", &bytes);
+    assert_eq!(detect_one(&bytes, &[])["encoding"], "Shift_JIS");
+    for command in ["decode", "repair"] {
+        charsight()
+            .args([command, &path])
+            .assert()
+            .success()
+            .stdout(predicate::str::ends_with(format!("{line}\n")))
+            .stderr("");
+        charsight()
+            .arg(command)
+            .write_stdin(bytes.clone())
+            .assert()
+            .success()
+            .stdout(predicate::str::ends_with(format!("{line}\n")));
+    }
+    let explained = charsight().args(["explain", &path]).output().unwrap();
+    let text = String::from_utf8(explained.stdout).unwrap();
+    assert!(text.contains("Decision (verify policy): Shift_JIS"), "{text}");
+    assert!(!text.contains("pure ASCII"), "{text}");
+    assert!(text.contains("whatwg  Shift_JIS"), "{text}");
+}
