@@ -46,7 +46,8 @@ pub fn run(args: &ExplainArgs, out: &mut impl Write) -> Result<Status> {
     engines.extend(POLICIES.map(|p| engine.clone().policy(p)));
     let Decided { mut detections, decided_on, mut reader } =
         decide(&input, &engines, true).with_context(|| name.clone())?;
-    let policies: Vec<(Policy, Detection)> = POLICIES.into_iter().zip(detections.split_off(1)).collect();
+    let policies: Vec<(Policy, Detection)> =
+        POLICIES.into_iter().zip(detections.split_off(1)).collect();
     let detection = detections.remove(0);
 
     // Every repair, over the whole input.
