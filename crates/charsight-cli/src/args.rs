@@ -206,8 +206,13 @@ pub struct EngineArgs {
 
     /// Encoding to fall back to when nothing decides [default: windows-1252].
     ///
-    /// Any WHATWG label or common alias (cp932, UHC, ISO8859-1, UTF-32LE, ...).
-    #[arg(long, value_name = "LABEL", value_parser = parse_label)]
+    /// Any WHATWG label or common alias (cp932, UHC, ISO8859-1, ...) of an
+    /// encoding that reads ASCII as ASCII. Given, it also names pure ASCII
+    /// input (which is otherwise reported as UTF-8); giving the default,
+    /// windows-1252, changes nothing. UTF-16 and UTF-32 are refused: they
+    /// would read ASCII text as other characters, and they are found by
+    /// their own byte patterns.
+    #[arg(long, value_name = "LABEL", value_parser = parse_default_label)]
     pub default_encoding: Option<Charset>,
 
     /// Use this encoding whatever the evidence says (still reported).
@@ -245,7 +250,8 @@ impl EngineArgs {
         if let Some(value) = &self.content_type {
             engine = engine.content_type(value);
         }
-        if let Some(charset) = self.default_encoding {
+        // windows-1252 is the engine's own fallback: naming it changes nothing.
+        if let Some(charset) = self.default_encoding.filter(|&c| c != Charset::Windows1252) {
             engine = engine.default_encoding(charset);
         }
         if let Some(charset) = self.force_encoding {
@@ -275,6 +281,23 @@ fn parse_repairs(list: &str) -> Result<RepairPolicy, charsight::repair::PolicyEr
 
 fn parse_label(label: &str) -> Result<Charset, label::LabelError> {
     label::resolve(label.as_bytes())
+}
+
+fn parse_default_label(label: &str) -> Result<Charset, String> {
+    match parse_label(label).map_err(|e| e.to_string())? {
+        charset if reads_ascii_as_ascii(charset) => Ok(charset),
+        charset => Err(format!(
+            "{charset} does not read ASCII text as ASCII, as a fallback must (UTF-16 and UTF-32 \
+             are found by their own byte patterns; --force-encoding forces one)"
+        )),
+    }
+}
+
+/// Whether `charset` decodes printable ASCII to itself (not UTF-16 or
+/// UTF-32, which pair its bytes, nor `replacement`).
+fn reads_ascii_as_ascii(charset: Charset) -> bool {
+    let ascii: Vec<u8> = (0x20..0x7F).collect();
+    charset.decode(&ascii).0.as_bytes() == ascii
 }
 
 fn parse_output_label(label: &str) -> Result<Charset, String> {

@@ -42,3 +42,40 @@ fn r18_commands_decide_alike() {
     assert!(!text.contains("pure ASCII"), "{text}");
     assert!(text.contains("whatwg  Shift_JIS"), "{text}");
 }
+
+/// Giving the documented default changes nothing, on ASCII or not.
+#[test]
+fn r18_the_documented_default_changes_nothing() {
+    let detect = |bytes: &[u8], args: &[&str]| {
+        let mut line = detect_one(bytes, args);
+        line.as_object_mut().unwrap().remove("path");
+        line
+    };
+    for bytes in [&b"hello world\n"[..], b"caf\xe9 cr\xe8me\n", b"\x8e\xa1\x8e\xa2 text\n"] {
+        let plain = detect(bytes, &[]);
+        for label in ["windows-1252", "latin1", "cp1252"] {
+            assert_eq!(detect(bytes, &["--default-encoding", label]), plain, "{label}");
+        }
+    }
+}
+
+/// A default that reads ASCII as other characters is a usage error, not
+/// "效汬⁯".
+#[test]
+fn r18_a_default_that_misreads_ascii_is_refused() {
+    for label in ["utf-16le", "UTF-16BE", "utf-32le"] {
+        charsight()
+            .args(["decode", "--default-encoding", label])
+            .write_stdin("hello world\n")
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains("does not read ASCII text as ASCII"));
+    }
+    charsight()
+        .args(["decode", "--default-encoding", "iso-2022-jp"])
+        .write_stdin("hello world\n")
+        .assert()
+        .success()
+        .stdout("hello world\n");
+}
