@@ -39,7 +39,7 @@ pub fn run(args: &DecodeArgs, repairs: RepairPolicy, stdout: &mut impl Write) ->
     }
     let name = input.name().to_path_buf();
     let engine = args.engine.engine();
-    let Decided { mut detections, decided_on, reader } =
+    let Decided { mut detections, decided_on, markup, reader } =
         decide(&input, std::slice::from_ref(&engine), true)
             .with_context(|| format!("{}", name.display()))?;
     let detection = detections.remove(0);
@@ -98,7 +98,7 @@ pub fn run(args: &DecodeArgs, repairs: RepairPolicy, stdout: &mut impl Write) ->
     }
     if let Some(path) = &args.report {
         let report = DecodeReport {
-            detection: DetectLine::new(&name, &detection),
+            detection: DetectLine::new(&name, &detection, markup),
             output: Output {
                 encoding: plan.output,
                 errors: plan.errors,

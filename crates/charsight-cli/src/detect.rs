@@ -18,12 +18,15 @@ pub fn run(args: &DetectArgs, out: &mut impl Write) -> Result<Status> {
         let result = match input {
             Ok(input) => {
                 let found = input::decide(&input, std::slice::from_ref(&engine), false);
-                (input.name().to_path_buf(), found.map(|mut d| d.detections.remove(0)))
+                (input.name().to_path_buf(), found)
             }
             Err((path, err)) => (path, Err(err)),
         };
         match result {
-            (path, Ok(found)) => write_detection(out, args.format, &path, &found)?,
+            (path, Ok(mut found)) => {
+                let detection = found.detections.remove(0);
+                write_detection(out, args.format, &path, &detection, found.markup)?
+            }
             (path, Err(err)) => {
                 status = Status::Errors;
                 write_error(out, args.format, &path, &err)?;
@@ -38,10 +41,11 @@ fn write_detection(
     format: Format,
     path: &Path,
     found: &Detection,
+    markup: bool,
 ) -> Result<()> {
     match format {
         Format::Jsonl => {
-            serde_json::to_writer(&mut *out, &DetectLine::new(path, found))?;
+            serde_json::to_writer(&mut *out, &DetectLine::new(path, found, markup))?;
             writeln!(out)?;
         }
         Format::Text => {
@@ -123,7 +127,11 @@ fn write_error(
 ) -> Result<()> {
     match format {
         Format::Jsonl => {
-            let line = ErrorLine { path: PathField::new(path), error: err.to_string() };
+            let line = ErrorLine {
+                version: crate::json::VERSION,
+                path: PathField::new(path),
+                error: err.to_string(),
+            };
             serde_json::to_writer(&mut *out, &line)?;
             writeln!(out)?;
         }

@@ -79,8 +79,11 @@ pub const CHUNK: usize = 64 * 1024;
 pub struct Decided {
     /// One detection for each engine asked, in order.
     pub detections: Vec<Detection>,
-    /// How many bytes of the input the detections looked at.
+    /// How many bytes of the input the detections looked at (0: the input
+    /// is empty).
     pub decided_on: u64,
+    /// Whether the input's first [`CHUNK`] bytes hold a tag (markup).
+    pub markup: bool,
     /// The whole input from its first byte, when [`decide`] was asked to
     /// replay it (else empty).
     pub reader: Box<dyn Read>,
@@ -96,10 +99,11 @@ pub struct Decided {
 /// The engines differ only in their policy, so they want the same bytes.
 pub fn decide(input: &Input, engines: &[Engine], replay: bool) -> io::Result<Decided> {
     let mut sessions: Vec<Session> = engines.iter().map(Engine::session).collect();
+    let mut tags = Tags::default();
     let (decided_on, reader): (u64, Box<dyn Read>) = match input {
         Input::File(path) if std::fs::metadata(path)?.is_file() => {
             let mut file = File::open(path)?;
-            let decided_on = feed(&mut file, &mut sessions, None)?;
+            let decided_on = feed(&mut file, &mut sessions, &mut tags, None)?;
             if replay {
                 file.seek(SeekFrom::Start(0))?;
                 (decided_on, Box::new(file))
@@ -107,11 +111,11 @@ pub fn decide(input: &Input, engines: &[Engine], replay: bool) -> io::Result<Dec
                 (decided_on, Box::new(io::empty()))
             }
         }
-        Input::File(path) => spooled(File::open(path)?, &mut sessions, replay)?,
-        Input::Stdin => spooled(io::stdin().lock(), &mut sessions, replay)?,
+        Input::File(path) => spooled(File::open(path)?, &mut sessions, &mut tags, replay)?,
+        Input::Stdin => spooled(io::stdin().lock(), &mut sessions, &mut tags, replay)?,
     };
     let detections = sessions.into_iter().map(Session::finish).collect();
-    Ok(Decided { detections, decided_on, reader })
+    Ok(Decided { detections, decided_on, markup: tags.seen, reader })
 }
 
 /// [`decide`] for an input that cannot be read twice: what was read is
@@ -119,22 +123,25 @@ pub fn decide(input: &Input, engines: &[Engine], replay: bool) -> io::Result<Dec
 fn spooled(
     mut reader: impl Read + 'static,
     sessions: &mut [Session],
+    tags: &mut Tags,
     replay: bool,
 ) -> io::Result<(u64, Box<dyn Read>)> {
     if !replay {
-        return Ok((feed(&mut reader, sessions, None)?, Box::new(io::empty())));
+        return Ok((feed(&mut reader, sessions, tags, None)?, Box::new(io::empty())));
     }
     let mut spool = tempfile::spooled_tempfile(SPOOL_IN_MEMORY);
-    let decided_on = feed(&mut reader, sessions, Some(&mut spool))?;
+    let decided_on = feed(&mut reader, sessions, tags, Some(&mut spool))?;
     spool.seek(SeekFrom::Start(0))?;
     Ok((decided_on, Box::new(spool.chain(reader))))
 }
 
 /// Feeds `reader` to every session while they want more, up to
-/// [`DECIDE_LIMIT`], copying what it reads to `copy`; the bytes read.
+/// [`DECIDE_LIMIT`], and its first [`CHUNK`] bytes to `tags`, copying what
+/// it reads to `copy`; the bytes read.
 fn feed(
     reader: &mut impl Read,
     sessions: &mut [Session],
+    tags: &mut Tags,
     mut copy: Option<&mut SpooledTempFile>,
 ) -> io::Result<u64> {
     let mut buf = vec![0; CHUNK];
@@ -148,12 +155,41 @@ fn feed(
         for session in sessions.iter_mut() {
             session.feed(&buf[..n]);
         }
+        if read < CHUNK as u64 {
+            tags.scan(&buf[..n.min(CHUNK - read as usize)]);
+        }
         if let Some(copy) = copy.as_mut() {
             copy.write_all(&buf[..n])?;
         }
         read += n as u64;
     }
     Ok(read)
+}
+
+/// Looks for a tag: `<` then a letter, `/`, `!` or `?`, past the NULs of
+/// UTF-16 and UTF-32.
+#[derive(Default)]
+struct Tags {
+    seen: bool,
+    open: bool,
+}
+
+impl Tags {
+    fn scan(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            if self.seen {
+                return;
+            }
+            match b {
+                b'<' => self.open = true,
+                0 => {}
+                b => {
+                    self.seen = self.open && (b.is_ascii_alphabetic() || b"/!?".contains(&b));
+                    self.open = false;
+                }
+            }
+        }
+    }
 }
 
 /// One `read`, retried when interrupted.

@@ -79,3 +79,29 @@ fn r18_a_default_that_misreads_ascii_is_refused() {
         .success()
         .stdout("hello world\n");
 }
+
+/// JSON lines carry the schema's version, and `document` is `text` for
+/// plain text and `binary` for compressed data, `html` only for markup.
+#[test]
+fn r18_json_has_its_version_and_the_kind_of_document() {
+    let text = detect_one(b"plain text, caf\xc3\xa9\n", &[]);
+    assert_eq!((text["version"].as_u64(), text["document"].as_str()), (Some(2), Some("text")));
+    let html = detect_one(b"<p>caf\xc3\xa9</p>\n", &[]);
+    assert_eq!(html["document"], "html");
+    let utf16 = detect_one(b"\xff\xfe<\0p\0>\0", &[]);
+    assert_eq!(utf16["document"], "html");
+    // A gzip header, then bytes spread as compressed data's are.
+    let mut gzip = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03".to_vec();
+    let mut x = 0x2545_f491_u32;
+    gzip.extend((0..8192).map(|_| {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        x.to_le_bytes()[0]
+    }));
+    let binary = detect_one(&gzip, &[]);
+    assert_eq!(
+        (binary["binary"].as_bool(), binary["document"].as_str()),
+        (Some(true), Some("binary"))
+    );
+}
