@@ -94,7 +94,8 @@ pub struct DecodeArgs {
     pub path: Option<PathBuf>,
 
     /// Write the text to this file instead of standard output (written in
-    /// full or not at all).
+    /// full or not at all, with the mode a plain write gives: an existing
+    /// file keeps its own).
     #[arg(short, long, value_name = "OUT")]
     pub output: Option<PathBuf>,
 

@@ -316,8 +316,11 @@ impl Pipe {
 /// Runs `write` into standard output, or into `path`. A regular file (or a
 /// path that does not exist yet) is written through a temporary file beside
 /// it that replaces it only if the run succeeds; a symbolic link is followed
-/// so that its target, not the link, is replaced. Anything else (a device
-/// such as `/dev/null`, a FIFO) cannot be replaced and is written directly.
+/// so that its target, not the link, is replaced. The file gets the mode a
+/// plain write would give it: an existing file's own, else 0666 less the
+/// umask. Errors name `path`, never the temporary file. Anything else (a
+/// device such as `/dev/null`, a FIFO) cannot be replaced and is written
+/// directly.
 fn write_output(
     path: Option<&Path>,
     stdout: &mut impl Write,
@@ -327,25 +330,47 @@ fn write_output(
         return write(stdout).context("standard output");
     };
     let context = || format!("{}", path.display());
-    let target = match std::fs::metadata(path) {
+    let (target, existing) = match std::fs::metadata(path) {
         Ok(meta) if !meta.is_file() => {
             let file = std::fs::OpenOptions::new().write(true).open(path).with_context(context)?;
             let mut w = io::BufWriter::new(file);
             return write(&mut w).and_then(|r| w.flush().map(|_| r)).with_context(context);
         }
-        Ok(_) => std::fs::canonicalize(path).with_context(context)?,
-        Err(_) => path.to_path_buf(),
+        Ok(meta) => (std::fs::canonicalize(path).with_context(context)?, Some(meta.permissions())),
+        Err(_) => (path.to_path_buf(), None),
     };
     let dir = target.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let mut file = tempfile::NamedTempFile::new_in(dir).with_context(context)?;
-    let mut w = io::BufWriter::new(file.as_file_mut());
+    let (file, temp) = create_in(dir).with_context(context)?;
+    if let Some(permissions) = existing {
+        file.set_permissions(permissions).with_context(context)?;
+    }
+    let mut w = io::BufWriter::new(file);
     let result = write(&mut w).and_then(|r| w.flush().map(|_| r));
     drop(w);
     let result = result.with_context(context)?;
     if result.1.is_none() {
-        file.persist(&target).with_context(context)?;
+        temp.persist(&target).map_err(|e| e.error).with_context(context)?;
     }
     Ok(result)
+}
+
+/// A new temporary file in `dir`, removed unless persisted. It is created
+/// with the mode a plain create asks for (0666, less the umask); its errors
+/// are the system's, without its name (tempfile's would add it).
+fn create_in(dir: &Path) -> io::Result<(File, tempfile::TempPath)> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o666);
+    let mut attempt = 0;
+    loop {
+        let path = dir.join(format!(".charsight-{}-{attempt}.tmp", std::process::id()));
+        match options.open(&path) {
+            Ok(file) => return Ok((file, tempfile::TempPath::try_from_path(path)?)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt < 100 => attempt += 1,
+            Err(e) => return Err(e),
+        }
+    }
 }
 
 /// A reader that copies what it reads into a file, if it has one.

@@ -105,3 +105,31 @@ fn r18_json_has_its_version_and_the_kind_of_document() {
         (Some(true), Some("binary"))
     );
 }
+
+/// `-o` gives a new file the mode a plain write gives (the umask applies),
+/// keeps an existing file's, and errors name the user's path only.
+#[cfg(unix)]
+#[test]
+fn r18_output_files_get_the_mode_of_a_plain_write() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let dir = tempfile::Builder::new().prefix("r18-").tempdir().unwrap();
+    let input = write(dir.path(), "in.txt", b"caf\xc3\xa9\n");
+    let plain = dir.path().join("plain");
+    std::fs::write(&plain, b"").unwrap();
+    let new = dir.path().join("new.txt");
+    charsight().args(["decode", &input, "-o"]).arg(&new).assert().success();
+    assert_eq!(mode(&new), mode(&plain));
+    let existing = dir.path().join("existing.txt");
+    std::fs::write(&existing, b"old").unwrap();
+    std::fs::set_permissions(&existing, std::fs::Permissions::from_mode(0o640)).unwrap();
+    charsight().args(["decode", &input, "-o"]).arg(&existing).assert().success();
+    assert_eq!(mode(&existing), 0o640);
+    assert_eq!(std::fs::read(&existing).unwrap(), "café\n".as_bytes());
+    let missing = dir.path().join("no-such-dir").join("out.txt");
+    let output = charsight().args(["decode", &input, "-o"]).arg(&missing).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains(missing.to_str().unwrap()), "{stderr}");
+    assert!(!stderr.contains(".tmp") && !stderr.contains(".charsight"), "{stderr}");
+}
