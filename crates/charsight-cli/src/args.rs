@@ -221,11 +221,17 @@ pub struct EngineArgs {
     pub force_encoding: Option<Charset>,
 
     /// Top-level domain the inputs came from (jp, ru, ...), a prior for detection.
-    #[arg(long, value_name = "TLD")]
+    ///
+    /// One whose languages the detector knows; an unknown one is an error
+    /// that lists the known ones.
+    #[arg(long, value_name = "TLD", value_parser = parse_tld)]
     pub tld: Option<String>,
 
     /// Expected language as a BCP 47 tag (ja, ru, ...), a prior for detection.
-    #[arg(long = "lang", value_name = "LANG")]
+    ///
+    /// One the detector has a model for; an unknown one is an error that
+    /// lists the known ones.
+    #[arg(long = "lang", value_name = "LANG", value_parser = parse_language)]
     pub language: Option<String>,
 }
 
@@ -278,6 +284,26 @@ pub enum Format {
 
 fn parse_repairs(list: &str) -> Result<RepairPolicy, charsight::repair::PolicyError> {
     list.parse()
+}
+
+fn parse_tld(tld: &str) -> Result<String, String> {
+    match charsight::detect::knows_tld(tld) {
+        true => Ok(tld.to_owned()),
+        false => Err(format!(
+            "no languages known for this top-level domain; known: {}",
+            charsight::detect::tlds().join(" ")
+        )),
+    }
+}
+
+fn parse_language(tag: &str) -> Result<String, String> {
+    match charsight::detect::knows_language(tag) {
+        true => Ok(tag.to_owned()),
+        false => Err(format!(
+            "no model for this language; known (BCP 47 tags, regions allowed: pt-BR): {}",
+            charsight::detect::languages().join(" ")
+        )),
+    }
 }
 
 fn parse_label(label: &str) -> Result<Charset, label::LabelError> {

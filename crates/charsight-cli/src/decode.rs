@@ -39,7 +39,7 @@ pub fn run(args: &DecodeArgs, repairs: RepairPolicy, stdout: &mut impl Write) ->
     }
     let name = input.name().to_path_buf();
     let engine = args.engine.engine();
-    let Decided { mut detections, decided_on, markup, reader } =
+    let Decided { mut detections, seen, reader } =
         decide(&input, std::slice::from_ref(&engine), true)
             .with_context(|| format!("{}", name.display()))?;
     let detection = detections.remove(0);
@@ -50,7 +50,7 @@ pub fn run(args: &DecodeArgs, repairs: RepairPolicy, stdout: &mut impl Write) ->
         );
         return Ok(Status::Negative);
     }
-    let plan = Plan::new(args, args.repair.unwrap_or(repairs), &detection, decided_on)?;
+    let plan = Plan::new(args, args.repair.unwrap_or(repairs), &detection, seen.bytes)?;
 
     let (outcome, failure) = if args.errors == crate::args::ErrorsArg::Strict || args.keep_encoding
     {
@@ -98,7 +98,7 @@ pub fn run(args: &DecodeArgs, repairs: RepairPolicy, stdout: &mut impl Write) ->
     }
     if let Some(path) = &args.report {
         let report = DecodeReport {
-            detection: DetectLine::new(&name, &detection, markup),
+            detection: DetectLine::new(&name, &detection, seen),
             output: Output {
                 encoding: plan.output,
                 errors: plan.errors,

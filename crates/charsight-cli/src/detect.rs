@@ -7,7 +7,7 @@ use anyhow::Result;
 use charsight::{Detection, Evidence, Rule};
 
 use crate::args::{DetectArgs, Format};
-use crate::input;
+use crate::input::{self, Seen};
 use crate::json::{DetectLine, ErrorLine, PathField};
 use crate::Status;
 
@@ -25,7 +25,7 @@ pub fn run(args: &DetectArgs, out: &mut impl Write) -> Result<Status> {
         match result {
             (path, Ok(mut found)) => {
                 let detection = found.detections.remove(0);
-                write_detection(out, args.format, &path, &detection, found.markup)?
+                write_detection(out, args.format, &path, &detection, found.seen)?
             }
             (path, Err(err)) => {
                 status = Status::Errors;
@@ -41,13 +41,14 @@ fn write_detection(
     format: Format,
     path: &Path,
     found: &Detection,
-    markup: bool,
+    seen: Seen,
 ) -> Result<()> {
     match format {
         Format::Jsonl => {
-            serde_json::to_writer(&mut *out, &DetectLine::new(path, found, markup))?;
+            serde_json::to_writer(&mut *out, &DetectLine::new(path, found, seen))?;
             writeln!(out)?;
         }
+        Format::Text if seen.empty() => writeln!(out, "{}: empty", path.display())?,
         Format::Text => {
             write!(
                 out,

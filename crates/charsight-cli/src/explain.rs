@@ -44,11 +44,15 @@ pub fn run(args: &ExplainArgs, out: &mut impl Write) -> Result<Status> {
     let engine = args.engine.engine();
     let mut engines = vec![engine.clone()];
     engines.extend(POLICIES.map(|p| engine.clone().policy(p)));
-    let Decided { mut detections, decided_on, mut reader, .. } =
+    let Decided { mut detections, seen, mut reader } =
         decide(&input, &engines, true).with_context(|| name.clone())?;
     let policies: Vec<(Policy, Detection)> =
         POLICIES.into_iter().zip(detections.split_off(1)).collect();
     let detection = detections.remove(0);
+    if seen.empty() {
+        emit(out, &format!("{HEAD}{name}{HEAD:#}: empty (0 bytes), nothing to decide\n"))?;
+        return Ok(Status::Success);
+    }
 
     // Every repair, over the whole input.
     let mut repairer =
@@ -68,9 +72,9 @@ pub fn run(args: &ExplainArgs, out: &mut impl Write) -> Result<Status> {
 
     let mut s = String::new();
     let w = &mut s;
-    writeln!(w, "{HEAD}{name}{HEAD:#}: {} bytes", group(total))?;
+    writeln!(w, "{HEAD}{name}{HEAD:#}: {}", count(total, "byte"))?;
     declared(w, &detection)?;
-    bytes(w, &detection, decided_on)?;
+    bytes(w, &detection, seen.bytes)?;
     decision(w, &detection, &policies)?;
     problems(w, &detection, repairer.findings().list.as_slice(), repairer.leftovers(), args.limit)?;
     fonts(w, repairer.font_scopes(), args.limit)?;
@@ -82,13 +86,17 @@ pub fn run(args: &ExplainArgs, out: &mut impl Write) -> Result<Status> {
     } else {
         Status::Success
     };
-    let color = anstream::AutoStream::choice(&io::stdout()) != ColorChoice::Never;
-    if color {
-        out.write_all(s.as_bytes())?;
-    } else {
-        write!(out, "{}", anstream::adapter::strip_str(&s))?;
-    }
+    emit(out, &s)?;
     Ok(status)
+}
+
+/// Writes `s`, in colour only on a terminal that takes it.
+fn emit(out: &mut impl Write, s: &str) -> io::Result<()> {
+    if anstream::AutoStream::choice(&io::stdout()) != ColorChoice::Never {
+        out.write_all(s.as_bytes())
+    } else {
+        write!(out, "{}", anstream::adapter::strip_str(s))
+    }
 }
 
 /// Whether the decision agrees with what was declared (or nothing was).
@@ -107,6 +115,14 @@ fn group(n: u64) -> String {
         out.push(c);
     }
     out
+}
+
+/// `n` things, grouped: `1 byte`, `1,234 bytes` (`what` takes an `s`).
+fn count(n: u64, what: &str) -> String {
+    match n {
+        1 => format!("1 {what}"),
+        n => format!("{} {what}s", group(n)),
+    }
 }
 
 /// At most `max` characters of `text`, control characters shown escaped.

@@ -79,14 +79,27 @@ pub const CHUNK: usize = 64 * 1024;
 pub struct Decided {
     /// One detection for each engine asked, in order.
     pub detections: Vec<Detection>,
-    /// How many bytes of the input the detections looked at (0: the input
-    /// is empty).
-    pub decided_on: u64,
-    /// Whether the input's first [`CHUNK`] bytes hold a tag (markup).
-    pub markup: bool,
+    /// What the reading saw.
+    pub seen: Seen,
     /// The whole input from its first byte, when [`decide`] was asked to
     /// replay it (else empty).
     pub reader: Box<dyn Read>,
+}
+
+/// What reading an input to decide saw, besides the detections.
+#[derive(Clone, Copy, Debug)]
+pub struct Seen {
+    /// How many bytes of the input the detections looked at.
+    pub bytes: u64,
+    /// Whether the input's first [`CHUNK`] bytes hold a tag (markup).
+    pub markup: bool,
+}
+
+impl Seen {
+    /// Whether the input is empty.
+    pub fn empty(self) -> bool {
+        self.bytes == 0
+    }
 }
 
 /// Reads `input` until the engines have decided, or [`DECIDE_LIMIT`] bytes:
@@ -115,7 +128,7 @@ pub fn decide(input: &Input, engines: &[Engine], replay: bool) -> io::Result<Dec
         Input::Stdin => spooled(io::stdin().lock(), &mut sessions, &mut tags, replay)?,
     };
     let detections = sessions.into_iter().map(Session::finish).collect();
-    Ok(Decided { detections, decided_on, markup: tags.seen, reader })
+    Ok(Decided { detections, seen: Seen { bytes: decided_on, markup: tags.seen }, reader })
 }
 
 /// [`decide`] for an input that cannot be read twice: what was read is

@@ -17,6 +17,7 @@
 //! | `ebcdic` | string or null | `EBCDIC (IBM037/IBM500 family)` or `EBCDIC (national variant, such as IBM875 or IBM424)`: EBCDIC text, recognised, not decoded (`confidence` 0 unless forced) |
 //! | `bom_len` | number | bytes of BOM to skip before decoding |
 //! | `document` | string | `html` or `xml` (the rules applied to in-document declarations), `text` (no markup in the first 64 KiB) or `binary` (not text) |
+//! | `empty` | bool | the input is empty (0 bytes: every other field is what any input would get) |
 //! | `policy` | string | `verify`, `whatwg` or `detect` |
 //! | `rule` | object | why: `{"rule": "verified"}`, `{"rule": "overridden", "declared": "ISO-8859-1", "reason": "valid_utf8"}`, … |
 //! | `candidates` | array | each candidate, the chosen one first: `encoding`, `sources`, `detector` (its confidence), `verification` (`chars`, `non_ascii`, `malformed`, `malformed_bytes`, `first_malformed`, `c1_controls`, `private_use`, `unassigned`, `round_trip`), `doubt`, `behind` (for a declaration or the detector's leader that the detector ruled out: bits its text costs more than the pick's) |
@@ -50,6 +51,8 @@ use charsight::repair::{Finding, Kind};
 use charsight::sniff::DocumentKind;
 use charsight::{Candidate, Charset, Detection, Evidence, Policy, Rule, Source};
 use serde::Serialize;
+
+use crate::input::Seen;
 
 /// The version of the JSON schemas (`detect`, the decode report, `url`).
 pub const VERSION: u32 = 2;
@@ -109,6 +112,7 @@ pub struct DetectLine<'a> {
     pub ebcdic: Option<Ebcdic>,
     pub bom_len: usize,
     pub document: Document,
+    pub empty: bool,
     pub policy: Policy,
     pub rule: Rule,
     pub candidates: &'a [Candidate],
@@ -119,9 +123,8 @@ pub struct DetectLine<'a> {
 }
 
 impl<'a> DetectLine<'a> {
-    /// The line of `found`, the detection of `path`, which holds `markup`
-    /// (a tag) or not.
-    pub fn new(path: &Path, found: &'a Detection, markup: bool) -> DetectLine<'a> {
+    /// The line of `found`, the detection of `path`, whose reading saw `seen`.
+    pub fn new(path: &Path, found: &'a Detection, seen: Seen) -> DetectLine<'a> {
         DetectLine {
             version: VERSION,
             path: PathField::new(path),
@@ -134,7 +137,8 @@ impl<'a> DetectLine<'a> {
             binary: found.binary,
             ebcdic: found.ebcdic,
             bom_len: found.bom_len,
-            document: Document::of(found, markup),
+            document: Document::of(found, seen.markup),
+            empty: seen.empty(),
             policy: found.policy,
             rule: found.rule,
             candidates: &found.candidates,

@@ -2,7 +2,7 @@
 
 use predicates::prelude::*;
 
-use crate::util::{charsight, detect_one, write};
+use crate::util::{charsight, detect_one, samples, write};
 
 /// 70,000 ASCII lines, then one line of Shift_JIS past the first megabyte.
 fn ascii_then_shift_jis() -> (Vec<u8>, &'static str) {
@@ -132,4 +132,40 @@ fn r18_output_files_get_the_mode_of_a_plain_write() {
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(stderr.contains(missing.to_str().unwrap()), "{stderr}");
     assert!(!stderr.contains(".tmp") && !stderr.contains(".charsight"), "{stderr}");
+}
+
+/// `--lang` and `--tld` refuse what the detector does not know, listing
+/// what it does.
+#[test]
+fn r18_unknown_hints_are_usage_errors_that_list_the_known_ones() {
+    charsight()
+        .args(["detect", "--lang", "xx"])
+        .arg(samples())
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("'xx'").and(predicate::str::contains(" ja ")));
+    charsight()
+        .args(["decode", "--tld", "zz"])
+        .write_stdin("x")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("'zz'").and(predicate::str::contains(" jp ")));
+    let known = detect_one(b"caf\xe9", &["--lang", "pt-BR", "--tld", "www.example.jp"]);
+    assert_eq!(known["empty"], false);
+}
+
+/// An empty input is reported as empty by every command.
+#[test]
+fn r18_an_empty_file_is_reported_as_empty() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "empty.txt", b"");
+    assert_eq!(detect_one(b"", &[])["empty"], true);
+    charsight().args(["detect", &path]).assert().success().stdout(format!("{path}: empty\n"));
+    charsight()
+        .args(["explain", &path])
+        .assert()
+        .success()
+        .stdout(format!("{path}: empty (0 bytes), nothing to decide\n"));
+    charsight().args(["decode", &path]).assert().success().stdout("");
 }
