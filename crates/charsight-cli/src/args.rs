@@ -119,6 +119,12 @@ pub struct DecodeArgs {
     /// Rewrite the document's own declarations (<meta charset>, the charset
     /// in <meta http-equiv> content, the XML declaration's encoding) to name
     /// the output encoding, so that the output is self-consistent.
+    ///
+    /// Not the default: decode changes nothing it is not asked to. Without
+    /// it (or --keep-encoding, or --to the declared encoding), a document
+    /// whose declaration will not name the output's encoding gets a warning
+    /// on standard error, which offers --keep-encoding only when every
+    /// character can be written in the declared encoding.
     #[arg(long)]
     pub fix_declaration: bool,
 

@@ -22,6 +22,7 @@ use charsight::decode::{
 use charsight::repair::{Findings, RepairPolicy, Repairer};
 use charsight::{Charset, Detection, Source};
 
+use crate::advice::{self, count, declared_in_document, Fits};
 use crate::args::DecodeArgs;
 use crate::input::{decide, read_some, Decided, Input, CHUNK};
 use crate::json::{AfterDecision, DecodeReport, DetectLine, Output, Repairs};
@@ -79,10 +80,10 @@ pub fn run(args: &DecodeArgs, repairs: RepairPolicy, stdout: &mut impl Write) ->
 
     if outcome.after.malformed > 0 {
         eprintln!(
-            "charsight: {}: {} malformed sequence(s) past the first {} bytes that decided {}",
+            "charsight: {}: {} past the first {} that decided {}",
             name.display(),
-            outcome.after.malformed,
-            outcome.after.decided_on_bytes,
+            count(outcome.after.malformed, "malformed sequence"),
+            count(outcome.after.decided_on_bytes, "byte"),
             detection.charset
         );
     }
@@ -90,10 +91,18 @@ pub fn run(args: &DecodeArgs, repairs: RepairPolicy, stdout: &mut impl Write) ->
     if findings.total() > 0 {
         let counts: Vec<String> = findings.counts.iter().map(|(k, n)| format!("{k} {n}")).collect();
         eprintln!(
-            "charsight: {}: {} finding(s): {}",
+            "charsight: {}: {}: {}",
             name.display(),
-            findings.total(),
+            count(findings.total(), "finding"),
             counts.join(", ")
+        );
+    }
+    if let (Some(declared), None) = (plan.stale, &error) {
+        eprintln!(
+            "charsight: {}: the document declares {declared} in itself, but the output is {}: {}",
+            name.display(),
+            plan.output,
+            advice::declaration(declared, plan.output, outcome.keep_fits)
         );
     }
     if let Some(path) = &args.report {
@@ -155,6 +164,9 @@ struct Plan {
     splices: Vec<Splice>,
     /// How many leading bytes the decision read.
     decided_on: u64,
+    /// What the document's own declaration names, when it will not name
+    /// the output's encoding and nothing was asked to fix that.
+    stale: Option<Charset>,
 }
 
 impl Plan {
@@ -180,8 +192,10 @@ impl Plan {
         } else {
             OnUnmappable::Reference
         };
-        let splices =
-            if args.fix_declaration { declaration_fixes(detection, output) } else { Vec::new() };
+        let fixes = declaration_fixes(detection, output);
+        let stale = declared_in_document(detection)
+            .filter(|_| !fixes.is_empty() && !args.fix_declaration && !args.keep_encoding);
+        let splices = if args.fix_declaration { fixes } else { Vec::new() };
         Ok(Plan {
             detection: detection.clone(),
             repairs,
@@ -190,6 +204,7 @@ impl Plan {
             unmappable,
             splices,
             decided_on,
+            stale,
         })
     }
 
@@ -200,15 +215,6 @@ impl Plan {
     }
 }
 
-/// The charset the document's own first usable declaration names.
-fn declared_in_document(detection: &Detection) -> Option<Charset> {
-    detection
-        .evidence
-        .iter()
-        .filter(|e| matches!(e.source, Source::Meta | Source::Xml))
-        .find_map(|e| e.usable())
-}
-
 /// What a run met.
 #[derive(Default)]
 struct Outcome {
@@ -217,6 +223,9 @@ struct Outcome {
     bytes_in: u64,
     escape_collisions: u64,
     findings: Findings,
+    /// Whether the text can be written in the encoding the document
+    /// declares (checked only when the declaration is stale).
+    keep_fits: bool,
 }
 
 enum DataFailure {
@@ -267,6 +276,7 @@ struct Pipe {
     encoder: TextEncoder,
     text: String,
     bytes: Vec<u8>,
+    fits: Fits,
 }
 
 impl Pipe {
@@ -275,7 +285,8 @@ impl Pipe {
         let decoder = plan.decoder().count_malformed_past(plan.decided_on);
         let raw_escapes = plan.errors == Errors::Escape && !plan.output.is_unicode();
         let encoder = TextEncoder::new(plan.output, plan.unmappable).raw_escapes(raw_escapes);
-        Pipe { decoder, encoder, text: String::new(), bytes: Vec::new() }
+        let fits = Fits::new(plan.stale);
+        Pipe { decoder, encoder, text: String::new(), bytes: Vec::new(), fits }
     }
 
     /// `outcome` completed with what the decoder met.
@@ -283,6 +294,7 @@ impl Pipe {
         outcome.malformed = self.decoder.malformed().clone();
         outcome.escape_collisions = self.decoder.escape_collisions();
         outcome.findings = self.decoder.findings().clone();
+        outcome.keep_fits = self.fits.fits();
         outcome.after.malformed = outcome.malformed.past().unwrap_or(0);
         outcome.after.first_offset = outcome
             .malformed
@@ -302,6 +314,7 @@ impl Pipe {
     ) -> io::Result<Option<DataFailure>> {
         let decoded = self.decoder.repair(chunk, last, &mut self.text);
         let encoded = self.encoder.encode(&self.text, last, &mut self.bytes);
+        self.fits.check(&self.text, last);
         sink.write_all(&self.bytes)?;
         self.text.clear();
         self.bytes.clear();

@@ -21,6 +21,7 @@ use charsight::font::Declared;
 use charsight::repair::{Finding, FontScope, Kind, Leftover, RepairPolicy, Repairer};
 use charsight::{Candidate, Charset, Detection, Policy, Rule};
 
+use crate::advice::{self, count, group, Fits};
 use crate::args::ExplainArgs;
 use crate::input::{decide, read_some, Decided, Input, CHUNK};
 use crate::Status;
@@ -59,12 +60,16 @@ pub fn run(args: &ExplainArgs, out: &mut impl Write) -> Result<Status> {
         Repairer::for_detection(&detection, RepairPolicy::all(), Errors::Replace, Charset::Utf8);
     let mut text = String::new();
     let mut total = 0;
+    // Whether --keep-encoding would work, for the advice.
+    let in_document = advice::declared_in_document(&detection);
+    let mut fits = Fits::new(in_document);
     let mut buf = vec![0; CHUNK];
     loop {
         text.clear();
         let n = read_some(&mut reader, &mut buf).with_context(|| name.clone())?;
         total += n as u64;
         repairer.repair(&buf[..n], n == 0, &mut text).expect("replace mode never fails");
+        fits.check(&text, n == 0);
         if n == 0 {
             break;
         }
@@ -76,7 +81,9 @@ pub fn run(args: &ExplainArgs, out: &mut impl Write) -> Result<Status> {
     declared(w, &detection)?;
     bytes(w, &detection, seen.bytes)?;
     decision(w, &detection, &policies)?;
-    problems(w, &detection, repairer.findings().list.as_slice(), repairer.leftovers(), args.limit)?;
+    let keep = in_document.map(|d| (d, fits.fits()));
+    let findings = repairer.findings().list.as_slice();
+    problems(w, &detection, keep, findings, repairer.leftovers(), args.limit)?;
     fonts(w, repairer.font_scopes(), args.limit)?;
     repairs(w, &repairer, args.limit)?;
     let malformed = repairer.malformed().sequences;
@@ -102,27 +109,6 @@ fn emit(out: &mut impl Write, s: &str) -> io::Result<()> {
 /// Whether the decision agrees with what was declared (or nothing was).
 fn verified(detection: &Detection) -> bool {
     !matches!(detection.rule, Rule::Overridden { .. } | Rule::Unverified { .. })
-}
-
-/// `1234567` as `1,234,567`.
-fn group(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// `n` things, grouped: `1 byte`, `1,234 bytes` (`what` takes an `s`).
-fn count(n: u64, what: &str) -> String {
-    match n {
-        1 => format!("1 {what}"),
-        n => format!("{} {what}s", group(n)),
-    }
 }
 
 /// At most `max` characters of `text`, control characters shown escaped.
@@ -171,9 +157,9 @@ fn declared(w: &mut String, detection: &Detection) -> Result<()> {
 fn bytes(w: &mut String, detection: &Detection, decided_on: u64) -> Result<()> {
     writeln!(
         w,
-        "\n{HEAD}What the bytes are{HEAD:#} {DIM}(detector: first {} bytes; verification: first {}){DIM:#}",
-        group(decided_on),
-        group(detection.sample_len as u64)
+        "\n{HEAD}What the bytes are{HEAD:#} {DIM}(detector: first {}; verification: first {}){DIM:#}",
+        count(decided_on, "byte"),
+        count(detection.sample_len as u64, "byte")
     )?;
     if detection.binary {
         writeln!(
@@ -204,18 +190,18 @@ fn candidate(c: &Candidate) -> String {
     if v.malformed > 0 {
         let first =
             v.first_malformed.map_or(String::new(), |o| format!(", first at byte {}", group(o)));
-        facts.push(format!("{BAD}{} malformed{BAD:#}{first}", group(v.malformed)));
+        facts.push(format!("{BAD}{}{BAD:#}{first}", count(v.malformed, "malformed sequence")));
     } else {
         facts.push(format!("{GOOD}decodes cleanly{GOOD:#}"));
     }
-    facts.push(format!("{} non-ASCII characters", group(v.non_ascii)));
+    facts.push(count(v.non_ascii, "non-ASCII character"));
     for (n, what) in [
-        (v.c1_controls, "C1 controls"),
-        (v.private_use, "private use"),
-        (v.unassigned, "unassigned"),
+        (v.c1_controls, "C1 control"),
+        (v.private_use, "private-use character"),
+        (v.unassigned, "unassigned character"),
     ] {
         if n > 0 {
-            facts.push(format!("{WARN}{} {what}{WARN:#}", group(n)));
+            facts.push(format!("{WARN}{}{WARN:#}", count(n, what)));
         }
     }
     if v.round_trip == Some(false) {
@@ -276,9 +262,12 @@ fn decision(w: &mut String, detection: &Detection, policies: &[(Policy, Detectio
     Ok(())
 }
 
+/// The problems: `keep` is the encoding the document declares, if any, and
+/// whether its text can be written in it.
 fn problems(
     w: &mut String,
     detection: &Detection,
+    keep: Option<(Charset, bool)>,
     findings: &[Finding],
     leftovers: &[Leftover],
     limit: usize,
@@ -303,6 +292,9 @@ fn problems(
             group(f.range.end),
             f.rule
         )?;
+        if let (Kind::Declaration, Some((declared, fits))) = (f.kind, keep) {
+            writeln!(w, "    {}", advice::declaration(declared, Charset::Utf8, fits))?;
+        }
     }
     if reported.len() > limit {
         writeln!(w, "  … and {} more", reported.len() - limit)?;
@@ -323,7 +315,11 @@ fn problems(
         writeln!(w, "  … and {} more", leftovers.len() - limit)?;
     }
     if malformed > 0 {
-        writeln!(w, "  {malformed} malformed run(s) that the repairs below decode")?;
+        writeln!(
+            w,
+            "  {} that the repairs below decode",
+            count(malformed as u64, "malformed run")
+        )?;
     }
     Ok(())
 }
@@ -385,10 +381,10 @@ fn repairs(w: &mut String, repairer: &Repairer, limit: usize) -> Result<()> {
     let left = repairer.malformed().sequences;
     writeln!(
         w,
-        "\n{} finding(s){}; {} malformed sequence(s) left as U+FFFD",
-        findings.total(),
+        "\n{}{}; {} left as U+FFFD",
+        count(findings.total(), "finding"),
         if counts.is_empty() { String::new() } else { format!(" ({})", counts.join(", ")) },
-        left
+        count(left, "malformed sequence")
     )?;
     Ok(())
 }
@@ -396,13 +392,6 @@ fn repairs(w: &mut String, repairer: &Repairer, limit: usize) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn numbers_are_grouped() {
-        assert_eq!(group(0), "0");
-        assert_eq!(group(1234), "1,234");
-        assert_eq!(group(1234567), "1,234,567");
-    }
 
     #[test]
     fn excerpts_are_short_and_visible() {

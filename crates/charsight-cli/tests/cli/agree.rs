@@ -169,3 +169,39 @@ fn r18_an_empty_file_is_reported_as_empty() {
         .stdout(format!("{path}: empty (0 bytes), nothing to decide\n"));
     charsight().args(["decode", &path]).assert().success().stdout("");
 }
+
+/// Plain `decode` of a page whose declaration will not name the output's
+/// encoding warns, offering `--keep-encoding` only when it works.
+#[test]
+fn r18_a_stale_declaration_is_warned_about_with_advice_that_works() {
+    let shift_jis = samples().join("ja-shift_jis.html");
+    charsight().arg("decode").arg(&shift_jis).assert().success().stderr(predicate::str::contains(
+        "the document declares Shift_JIS in itself, but the output is UTF-8: decode with \
+         --fix-declaration to rewrite it to name UTF-8, or with --keep-encoding to write the \
+         text in Shift_JIS",
+    ));
+    for quiet in [&["--fix-declaration"][..], &["--keep-encoding"], &["--to", "shift_jis"]] {
+        charsight().arg("decode").args(quiet).arg(&shift_jis).assert().success().stderr("");
+    }
+    // Greek UTF-8 declared ISO-8859-1: windows-1252 cannot hold it.
+    let greek = samples().join("el-utf8-meta-says-latin1.html");
+    let output = charsight().arg("decode").arg(&greek).output().unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains("--keep-encoding cannot"), "{stderr}");
+    assert!(!stderr.contains("with --keep-encoding"), "{stderr}");
+}
+
+/// `explain` offers only advice that works, in its own words (the
+/// library's finding names no flag), with plurals right.
+#[test]
+fn r18_explain_advises_what_works_with_plurals_right() {
+    let greek = samples().join("el-utf8-meta-says-latin1.html");
+    let output = charsight().arg("explain").arg(&greek).output().unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.contains("but the bytes are UTF-8 (valid_utf8)\n"), "{text}");
+    assert!(text.contains("decode with --fix-declaration"), "{text}");
+    assert!(!text.contains("with --keep-encoding"), "{text}");
+    assert!(text.contains("1 finding (declaration 1); 0 malformed sequences left"), "{text}");
+    assert!(text.contains("1 malformed sequence, first at byte"), "{text}");
+    assert!(!text.contains("(s)"), "{text}");
+}
