@@ -64,6 +64,19 @@ pub enum Command {
     /// place and a short excerpt, and which repairs would apply. Colour on
     /// a terminal, plain when piped (NO_COLOR is respected).
     Explain(ExplainArgs),
+    /// Print a shell completion script to standard output.
+    ///
+    /// For example, for bash: `charsight completions bash >
+    /// ~/.local/share/bash-completion/completions/charsight`; for zsh, write
+    /// `_charsight` into a directory of your $fpath.
+    Completions(CompletionsArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct CompletionsArgs {
+    /// The shell to complete in.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 #[derive(Args, Debug)]

@@ -205,3 +205,20 @@ fn r18_explain_advises_what_works_with_plurals_right() {
     assert!(text.contains("1 malformed sequence, first at byte"), "{text}");
     assert!(!text.contains("(s)"), "{text}");
 }
+
+/// Completion scripts for each shell clap_complete knows.
+#[test]
+fn r18_completions_for_each_shell() {
+    for (shell, mark) in [
+        ("bash", "_charsight()"),
+        ("zsh", "#compdef charsight"),
+        ("fish", "complete -c charsight"),
+        ("elvish", "charsight"),
+        ("powershell", "charsight"),
+    ] {
+        charsight().args(["completions", shell]).assert().success().stdout(
+            predicate::str::contains(mark).and(predicate::str::contains("fix-declaration")),
+        );
+    }
+    charsight().args(["completions", "tcsh"]).assert().code(2);
+}
