@@ -25,14 +25,15 @@ pub enum Command {
     /// input, looks at the content, verifies each candidate by decoding, and
     /// decides by the policy (--policy).
     Detect(DetectArgs),
-    /// Decode one input to text (UTF-8, or --to ENC), with a report.
+    /// Decode inputs to text (UTF-8, or --to ENC), with a report.
     ///
     /// Decides the encoding from a prefix (as `detect` does), then streams
     /// the whole input through the decoder in bounded memory. Malformed
     /// bytes are replaced with U+FFFD and listed in the report (--errors
     /// replace), stop the run with exit code 1 and no output (--errors
     /// strict), or are kept recoverable (--errors escape: byte NN becomes the
-    /// private-use character U+10FENN).
+    /// private-use character U+10FENN). Several inputs (or a directory)
+    /// are written into the directory -o DIR, --jobs at a time.
     Decode(DecodeArgs),
     /// Rewrite the URLs of each line so their non-ASCII parts read right.
     ///
@@ -43,7 +44,7 @@ pub enum Command {
     /// readable with --iri. Every line comes out, in order; lines without a
     /// URL come out unchanged.
     Url(crate::url::UrlArgs),
-    /// Decode one input and repair it (decode --repair all).
+    /// Decode inputs and repair them (decode --repair all).
     ///
     /// Repairs, each listed in the report (--report) with its byte range,
     /// the text before and after, and a confidence: bytes of another
@@ -57,7 +58,7 @@ pub enum Command {
     /// repaired text is far more plausible; nothing changes that is not
     /// listed.
     Repair(DecodeArgs),
-    /// Explain what is wrong with one input, in words.
+    /// Explain what is wrong with each input, in words.
     ///
     /// Like a validator: what was declared where, what the bytes really
     /// are, what decode would do under each policy, each problem with its
@@ -97,18 +98,46 @@ pub struct DetectArgs {
     pub format: Format,
 
     #[command(flatten)]
+    pub jobs: JobsArg,
+
+    #[command(flatten)]
     pub engine: EngineArgs,
+}
+
+/// How many inputs to work on at once.
+#[derive(Args, Debug)]
+pub struct JobsArg {
+    /// Inputs to work on at once, each on its own thread; the output keeps
+    /// the inputs' order. A progress bar shows on standard error when it is
+    /// a terminal and there are many inputs.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: u16,
+}
+
+impl JobsArg {
+    /// The number of threads.
+    pub fn jobs(&self) -> usize {
+        usize::from(self.jobs)
+    }
 }
 
 #[derive(Args, Debug)]
 pub struct DecodeArgs {
-    /// The input file; '-' or nothing for standard input.
+    /// Input files or directories (walked recursively); '-' or nothing for
+    /// standard input.
+    ///
+    /// Several inputs, or a directory, need -o DIR.
     #[arg(value_name = "PATH")]
-    pub path: Option<PathBuf>,
+    pub paths: Vec<PathBuf>,
 
     /// Write the text to this file instead of standard output (written in
     /// full or not at all, with the mode a plain write gives: an existing
     /// file keeps its own).
+    ///
+    /// With several inputs or a directory, OUT is a directory (created if
+    /// need be): each input's text goes to OUT/NAME, NAME being the file's
+    /// name, or its path under the directory given. Inputs are never
+    /// overwritten in place.
     #[arg(short, long, value_name = "OUT")]
     pub output: Option<PathBuf>,
 
@@ -121,7 +150,8 @@ pub struct DecodeArgs {
 
     /// Write a JSON report here: evidence, candidates, decision, every
     /// malformed byte range, declarations rewritten. '-' writes it to
-    /// standard output, after the text has gone to a file (-o).
+    /// standard output, after the text has gone to a file (-o). With
+    /// several inputs, one report per line (JSON Lines), in input order.
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
 
@@ -166,14 +196,18 @@ pub struct DecodeArgs {
     pub repair: Option<RepairPolicy>,
 
     #[command(flatten)]
+    pub jobs: JobsArg,
+
+    #[command(flatten)]
     pub engine: EngineArgs,
 }
 
 #[derive(Args, Debug)]
 pub struct ExplainArgs {
-    /// The input file; '-' or nothing for standard input.
+    /// Input files or directories (walked recursively), explained one after
+    /// the other; '-' or nothing for standard input.
     #[arg(value_name = "PATH")]
-    pub path: Option<PathBuf>,
+    pub paths: Vec<PathBuf>,
 
     /// Findings and problems listed at most (all are counted).
     #[arg(long, value_name = "N", default_value_t = 20)]

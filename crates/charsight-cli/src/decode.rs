@@ -10,9 +10,10 @@
 //! Input that is not text (binary data) or is EBCDIC text is refused with
 //! exit code 1, unless `--force-encoding` says how to decode it.
 
+use std::fs;
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use charsight::decode::{
@@ -24,20 +25,126 @@ use charsight::{Charset, Detection, Source};
 
 use crate::advice::{self, count, declared_in_document, Fits};
 use crate::args::DecodeArgs;
-use crate::input::{decide, read_some, Decided, Input, CHUNK};
+use crate::batch;
+use crate::input::{self, decide, read_some, Decided, Expanded, Input, Named, CHUNK};
 use crate::json::{AfterDecision, DecodeReport, DetectLine, Output, Repairs};
 use crate::Status;
 
-/// Runs `decode` (or `repair`, whose `repairs` default to all).
+/// Runs `decode` (or `repair`, whose `repairs` default to all): one input
+/// to standard output or `-o OUT`, or several (or a directory) into the
+/// directory `-o DIR`, each under its file name (its path under a directory
+/// given), `--jobs` at a time.
 pub fn run(args: &DecodeArgs, repairs: RepairPolicy, stdout: &mut impl Write) -> Result<Status> {
-    let input = match &args.path {
-        Some(path) if path.as_os_str() != "-" => Input::File(path.clone()),
-        _ => Input::Stdin,
-    };
     let report_to_stdout = args.report.as_deref().is_some_and(|p| p.as_os_str() == "-");
     if report_to_stdout && args.output.is_none() {
         bail!("--report - writes the report to standard output: write the text to a file with -o");
     }
+    let inputs = input::expand(&args.paths)?;
+    if let ([Ok(named)], false) = (&inputs[..], args.paths.iter().any(|p| p.is_dir())) {
+        let mut log = Vec::new();
+        let done = one(args, repairs, &named.input, args.output.as_deref(), stdout, true, &mut log);
+        log.iter().for_each(|line| eprintln!("{line}"));
+        let (status, report) = done?;
+        if let (Some(report), Some(path)) = (report, &args.report) {
+            if report_to_stdout {
+                writeln!(stdout, "{report}")?;
+            } else {
+                fs::write(path, report + "\n").with_context(|| format!("{}", path.display()))?;
+            }
+        }
+        return Ok(status);
+    }
+    let dir = args
+        .output
+        .as_deref()
+        .filter(|p| p.as_os_str() != "-")
+        .context("several inputs: give -o DIR, the directory to write each one's text into")?;
+    fs::create_dir_all(dir).with_context(|| format!("{}", dir.display()))?;
+    let jobs = targets(&inputs, dir);
+    let mut reports: Option<Box<dyn Write + '_>> = match &args.report {
+        None => None,
+        Some(_) if report_to_stdout => Some(Box::new(&mut *stdout)),
+        Some(path) => Some(Box::new(io::BufWriter::new(
+            File::create(path).with_context(|| format!("{}", path.display()))?,
+        ))),
+    };
+    let work = |(input, target): &(&Expanded, Result<PathBuf, String>)| {
+        let mut log = Vec::new();
+        let done = match (input, target) {
+            (Err((path, err)), _) => Err(anyhow::anyhow!("{}: {err}", path.display())),
+            (_, Err(why)) => Err(anyhow::anyhow!("{why}")),
+            (Ok(named), Ok(target)) => target
+                .parent()
+                .map_or(Ok(()), fs::create_dir_all)
+                .with_context(|| format!("{}", target.display()))
+                .and_then(|()| {
+                    one(args, repairs, &named.input, Some(target), &mut io::sink(), false, &mut log)
+                }),
+        };
+        (log, done)
+    };
+    let mut status = Status::Success;
+    batch::run(&jobs, args.jobs.jobs(), work, |(log, done)| {
+        log.iter().for_each(|line| eprintln!("{line}"));
+        match done {
+            Ok((done, report)) => {
+                status = status.max(done);
+                if let (Some(sink), Some(report)) = (reports.as_mut(), report) {
+                    writeln!(sink, "{report}")?;
+                }
+            }
+            Err(err) => {
+                eprintln!("charsight: {err:#}");
+                status = Status::Errors;
+            }
+        }
+        Ok(())
+    })?;
+    if let Some(sink) = reports.as_mut() {
+        sink.flush()?;
+    }
+    Ok(status)
+}
+
+/// Each input with the file its text goes to under `dir`, or why it has
+/// none: standard input has no name, and two inputs of one name would
+/// overwrite each other.
+fn targets<'a>(inputs: &'a [Expanded], dir: &Path) -> Vec<(&'a Expanded, Result<PathBuf, String>)> {
+    let mut taken = std::collections::HashSet::new();
+    inputs
+        .iter()
+        .map(|input| {
+            let target = match input {
+                Ok(Named { input: Input::Stdin, .. }) => {
+                    Err("-: standard input cannot be one of several inputs".to_owned())
+                }
+                Ok(Named { input: Input::File(path), name }) if !taken.insert(name.clone()) => {
+                    Err(format!(
+                        "{}: not written: an earlier input's text went to {}",
+                        path.display(),
+                        dir.join(name).display()
+                    ))
+                }
+                Ok(named) => Ok(dir.join(&named.name)),
+                Err(_) => Ok(PathBuf::new()),
+            };
+            (input, target)
+        })
+        .collect()
+}
+
+/// Decodes `input` into `output` (standard output when `None`), leaving
+/// its messages in `log`; the status and the report, when one is asked for
+/// (pretty or on one line).
+fn one(
+    args: &DecodeArgs,
+    repairs: RepairPolicy,
+    input: &Input,
+    output: Option<&Path>,
+    stdout: &mut dyn Write,
+    pretty: bool,
+    log: &mut Vec<String>,
+) -> Result<(Status, Option<String>)> {
     let name = input.name().to_path_buf();
     let engine = args.engine.engine();
     let Decided { mut detections, seen, reader } =
@@ -45,11 +152,11 @@ pub fn run(args: &DecodeArgs, repairs: RepairPolicy, stdout: &mut impl Write) ->
             .with_context(|| format!("{}", name.display()))?;
     let detection = detections.remove(0);
     if let Some(what) = undecodable(&detection) {
-        eprintln!(
+        log.push(format!(
             "charsight: {}: {what}: not decoded (give --force-encoding to decode it anyway)",
             name.display()
-        );
-        return Ok(Status::Negative);
+        ));
+        return Ok((Status::Negative, None));
     }
     let plan = Plan::new(args, args.repair.unwrap_or(repairs), &detection, seen.bytes)?;
 
@@ -63,7 +170,7 @@ pub fn run(args: &DecodeArgs, repairs: RepairPolicy, stdout: &mut impl Write) ->
         if checked.1.is_some() {
             checked
         } else {
-            let again: Box<dyn Read> = match (&input, spool) {
+            let again: Box<dyn Read> = match (input, spool) {
                 (_, Some(mut spool)) => {
                     spool.seek(SeekFrom::Start(0))?;
                     Box::new(spool)
@@ -71,74 +178,68 @@ pub fn run(args: &DecodeArgs, repairs: RepairPolicy, stdout: &mut impl Write) ->
                 (Input::File(path), None) => Box::new(File::open(path)?),
                 (Input::Stdin, None) => Box::new(io::empty()),
             };
-            write_output(args.output.as_deref(), stdout, |w| transcode(&plan, again, w))?
+            write_output(output, stdout, |w| transcode(&plan, again, w))?
         }
     } else {
-        write_output(args.output.as_deref(), stdout, |w| transcode(&plan, reader, w))?
+        write_output(output, stdout, |w| transcode(&plan, reader, w))?
     };
     let error = failure.map(|f| f.to_string());
 
     if outcome.after.malformed > 0 {
-        eprintln!(
+        log.push(format!(
             "charsight: {}: {} past the first {} that decided {}",
             name.display(),
             count(outcome.after.malformed, "malformed sequence"),
             count(outcome.after.decided_on_bytes, "byte"),
             detection.charset
-        );
+        ));
     }
     let findings = &outcome.findings;
     if findings.total() > 0 {
         let counts: Vec<String> = findings.counts.iter().map(|(k, n)| format!("{k} {n}")).collect();
-        eprintln!(
+        log.push(format!(
             "charsight: {}: {}: {}",
             name.display(),
             count(findings.total(), "finding"),
             counts.join(", ")
-        );
+        ));
     }
     if let (Some(declared), None) = (plan.stale, &error) {
-        eprintln!(
+        log.push(format!(
             "charsight: {}: the document declares {declared} in itself, but the output is {}: {}",
             name.display(),
             plan.output,
             advice::declaration(declared, plan.output, outcome.keep_fits)
-        );
+        ));
     }
-    if let Some(path) = &args.report {
-        let report = DecodeReport {
-            detection: DetectLine::new(&name, &detection, seen),
-            output: Output {
-                encoding: plan.output,
-                errors: plan.errors,
-                declarations_rewritten: &plan.splices,
-            },
-            malformed: &outcome.malformed,
-            after_decision: AfterDecision { ..outcome.after },
-            bytes_in: outcome.bytes_in,
-            escape_collisions: outcome.escape_collisions,
-            repairs: Repairs {
-                policy: plan.repairs.to_string(),
-                counts: &findings.counts,
-                findings: &findings.list,
-                truncated: findings.truncated,
-            },
-            error: error.clone(),
-        };
-        if report_to_stdout {
-            serde_json::to_writer_pretty(&mut *stdout, &report)?;
-            writeln!(stdout)?;
-        } else {
-            let file = File::create(path).with_context(|| format!("{}", path.display()))?;
-            serde_json::to_writer_pretty(io::BufWriter::new(file), &report)?;
-        }
-    }
+    let report = args.report.as_ref().map(|_| DecodeReport {
+        detection: DetectLine::new(&name, &detection, seen),
+        output: Output {
+            encoding: plan.output,
+            errors: plan.errors,
+            declarations_rewritten: &plan.splices,
+        },
+        malformed: &outcome.malformed,
+        after_decision: AfterDecision { ..outcome.after },
+        bytes_in: outcome.bytes_in,
+        escape_collisions: outcome.escape_collisions,
+        repairs: Repairs {
+            policy: plan.repairs.to_string(),
+            counts: &findings.counts,
+            findings: &findings.list,
+            truncated: findings.truncated,
+        },
+        error: error.clone(),
+    });
+    let report = report
+        .map(|r| if pretty { serde_json::to_string_pretty(&r) } else { serde_json::to_string(&r) })
+        .transpose()?;
     match error {
         Some(error) => {
-            eprintln!("charsight: {}: {error}", name.display());
-            Ok(Status::Negative)
+            log.push(format!("charsight: {}: {error}", name.display()));
+            Ok((Status::Negative, report))
         }
-        None => Ok(Status::Success),
+        None => Ok((Status::Success, report)),
     }
 }
 
@@ -336,7 +437,7 @@ impl Pipe {
 /// directly.
 fn write_output(
     path: Option<&Path>,
-    stdout: &mut impl Write,
+    stdout: &mut dyn Write,
     write: impl FnOnce(&mut dyn Write) -> io::Result<Transcoded>,
 ) -> Result<Transcoded> {
     let Some(path) = path.filter(|p| p.as_os_str() != "-") else {

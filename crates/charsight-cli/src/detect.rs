@@ -1,12 +1,13 @@
 //! `charsight detect`: one line of report per input.
 
-use std::io::Write;
+use std::io::{self, Write};
 use std::path::Path;
 
 use anyhow::Result;
 use charsight::{Detection, Evidence, Rule};
 
 use crate::args::{DetectArgs, Format};
+use crate::batch;
 use crate::input::{self, Seen};
 use crate::json::{DetectLine, ErrorLine, PathField};
 use crate::Status;
@@ -14,14 +15,15 @@ use crate::Status;
 pub fn run(args: &DetectArgs, out: &mut impl Write) -> Result<Status> {
     let engine = args.engine.engine();
     let mut status = Status::Success;
-    for input in input::expand(&args.paths)? {
-        let result = match input {
-            Ok(input) => {
-                let found = input::decide(&input, std::slice::from_ref(&engine), false);
-                (input.name().to_path_buf(), found)
-            }
-            Err((path, err)) => (path, Err(err)),
-        };
+    let inputs = input::expand(&args.paths)?;
+    let work = |input: &input::Expanded| match input {
+        Ok(named) => {
+            let found = input::decide(&named.input, std::slice::from_ref(&engine), false);
+            (named.input.name().to_path_buf(), found)
+        }
+        Err((path, err)) => (path.clone(), Err(io::Error::new(err.kind(), err.to_string()))),
+    };
+    batch::run(&inputs, args.jobs.jobs(), work, |result| {
         match result {
             (path, Ok(mut found)) => {
                 let detection = found.detections.remove(0);
@@ -32,7 +34,8 @@ pub fn run(args: &DetectArgs, out: &mut impl Write) -> Result<Status> {
                 write_error(out, args.format, &path, &err)?;
             }
         }
-    }
+        Ok(())
+    })?;
     Ok(status)
 }
 

@@ -23,7 +23,7 @@ use charsight::{Candidate, Charset, Detection, Policy, Rule};
 
 use crate::advice::{self, count, group, Fits};
 use crate::args::ExplainArgs;
-use crate::input::{decide, read_some, Decided, Input, CHUNK};
+use crate::input::{self, decide, read_some, Decided, Input, CHUNK};
 use crate::Status;
 
 const HEAD: Style = Style::new().bold();
@@ -35,11 +35,33 @@ const DIM: Style = Style::new().dimmed();
 /// The policies whose decisions are shown side by side.
 const POLICIES: [Policy; 3] = [Policy::Verify, Policy::Whatwg, Policy::Detect];
 
+/// Explains each input in turn, a blank line between two; an input that
+/// cannot be read is reported and the others go on.
 pub fn run(args: &ExplainArgs, out: &mut impl Write) -> Result<Status> {
-    let input = match &args.path {
-        Some(path) if path.as_os_str() != "-" => Input::File(path.clone()),
-        _ => Input::Stdin,
-    };
+    let mut status = Status::Success;
+    for (i, input) in input::expand(&args.paths)?.into_iter().enumerate() {
+        if i > 0 {
+            writeln!(out)?;
+        }
+        let explained = match input {
+            Ok(named) => one(args, &named.input, out),
+            Err((path, err)) => Err(anyhow::anyhow!("{}: {err}", path.display())),
+        };
+        match explained {
+            Ok(done) => status = status.max(done),
+            Err(err) if crate::is_broken_pipe(&err) => return Err(err),
+            Err(err) => {
+                out.flush()?;
+                eprintln!("charsight: {err:#}");
+                status = Status::Errors;
+            }
+        }
+    }
+    Ok(status)
+}
+
+/// Explains one input.
+fn one(args: &ExplainArgs, input: &Input, out: &mut impl Write) -> Result<Status> {
     let name = input.name().display().to_string();
     // The engine asked for first, then each policy for comparison.
     let engine = args.engine.engine();

@@ -27,30 +27,44 @@ impl Input {
     }
 }
 
+/// An input, and the name its output takes under an output directory: the
+/// file's name, or its path under the directory that was walked to find it.
+#[derive(Debug)]
+pub struct Named {
+    pub input: Input,
+    pub name: PathBuf,
+}
+
+/// An input, or the path that could not be walked and why.
+pub type Expanded = std::result::Result<Named, (PathBuf, io::Error)>;
+
 /// The inputs named by `paths`, directories expanded in name order, or
 /// standard input when `paths` is empty and it is not a terminal. A path
 /// that cannot be walked comes back as an error for that path.
-pub fn expand(paths: &[PathBuf]) -> Result<Vec<std::result::Result<Input, (PathBuf, io::Error)>>> {
+pub fn expand(paths: &[PathBuf]) -> Result<Vec<Expanded>> {
+    let stdin = || Named { input: Input::Stdin, name: PathBuf::from("-") };
     if paths.is_empty() {
         if io::stdin().is_terminal() {
             bail!("no input: give one or more PATHs, or '-' or a pipe for standard input");
         }
-        return Ok(vec![Ok(Input::Stdin)]);
+        return Ok(vec![Ok(stdin())]);
     }
     let mut inputs = Vec::new();
     for path in paths {
         if path.as_os_str() == "-" {
-            inputs.push(Ok(Input::Stdin));
+            inputs.push(Ok(stdin()));
             continue;
         }
         if !path.is_dir() {
-            inputs.push(Ok(Input::File(path.clone())));
+            let name = path.file_name().map_or_else(|| path.clone(), PathBuf::from);
+            inputs.push(Ok(Named { input: Input::File(path.clone()), name }));
             continue;
         }
         for entry in walkdir::WalkDir::new(path).sort_by_file_name() {
             match entry {
                 Ok(entry) if entry.file_type().is_file() => {
-                    inputs.push(Ok(Input::File(entry.into_path())))
+                    let name = entry.path().strip_prefix(path).unwrap_or(entry.path()).to_owned();
+                    inputs.push(Ok(Named { input: Input::File(entry.into_path()), name }))
                 }
                 Ok(_) => {}
                 Err(err) => {
@@ -83,7 +97,7 @@ pub struct Decided {
     pub seen: Seen,
     /// The whole input from its first byte, when [`decide`] was asked to
     /// replay it (else empty).
-    pub reader: Box<dyn Read>,
+    pub reader: Box<dyn Read + Send>,
 }
 
 /// What reading an input to decide saw, besides the detections.
@@ -113,7 +127,7 @@ impl Seen {
 pub fn decide(input: &Input, engines: &[Engine], replay: bool) -> io::Result<Decided> {
     let mut sessions: Vec<Session> = engines.iter().map(Engine::session).collect();
     let mut tags = Tags::default();
-    let (decided_on, reader): (u64, Box<dyn Read>) = match input {
+    let (decided_on, reader): (u64, Box<dyn Read + Send>) = match input {
         Input::File(path) if std::fs::metadata(path)?.is_file() => {
             let mut file = File::open(path)?;
             let decided_on = feed(&mut file, &mut sessions, &mut tags, None)?;
@@ -125,7 +139,7 @@ pub fn decide(input: &Input, engines: &[Engine], replay: bool) -> io::Result<Dec
             }
         }
         Input::File(path) => spooled(File::open(path)?, &mut sessions, &mut tags, replay)?,
-        Input::Stdin => spooled(io::stdin().lock(), &mut sessions, &mut tags, replay)?,
+        Input::Stdin => spooled(io::stdin(), &mut sessions, &mut tags, replay)?,
     };
     let detections = sessions.into_iter().map(Session::finish).collect();
     Ok(Decided { detections, seen: Seen { bytes: decided_on, markup: tags.seen }, reader })
@@ -134,11 +148,11 @@ pub fn decide(input: &Input, engines: &[Engine], replay: bool) -> io::Result<Dec
 /// [`decide`] for an input that cannot be read twice: what was read is
 /// spooled, and read back before the rest.
 fn spooled(
-    mut reader: impl Read + 'static,
+    mut reader: impl Read + Send + 'static,
     sessions: &mut [Session],
     tags: &mut Tags,
     replay: bool,
-) -> io::Result<(u64, Box<dyn Read>)> {
+) -> io::Result<(u64, Box<dyn Read + Send>)> {
     if !replay {
         return Ok((feed(&mut reader, sessions, tags, None)?, Box::new(io::empty())));
     }

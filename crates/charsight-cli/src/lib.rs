@@ -8,6 +8,7 @@
 
 mod advice;
 mod args;
+mod batch;
 mod decode;
 mod detect;
 mod explain;
@@ -76,8 +77,9 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// How a command ended, when it did not fail outright.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How a command ended, when it did not fail outright; of several inputs,
+/// the worst (the greatest) counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Status {
     /// Everything went as asked.
     Success,
@@ -97,7 +99,7 @@ impl From<Status> for ExitCode {
     }
 }
 
-fn is_broken_pipe(err: &anyhow::Error) -> bool {
+pub(crate) fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain()
         .filter_map(|e| e.downcast_ref::<io::Error>())
         .any(|e| e.kind() == io::ErrorKind::BrokenPipe)

@@ -222,3 +222,81 @@ fn r18_completions_for_each_shell() {
     }
     charsight().args(["completions", "tcsh"]).assert().code(2);
 }
+
+/// `detect --jobs N` over many files keeps the inputs' order and draws no
+/// progress bar when standard error is not a terminal.
+#[test]
+fn r18_detect_jobs_keep_the_order() {
+    let dir = tempfile::tempdir().unwrap();
+    for i in 0..60 {
+        let text =
+            if i % 2 == 0 { "caf\u{e9}\n".as_bytes().to_vec() } else { b"caf\xe9\n".to_vec() };
+        write(dir.path(), &format!("{i:03}.txt"), &text);
+    }
+    let run = |jobs: &str| {
+        let output = charsight().args(["detect", "--jobs", jobs]).arg(dir.path()).output().unwrap();
+        assert!(output.status.success());
+        assert_eq!(output.stderr, b"");
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let one = run("1");
+    assert_eq!(one.lines().count(), 60);
+    assert!(one.lines().next().unwrap().contains("000.txt: UTF-8"), "{one}");
+    assert_eq!(run("4"), one);
+    charsight().args(["detect", "--jobs", "0"]).arg(dir.path()).assert().code(2);
+}
+
+/// `decode` and `repair` take several inputs into `-o DIR`, `--jobs` at a
+/// time, with one report line per input in order; `explain` explains each.
+#[test]
+fn r18_several_inputs_into_a_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let inputs = dir.path().join("in");
+    std::fs::create_dir_all(inputs.join("sub")).unwrap();
+    write(&inputs, "a.txt", b"caf\xe9 cr\xe8me br\xfbl\xe9e\n");
+    write(&inputs.join("sub"), "b.txt", "naïve\n".as_bytes());
+    for (command, jobs) in [("decode", "1"), ("repair", "3")] {
+        let out = dir.path().join(format!("out-{command}"));
+        let rep = dir.path().join(format!("{command}.jsonl"));
+        charsight()
+            .args([command, "--jobs", jobs, "--report", rep.to_str().unwrap(), "-o"])
+            .arg(&out)
+            .arg(&inputs)
+            .assert()
+            .success();
+        assert_eq!(std::fs::read_to_string(out.join("a.txt")).unwrap(), "café crème brûlée\n");
+        assert_eq!(std::fs::read_to_string(out.join("sub/b.txt")).unwrap(), "naïve\n");
+        let reports = std::fs::read_to_string(&rep).unwrap();
+        let paths: Vec<String> = reports
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["path"].to_string())
+            .collect();
+        assert!(paths[0].ends_with("a.txt\"") && paths[1].ends_with("b.txt\""), "{paths:?}");
+    }
+    // Several inputs need a directory to write into.
+    charsight()
+        .arg("decode")
+        .arg(inputs.join("a.txt"))
+        .arg(inputs.join("sub/b.txt"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("give -o DIR"));
+    // Two inputs of one name: the second is not written over the first.
+    let other = write(dir.path(), "a.txt", b"other\n");
+    let out = dir.path().join("clash");
+    charsight()
+        .arg("decode")
+        .arg(inputs.join("a.txt"))
+        .arg(&other)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("not written"));
+    assert_eq!(std::fs::read_to_string(out.join("a.txt")).unwrap(), "café crème brûlée\n");
+    let explained = charsight().arg("explain").arg(&inputs).output().unwrap();
+    let text = String::from_utf8(explained.stdout).unwrap();
+    let a = text.find("a.txt: 18 bytes").expect(&text);
+    let b = text.find("b.txt: 7 bytes").expect(&text);
+    assert!(a < b, "{text}");
+}
