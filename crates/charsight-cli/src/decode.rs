@@ -148,7 +148,7 @@ fn one(
     let name = input.name().to_path_buf();
     let engine = args.engine.engine();
     let Decided { mut detections, seen, reader } =
-        decide(&input, std::slice::from_ref(&engine), true)
+        decide(input, std::slice::from_ref(&engine), true)
             .with_context(|| format!("{}", name.display()))?;
     let detection = detections.remove(0);
     if let Some(what) = undecodable(&detection) {
