@@ -54,15 +54,16 @@ impl Fits {
 
 /// What to do about a document that declares `declared` in itself, written
 /// in `output`; `keep_fits` says whether its text can be written in
-/// `declared`.
-pub fn declaration(declared: Charset, output: Charset, keep_fits: bool) -> String {
-    let mut advice = format!("decode with --fix-declaration to rewrite it to name {output}");
-    if keep_fits && declared != output {
-        advice += &format!(", or with --keep-encoding to write the text in {declared}");
-    } else if declared != output {
-        advice += &format!(" (--keep-encoding cannot: some characters have no {declared} form)");
+/// `declared`. Nothing when the output is in the declared encoding.
+pub fn declaration(declared: Charset, output: Charset, keep_fits: bool) -> Option<String> {
+    if declared == output {
+        return None;
     }
-    advice
+    let fix = format!("decode with --fix-declaration to rewrite it to name {output}");
+    Some(match keep_fits {
+        true => format!("{fix}, or with --keep-encoding to write the text in {declared}"),
+        false => format!("{fix} (--keep-encoding cannot: some characters have no {declared} form)"),
+    })
 }
 
 /// `n` things, grouped by thousands: `1 byte`, `1,234 bytes` (`what` takes

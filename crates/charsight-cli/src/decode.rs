@@ -204,12 +204,13 @@ fn one(
             counts.join(", ")
         ));
     }
-    if let (Some(declared), None) = (plan.stale, &error) {
+    let advice = plan.stale.and_then(|d| advice::declaration(d, plan.output, outcome.keep_fits));
+    if let (Some(declared), Some(advice), None) = (plan.stale, advice, &error) {
         log.push(format!(
-            "charsight: {}: the document declares {declared} in itself, but the output is {}: {}",
+            "charsight: {}: the document declares {declared} in itself, but the output is {}: \
+             {advice}",
             name.display(),
             plan.output,
-            advice::declaration(declared, plan.output, outcome.keep_fits)
         ));
     }
     let report = args.report.as_ref().map(|_| DecodeReport {
@@ -245,7 +246,7 @@ fn one(
 
 /// Why the detected input is not text to decode, unless its encoding was
 /// forced: binary data, or EBCDIC text (which charsight does not decode).
-fn undecodable(detection: &Detection) -> Option<String> {
+pub(crate) fn undecodable(detection: &Detection) -> Option<String> {
     if detection.source == Source::Forced {
         return None;
     }

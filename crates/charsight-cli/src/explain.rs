@@ -76,6 +76,23 @@ fn one(args: &ExplainArgs, input: &Input, out: &mut impl Write) -> Result<Status
         emit(out, &format!("{HEAD}{name}{HEAD:#}: empty (0 bytes), nothing to decide\n"))?;
         return Ok(Status::Success);
     }
+    // Not text: what it is, and no decision, problems or repairs, which
+    // would contradict that decode refuses it.
+    if let Some(what) = crate::decode::undecodable(&detection) {
+        let total = io::copy(&mut reader, &mut io::sink()).with_context(|| name.clone())?;
+        let mut s = String::new();
+        let w = &mut s;
+        writeln!(w, "{HEAD}{name}{HEAD:#}: {}", count(total, "byte"))?;
+        declared(w, &detection)?;
+        bytes(w, &detection, seen.bytes)?;
+        writeln!(
+            w,
+            "\n{HEAD}Decision{HEAD:#}: {BAD}{what}{BAD:#}, not decoded \
+             (--force-encoding decodes it anyway)"
+        )?;
+        emit(out, &s)?;
+        return Ok(Status::Negative);
+    }
 
     // Every repair, over the whole input.
     let mut repairer =
@@ -315,7 +332,9 @@ fn problems(
             f.rule
         )?;
         if let (Kind::Declaration, Some((declared, fits))) = (f.kind, keep) {
-            writeln!(w, "    {}", advice::declaration(declared, Charset::Utf8, fits))?;
+            if let Some(advice) = advice::declaration(declared, Charset::Utf8, fits) {
+                writeln!(w, "    {advice}")?;
+            }
         }
     }
     if reported.len() > limit {

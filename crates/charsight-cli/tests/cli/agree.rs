@@ -80,6 +80,19 @@ fn r18_a_default_that_misreads_ascii_is_refused() {
         .stdout("hello world\n");
 }
 
+/// A gzip header, then bytes spread as compressed data's are.
+fn gzip_like() -> Vec<u8> {
+    let mut gzip = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03".to_vec();
+    let mut x = 0x2545_f491_u32;
+    gzip.extend((0..8192).map(|_| {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        x.to_le_bytes()[0]
+    }));
+    gzip
+}
+
 /// JSON lines carry the schema's version, and `document` is `text` for
 /// plain text and `binary` for compressed data, `html` only for markup.
 #[test]
@@ -90,16 +103,7 @@ fn r18_json_has_its_version_and_the_kind_of_document() {
     assert_eq!(html["document"], "html");
     let utf16 = detect_one(b"\xff\xfe<\0p\0>\0", &[]);
     assert_eq!(utf16["document"], "html");
-    // A gzip header, then bytes spread as compressed data's are.
-    let mut gzip = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03".to_vec();
-    let mut x = 0x2545_f491_u32;
-    gzip.extend((0..8192).map(|_| {
-        x ^= x << 13;
-        x ^= x >> 17;
-        x ^= x << 5;
-        x.to_le_bytes()[0]
-    }));
-    let binary = detect_one(&gzip, &[]);
+    let binary = detect_one(&gzip_like(), &[]);
     assert_eq!(
         (binary["binary"].as_bool(), binary["document"].as_str()),
         (Some(true), Some("binary"))
@@ -299,4 +303,28 @@ fn r18_several_inputs_into_a_directory() {
     let a = text.find("a.txt: 18 bytes").expect(&text);
     let b = text.find("b.txt: 7 bytes").expect(&text);
     assert!(a < b, "{text}");
+}
+
+/// `explain` does not contradict itself: no decision, problems or repairs
+/// for data that `decode` refuses, and no advice to rewrite a declaration
+/// that the output already matches.
+#[test]
+fn r18_explain_has_no_contradictory_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let gzip = write(dir.path(), "data.gz", &gzip_like());
+    let output = charsight().args(["explain", &gzip]).output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.contains("Decision: binary data, not text, not decoded"), "{text}");
+    assert!(!text.contains("Problems") && !text.contains("Repairs"), "{text}");
+    charsight().args(["decode", &gzip]).assert().code(1).stdout("");
+    let lie = write(
+        dir.path(),
+        "lie.html",
+        b"<meta charset=utf-8><p>caf\xe9 cr\xe8me br\xfbl\xe9e d\xe9j\xe0 vu</p>\n",
+    );
+    let output = charsight().args(["explain", &lie]).output().unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.contains("the output, in UTF-8, matches the declaration"), "{text}");
+    assert!(!text.contains("--fix-declaration"), "{text}");
 }
