@@ -25,14 +25,15 @@ pub enum Command {
     /// input, looks at the content, verifies each candidate by decoding, and
     /// decides by the policy (--policy).
     Detect(DetectArgs),
-    /// Decode one input to text (UTF-8, or --to ENC), with a report.
+    /// Decode inputs to text (UTF-8, or --to ENC), with a report.
     ///
     /// Decides the encoding from a prefix (as `detect` does), then streams
     /// the whole input through the decoder in bounded memory. Malformed
     /// bytes are replaced with U+FFFD and listed in the report (--errors
     /// replace), stop the run with exit code 1 and no output (--errors
     /// strict), or are kept recoverable (--errors escape: byte NN becomes the
-    /// private-use character U+10FENN).
+    /// private-use character U+10FENN). Several inputs (or a directory)
+    /// are written into the directory -o DIR, --jobs at a time.
     Decode(DecodeArgs),
     /// Rewrite the URLs of each line so their non-ASCII parts read right.
     ///
@@ -43,7 +44,7 @@ pub enum Command {
     /// readable with --iri. Every line comes out, in order; lines without a
     /// URL come out unchanged.
     Url(crate::url::UrlArgs),
-    /// Decode one input and repair it (decode --repair all).
+    /// Decode inputs and repair them (decode --repair all).
     ///
     /// Repairs, each listed in the report (--report) with its byte range,
     /// the text before and after, and a confidence: bytes of another
@@ -57,13 +58,26 @@ pub enum Command {
     /// repaired text is far more plausible; nothing changes that is not
     /// listed.
     Repair(DecodeArgs),
-    /// Explain what is wrong with one input, in words.
+    /// Explain what is wrong with each input, in words.
     ///
     /// Like a validator: what was declared where, what the bytes really
     /// are, what decode would do under each policy, each problem with its
     /// place and a short excerpt, and which repairs would apply. Colour on
     /// a terminal, plain when piped (NO_COLOR is respected).
     Explain(ExplainArgs),
+    /// Print a shell completion script to standard output.
+    ///
+    /// For example, for bash: `charsight completions bash >
+    /// ~/.local/share/bash-completion/completions/charsight`; for zsh, write
+    /// `_charsight` into a directory of your $fpath.
+    Completions(CompletionsArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct CompletionsArgs {
+    /// The shell to complete in.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 #[derive(Args, Debug)]
@@ -84,17 +98,46 @@ pub struct DetectArgs {
     pub format: Format,
 
     #[command(flatten)]
+    pub jobs: JobsArg,
+
+    #[command(flatten)]
     pub engine: EngineArgs,
+}
+
+/// How many inputs to work on at once.
+#[derive(Args, Debug)]
+pub struct JobsArg {
+    /// Inputs to work on at once, each on its own thread; the output keeps
+    /// the inputs' order. A progress bar shows on standard error when it is
+    /// a terminal and there are many inputs.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: u16,
+}
+
+impl JobsArg {
+    /// The number of threads.
+    pub fn jobs(&self) -> usize {
+        usize::from(self.jobs)
+    }
 }
 
 #[derive(Args, Debug)]
 pub struct DecodeArgs {
-    /// The input file; '-' or nothing for standard input.
+    /// Input files or directories (walked recursively); '-' or nothing for
+    /// standard input.
+    ///
+    /// Several inputs, or a directory, need -o DIR.
     #[arg(value_name = "PATH")]
-    pub path: Option<PathBuf>,
+    pub paths: Vec<PathBuf>,
 
     /// Write the text to this file instead of standard output (written in
-    /// full or not at all).
+    /// full or not at all, with the mode a plain write gives: an existing
+    /// file keeps its own).
+    ///
+    /// With several inputs or a directory, OUT is a directory (created if
+    /// need be): each input's text goes to OUT/NAME, NAME being the file's
+    /// name, or its path under the directory given. Inputs are never
+    /// overwritten in place.
     #[arg(short, long, value_name = "OUT")]
     pub output: Option<PathBuf>,
 
@@ -107,7 +150,8 @@ pub struct DecodeArgs {
 
     /// Write a JSON report here: evidence, candidates, decision, every
     /// malformed byte range, declarations rewritten. '-' writes it to
-    /// standard output, after the text has gone to a file (-o).
+    /// standard output, after the text has gone to a file (-o). With
+    /// several inputs, one report per line (JSON Lines), in input order.
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
 
@@ -118,6 +162,12 @@ pub struct DecodeArgs {
     /// Rewrite the document's own declarations (<meta charset>, the charset
     /// in <meta http-equiv> content, the XML declaration's encoding) to name
     /// the output encoding, so that the output is self-consistent.
+    ///
+    /// Not the default: decode changes nothing it is not asked to. Without
+    /// it (or --keep-encoding, or --to the declared encoding), a document
+    /// whose declaration will not name the output's encoding gets a warning
+    /// on standard error, which offers --keep-encoding only when every
+    /// character can be written in the declared encoding.
     #[arg(long)]
     pub fix_declaration: bool,
 
@@ -146,14 +196,18 @@ pub struct DecodeArgs {
     pub repair: Option<RepairPolicy>,
 
     #[command(flatten)]
+    pub jobs: JobsArg,
+
+    #[command(flatten)]
     pub engine: EngineArgs,
 }
 
 #[derive(Args, Debug)]
 pub struct ExplainArgs {
-    /// The input file; '-' or nothing for standard input.
+    /// Input files or directories (walked recursively), explained one after
+    /// the other; '-' or nothing for standard input.
     #[arg(value_name = "PATH")]
-    pub path: Option<PathBuf>,
+    pub paths: Vec<PathBuf>,
 
     /// Findings and problems listed at most (all are counted).
     #[arg(long, value_name = "N", default_value_t = 20)]
@@ -206,8 +260,13 @@ pub struct EngineArgs {
 
     /// Encoding to fall back to when nothing decides [default: windows-1252].
     ///
-    /// Any WHATWG label or common alias (cp932, UHC, ISO8859-1, UTF-32LE, ...).
-    #[arg(long, value_name = "LABEL", value_parser = parse_label)]
+    /// Any WHATWG label or common alias (cp932, UHC, ISO8859-1, ...) of an
+    /// encoding that reads ASCII as ASCII. Given, it also names pure ASCII
+    /// input (which is otherwise reported as UTF-8); giving the default,
+    /// windows-1252, changes nothing. UTF-16 and UTF-32 are refused: they
+    /// would read ASCII text as other characters, and they are found by
+    /// their own byte patterns.
+    #[arg(long, value_name = "LABEL", value_parser = parse_default_label)]
     pub default_encoding: Option<Charset>,
 
     /// Use this encoding whatever the evidence says (still reported).
@@ -215,11 +274,17 @@ pub struct EngineArgs {
     pub force_encoding: Option<Charset>,
 
     /// Top-level domain the inputs came from (jp, ru, ...), a prior for detection.
-    #[arg(long, value_name = "TLD")]
+    ///
+    /// One whose languages the detector knows; an unknown one is an error
+    /// that lists the known ones.
+    #[arg(long, value_name = "TLD", value_parser = parse_tld)]
     pub tld: Option<String>,
 
     /// Expected language as a BCP 47 tag (ja, ru, ...), a prior for detection.
-    #[arg(long = "lang", value_name = "LANG")]
+    ///
+    /// One the detector has a model for; an unknown one is an error that
+    /// lists the known ones.
+    #[arg(long = "lang", value_name = "LANG", value_parser = parse_language)]
     pub language: Option<String>,
 }
 
@@ -245,7 +310,8 @@ impl EngineArgs {
         if let Some(value) = &self.content_type {
             engine = engine.content_type(value);
         }
-        if let Some(charset) = self.default_encoding {
+        // windows-1252 is the engine's own fallback: naming it changes nothing.
+        if let Some(charset) = self.default_encoding.filter(|&c| c != Charset::Windows1252) {
             engine = engine.default_encoding(charset);
         }
         if let Some(charset) = self.force_encoding {
@@ -273,8 +339,45 @@ fn parse_repairs(list: &str) -> Result<RepairPolicy, charsight::repair::PolicyEr
     list.parse()
 }
 
+fn parse_tld(tld: &str) -> Result<String, String> {
+    match charsight::detect::knows_tld(tld) {
+        true => Ok(tld.to_owned()),
+        false => Err(format!(
+            "no languages known for this top-level domain; known: {}",
+            charsight::detect::tlds().join(" ")
+        )),
+    }
+}
+
+fn parse_language(tag: &str) -> Result<String, String> {
+    match charsight::detect::knows_language(tag) {
+        true => Ok(tag.to_owned()),
+        false => Err(format!(
+            "no model for this language; known (BCP 47 tags, regions allowed: pt-BR): {}",
+            charsight::detect::languages().join(" ")
+        )),
+    }
+}
+
 fn parse_label(label: &str) -> Result<Charset, label::LabelError> {
     label::resolve(label.as_bytes())
+}
+
+fn parse_default_label(label: &str) -> Result<Charset, String> {
+    match parse_label(label).map_err(|e| e.to_string())? {
+        charset if reads_ascii_as_ascii(charset) => Ok(charset),
+        charset => Err(format!(
+            "{charset} does not read ASCII text as ASCII, as a fallback must (UTF-16 and UTF-32 \
+             are found by their own byte patterns; --force-encoding forces one)"
+        )),
+    }
+}
+
+/// Whether `charset` decodes printable ASCII to itself (not UTF-16 or
+/// UTF-32, which pair its bytes, nor `replacement`).
+fn reads_ascii_as_ascii(charset: Charset) -> bool {
+    let ascii: Vec<u8> = (0x20..0x7F).collect();
+    charset.decode(&ascii).0.as_bytes() == ascii
 }
 
 fn parse_output_label(label: &str) -> Result<Charset, String> {

@@ -1,8 +1,8 @@
 //! `charsight decode`: one input to text, streamed in bounded memory, with a
 //! JSON report.
 //!
-//! The decision is made on a prefix (at most [`DECIDE_LIMIT`] bytes, less
-//! when the engine is sure sooner); the rest is streamed through the same
+//! The decision is made on a prefix (as far as [`decide`] reads, the same
+//! for every command); then the whole input is streamed through the
 //! decoder. When the run must not write anything partial (`--errors
 //! strict`, `--keep-encoding`), a first pass checks the whole input and a
 //! second writes it; standard input is spooled to a temporary file between
@@ -10,9 +10,10 @@
 //! Input that is not text (binary data) or is EBCDIC text is refused with
 //! exit code 1, unless `--force-encoding` says how to decode it.
 
+use std::fs;
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use charsight::decode::{
@@ -20,126 +21,232 @@ use charsight::decode::{
     TextEncoder,
 };
 use charsight::repair::{Findings, RepairPolicy, Repairer};
-use charsight::{Charset, Detection, Engine, Source};
+use charsight::{Charset, Detection, Source};
 
+use crate::advice::{self, count, declared_in_document, Fits};
 use crate::args::DecodeArgs;
-use crate::input::{read_some, Input};
+use crate::batch;
+use crate::input::{self, decide, read_some, Decided, Expanded, Input, Named, CHUNK};
 use crate::json::{AfterDecision, DecodeReport, DetectLine, Output, Repairs};
 use crate::Status;
 
-/// The decision reads at most this many bytes.
-const DECIDE_LIMIT: usize = 1 << 20;
-const CHUNK: usize = 64 * 1024;
-
-/// Runs `decode` (or `repair`, whose `repairs` default to all).
+/// Runs `decode` (or `repair`, whose `repairs` default to all): one input
+/// to standard output or `-o OUT`, or several (or a directory) into the
+/// directory `-o DIR`, each under its file name (its path under a directory
+/// given), `--jobs` at a time.
 pub fn run(args: &DecodeArgs, repairs: RepairPolicy, stdout: &mut impl Write) -> Result<Status> {
-    let input = match &args.path {
-        Some(path) if path.as_os_str() != "-" => Input::File(path.clone()),
-        _ => Input::Stdin,
-    };
     let report_to_stdout = args.report.as_deref().is_some_and(|p| p.as_os_str() == "-");
     if report_to_stdout && args.output.is_none() {
         bail!("--report - writes the report to standard output: write the text to a file with -o");
     }
+    let inputs = input::expand(&args.paths)?;
+    if let ([Ok(named)], false) = (&inputs[..], args.paths.iter().any(|p| p.is_dir())) {
+        let mut log = Vec::new();
+        let done = one(args, repairs, &named.input, args.output.as_deref(), stdout, true, &mut log);
+        log.iter().for_each(|line| eprintln!("{line}"));
+        let (status, report) = done?;
+        if let (Some(report), Some(path)) = (report, &args.report) {
+            if report_to_stdout {
+                writeln!(stdout, "{report}")?;
+            } else {
+                fs::write(path, report + "\n").with_context(|| format!("{}", path.display()))?;
+            }
+        }
+        return Ok(status);
+    }
+    let dir = args
+        .output
+        .as_deref()
+        .filter(|p| p.as_os_str() != "-")
+        .context("several inputs: give -o DIR, the directory to write each one's text into")?;
+    fs::create_dir_all(dir).with_context(|| format!("{}", dir.display()))?;
+    let jobs = targets(&inputs, dir);
+    let mut reports: Option<Box<dyn Write + '_>> = match &args.report {
+        None => None,
+        Some(_) if report_to_stdout => Some(Box::new(&mut *stdout)),
+        Some(path) => Some(Box::new(io::BufWriter::new(
+            File::create(path).with_context(|| format!("{}", path.display()))?,
+        ))),
+    };
+    let work = |(input, target): &(&Expanded, Result<PathBuf, String>)| {
+        let mut log = Vec::new();
+        let done = match (input, target) {
+            (Err((path, err)), _) => Err(anyhow::anyhow!("{}: {err}", path.display())),
+            (_, Err(why)) => Err(anyhow::anyhow!("{why}")),
+            (Ok(named), Ok(target)) => target
+                .parent()
+                .map_or(Ok(()), fs::create_dir_all)
+                .with_context(|| format!("{}", target.display()))
+                .and_then(|()| {
+                    one(args, repairs, &named.input, Some(target), &mut io::sink(), false, &mut log)
+                }),
+        };
+        (log, done)
+    };
+    let mut status = Status::Success;
+    batch::run(&jobs, args.jobs.jobs(), work, |(log, done)| {
+        log.iter().for_each(|line| eprintln!("{line}"));
+        match done {
+            Ok((done, report)) => {
+                status = status.max(done);
+                if let (Some(sink), Some(report)) = (reports.as_mut(), report) {
+                    writeln!(sink, "{report}")?;
+                }
+            }
+            Err(err) => {
+                eprintln!("charsight: {err:#}");
+                status = Status::Errors;
+            }
+        }
+        Ok(())
+    })?;
+    if let Some(sink) = reports.as_mut() {
+        sink.flush()?;
+    }
+    Ok(status)
+}
+
+/// Each input with the file its text goes to under `dir`, or why it has
+/// none: standard input has no name, and two inputs of one name would
+/// overwrite each other.
+fn targets<'a>(inputs: &'a [Expanded], dir: &Path) -> Vec<(&'a Expanded, Result<PathBuf, String>)> {
+    let mut taken = std::collections::HashSet::new();
+    inputs
+        .iter()
+        .map(|input| {
+            let target = match input {
+                Ok(Named { input: Input::Stdin, .. }) => {
+                    Err("-: standard input cannot be one of several inputs".to_owned())
+                }
+                Ok(Named { input: Input::File(path), name }) if !taken.insert(name.clone()) => {
+                    Err(format!(
+                        "{}: not written: an earlier input's text went to {}",
+                        path.display(),
+                        dir.join(name).display()
+                    ))
+                }
+                Ok(named) => Ok(dir.join(&named.name)),
+                Err(_) => Ok(PathBuf::new()),
+            };
+            (input, target)
+        })
+        .collect()
+}
+
+/// Decodes `input` into `output` (standard output when `None`), leaving
+/// its messages in `log`; the status and the report, when one is asked for
+/// (pretty or on one line).
+fn one(
+    args: &DecodeArgs,
+    repairs: RepairPolicy,
+    input: &Input,
+    output: Option<&Path>,
+    stdout: &mut dyn Write,
+    pretty: bool,
+    log: &mut Vec<String>,
+) -> Result<(Status, Option<String>)> {
     let name = input.name().to_path_buf();
-    let Decided { reader, head, detection } = decide(&input, &args.engine.engine())?;
+    let engine = args.engine.engine();
+    let Decided { mut detections, seen, reader } =
+        decide(input, std::slice::from_ref(&engine), true)
+            .with_context(|| format!("{}", name.display()))?;
+    let detection = detections.remove(0);
     if let Some(what) = undecodable(&detection) {
-        eprintln!(
+        log.push(format!(
             "charsight: {}: {what}: not decoded (give --force-encoding to decode it anyway)",
             name.display()
-        );
-        return Ok(Status::Negative);
+        ));
+        return Ok((Status::Negative, None));
     }
-    let plan = Plan::new(args, args.repair.unwrap_or(repairs), &detection)?;
+    let plan = Plan::new(args, args.repair.unwrap_or(repairs), &detection, seen.bytes)?;
 
     let (outcome, failure) = if args.errors == crate::args::ErrorsArg::Strict || args.keep_encoding
     {
         // First pass: check everything, write nothing.
         let mut spool = matches!(input, Input::Stdin).then(tempfile::tempfile).transpose()?;
         let tee = Tee { reader, copy: spool.as_mut() };
-        let checked = transcode(&plan, &head, tee, io::sink())
-            .with_context(|| format!("{}", name.display()))?;
+        let checked =
+            transcode(&plan, tee, io::sink()).with_context(|| format!("{}", name.display()))?;
         if checked.1.is_some() {
             checked
         } else {
-            let rest: Box<dyn Read> = match (&input, spool) {
+            let again: Box<dyn Read> = match (input, spool) {
                 (_, Some(mut spool)) => {
                     spool.seek(SeekFrom::Start(0))?;
                     Box::new(spool)
                 }
-                (Input::File(path), None) => {
-                    let mut file = File::open(path)?;
-                    file.seek(SeekFrom::Start(head.len() as u64))?;
-                    Box::new(file)
-                }
+                (Input::File(path), None) => Box::new(File::open(path)?),
                 (Input::Stdin, None) => Box::new(io::empty()),
             };
-            write_output(args.output.as_deref(), stdout, |w| transcode(&plan, &head, rest, w))?
+            write_output(output, stdout, |w| transcode(&plan, again, w))?
         }
     } else {
-        write_output(args.output.as_deref(), stdout, |w| transcode(&plan, &head, reader, w))?
+        write_output(output, stdout, |w| transcode(&plan, reader, w))?
     };
     let error = failure.map(|f| f.to_string());
 
     if outcome.after.malformed > 0 {
-        eprintln!(
-            "charsight: {}: {} malformed sequence(s) past the first {} bytes that decided {}",
+        log.push(format!(
+            "charsight: {}: {} past the first {} that decided {}",
             name.display(),
-            outcome.after.malformed,
-            outcome.after.decided_on_bytes,
+            count(outcome.after.malformed, "malformed sequence"),
+            count(outcome.after.decided_on_bytes, "byte"),
             detection.charset
-        );
+        ));
     }
     let findings = &outcome.findings;
     if findings.total() > 0 {
         let counts: Vec<String> = findings.counts.iter().map(|(k, n)| format!("{k} {n}")).collect();
-        eprintln!(
-            "charsight: {}: {} finding(s): {}",
+        log.push(format!(
+            "charsight: {}: {}: {}",
             name.display(),
-            findings.total(),
+            count(findings.total(), "finding"),
             counts.join(", ")
-        );
+        ));
     }
-    if let Some(path) = &args.report {
-        let report = DecodeReport {
-            detection: DetectLine::new(&name, &detection),
-            output: Output {
-                encoding: plan.output,
-                errors: plan.errors,
-                declarations_rewritten: &plan.splices,
-            },
-            malformed: &outcome.malformed,
-            after_decision: AfterDecision { ..outcome.after },
-            bytes_in: outcome.bytes_in,
-            escape_collisions: outcome.escape_collisions,
-            repairs: Repairs {
-                policy: plan.repairs.to_string(),
-                counts: &findings.counts,
-                findings: &findings.list,
-                truncated: findings.truncated,
-            },
-            error: error.clone(),
-        };
-        if report_to_stdout {
-            serde_json::to_writer_pretty(&mut *stdout, &report)?;
-            writeln!(stdout)?;
-        } else {
-            let file = File::create(path).with_context(|| format!("{}", path.display()))?;
-            serde_json::to_writer_pretty(io::BufWriter::new(file), &report)?;
-        }
+    let advice = plan.stale.and_then(|d| advice::declaration(d, plan.output, outcome.keep_fits));
+    if let (Some(declared), Some(advice), None) = (plan.stale, advice, &error) {
+        log.push(format!(
+            "charsight: {}: the document declares {declared} in itself, but the output is {}: \
+             {advice}",
+            name.display(),
+            plan.output,
+        ));
     }
+    let report = args.report.as_ref().map(|_| DecodeReport {
+        detection: DetectLine::new(&name, &detection, seen),
+        output: Output {
+            encoding: plan.output,
+            errors: plan.errors,
+            declarations_rewritten: &plan.splices,
+        },
+        malformed: &outcome.malformed,
+        after_decision: AfterDecision { ..outcome.after },
+        bytes_in: outcome.bytes_in,
+        escape_collisions: outcome.escape_collisions,
+        repairs: Repairs {
+            policy: plan.repairs.to_string(),
+            counts: &findings.counts,
+            findings: &findings.list,
+            truncated: findings.truncated,
+        },
+        error: error.clone(),
+    });
+    let report = report
+        .map(|r| if pretty { serde_json::to_string_pretty(&r) } else { serde_json::to_string(&r) })
+        .transpose()?;
     match error {
         Some(error) => {
-            eprintln!("charsight: {}: {error}", name.display());
-            Ok(Status::Negative)
+            log.push(format!("charsight: {}: {error}", name.display()));
+            Ok((Status::Negative, report))
         }
-        None => Ok(Status::Success),
+        None => Ok((Status::Success, report)),
     }
 }
 
 /// Why the detected input is not text to decode, unless its encoding was
 /// forced: binary data, or EBCDIC text (which charsight does not decode).
-fn undecodable(detection: &Detection) -> Option<String> {
+pub(crate) fn undecodable(detection: &Detection) -> Option<String> {
     if detection.source == Source::Forced {
         return None;
     }
@@ -147,34 +254,6 @@ fn undecodable(detection: &Detection) -> Option<String> {
         Some(ebcdic) => Some(format!("{} text", ebcdic.name())),
         None => detection.binary.then(|| "binary data, not text".to_owned()),
     }
-}
-
-/// The input, read as far as the decision needed.
-pub struct Decided {
-    /// The rest of the input.
-    pub reader: Box<dyn Read>,
-    /// The bytes read.
-    pub head: Vec<u8>,
-    pub detection: Detection,
-}
-
-/// Reads `input` until the engine has decided (or [`DECIDE_LIMIT`] bytes).
-pub fn decide(input: &Input, engine: &Engine) -> Result<Decided> {
-    let name = input.name();
-    let mut reader = input.open().with_context(|| format!("{}", name.display()))?;
-    let mut head = Vec::new();
-    let mut buf = vec![0; CHUNK];
-    let mut session = engine.session();
-    while head.len() < DECIDE_LIMIT && session.wants_more() {
-        let n = read_some(&mut reader, &mut buf).with_context(|| format!("{}", name.display()))?;
-        if n == 0 {
-            reader = Box::new(io::empty());
-            break;
-        }
-        session.feed(&buf[..n]);
-        head.extend_from_slice(&buf[..n]);
-    }
-    Ok(Decided { reader, head, detection: session.finish() })
 }
 
 /// What to decode with and how to write it.
@@ -185,10 +264,20 @@ struct Plan {
     errors: Errors,
     unmappable: OnUnmappable,
     splices: Vec<Splice>,
+    /// How many leading bytes the decision read.
+    decided_on: u64,
+    /// What the document's own declaration names, when it will not name
+    /// the output's encoding and nothing was asked to fix that.
+    stale: Option<Charset>,
 }
 
 impl Plan {
-    fn new(args: &DecodeArgs, repairs: RepairPolicy, detection: &Detection) -> Result<Plan> {
+    fn new(
+        args: &DecodeArgs,
+        repairs: RepairPolicy,
+        detection: &Detection,
+        decided_on: u64,
+    ) -> Result<Plan> {
         let output = match (args.to, args.keep_encoding) {
             (Some(to), _) => to,
             (None, true) => declared_in_document(detection).context(
@@ -205,9 +294,20 @@ impl Plan {
         } else {
             OnUnmappable::Reference
         };
-        let splices =
-            if args.fix_declaration { declaration_fixes(detection, output) } else { Vec::new() };
-        Ok(Plan { detection: detection.clone(), repairs, output, errors, unmappable, splices })
+        let fixes = declaration_fixes(detection, output);
+        let stale = declared_in_document(detection)
+            .filter(|_| !fixes.is_empty() && !args.fix_declaration && !args.keep_encoding);
+        let splices = if args.fix_declaration { fixes } else { Vec::new() };
+        Ok(Plan {
+            detection: detection.clone(),
+            repairs,
+            output,
+            errors,
+            unmappable,
+            splices,
+            decided_on,
+            stale,
+        })
     }
 
     /// A decoder for the input that makes the repairs asked for.
@@ -215,15 +315,6 @@ impl Plan {
         Repairer::for_detection(&self.detection, self.repairs, self.errors, self.output)
             .with_splices(self.splices.clone())
     }
-}
-
-/// The charset the document's own first usable declaration names.
-fn declared_in_document(detection: &Detection) -> Option<Charset> {
-    detection
-        .evidence
-        .iter()
-        .filter(|e| matches!(e.source, Source::Meta | Source::Xml))
-        .find_map(|e| e.usable())
 }
 
 /// What a run met.
@@ -234,6 +325,9 @@ struct Outcome {
     bytes_in: u64,
     escape_collisions: u64,
     findings: Findings,
+    /// Whether the text can be written in the encoding the document
+    /// declares (checked only when the declaration is stale).
+    keep_fits: bool,
 }
 
 enum DataFailure {
@@ -253,38 +347,29 @@ impl std::fmt::Display for DataFailure {
 /// What a run gave: what it met, and the data failure that stopped it.
 type Transcoded = (Outcome, Option<DataFailure>);
 
-/// Decodes `head` then `rest` and writes the text, encoded, to `sink`.
-fn transcode(
-    plan: &Plan,
-    head: &[u8],
-    mut rest: impl Read,
-    mut sink: impl Write,
-) -> io::Result<Transcoded> {
-    let mut pipe = Pipe::new(plan, head.len() as u64);
+/// Decodes `input` (the whole input, from its first byte) and writes the
+/// text, encoded, to `sink`.
+fn transcode(plan: &Plan, mut input: impl Read, mut sink: impl Write) -> io::Result<Transcoded> {
+    let mut pipe = Pipe::new(plan);
     let mut outcome = Outcome::default();
     if let Some(bom) = plan.output.bom().filter(|_| plan.output != Charset::Utf8) {
         sink.write_all(bom)?;
     }
-    outcome.bytes_in += head.len() as u64;
-    let mut fail = pipe.step(head, false, &mut sink)?;
-    outcome.after.decided_on_bytes = head.len() as u64;
+    outcome.after.decided_on_bytes = plan.decided_on;
     let mut buf = vec![0; CHUNK];
-    while fail.is_none() {
-        let n = read_some(&mut rest, &mut buf)?;
+    loop {
+        let n = read_some(&mut input, &mut buf)?;
         outcome.bytes_in += n as u64;
-        fail = pipe.step(&buf[..n], n == 0, &mut sink)?;
+        if let Some(fail) = pipe.step(&buf[..n], n == 0, &mut sink)? {
+            sink.flush()?;
+            return Ok((pipe.outcome(outcome), Some(fail)));
+        }
         if n == 0 {
             break;
         }
     }
     sink.flush()?;
-    outcome.malformed = pipe.decoder.malformed().clone();
-    outcome.escape_collisions = pipe.decoder.escape_collisions();
-    outcome.findings = pipe.decoder.findings().clone();
-    outcome.after.malformed = outcome.malformed.past().unwrap_or(0);
-    outcome.after.first_offset =
-        outcome.malformed.ranges.iter().map(|r| r.offset).find(|&o| o >= head.len() as u64);
-    Ok((outcome, fail))
+    Ok((pipe.outcome(outcome), None))
 }
 
 /// A decoder and an encoder joined by reused buffers.
@@ -293,15 +378,33 @@ struct Pipe {
     encoder: TextEncoder,
     text: String,
     bytes: Vec<u8>,
+    fits: Fits,
 }
 
 impl Pipe {
-    /// A pipe for `plan` whose input's first `decided_on` bytes decided it.
-    fn new(plan: &Plan, decided_on: u64) -> Pipe {
-        let decoder = plan.decoder().count_malformed_past(decided_on);
+    /// A pipe for `plan`.
+    fn new(plan: &Plan) -> Pipe {
+        let decoder = plan.decoder().count_malformed_past(plan.decided_on);
         let raw_escapes = plan.errors == Errors::Escape && !plan.output.is_unicode();
         let encoder = TextEncoder::new(plan.output, plan.unmappable).raw_escapes(raw_escapes);
-        Pipe { decoder, encoder, text: String::new(), bytes: Vec::new() }
+        let fits = Fits::new(plan.stale);
+        Pipe { decoder, encoder, text: String::new(), bytes: Vec::new(), fits }
+    }
+
+    /// `outcome` completed with what the decoder met.
+    fn outcome(&self, mut outcome: Outcome) -> Outcome {
+        outcome.malformed = self.decoder.malformed().clone();
+        outcome.escape_collisions = self.decoder.escape_collisions();
+        outcome.findings = self.decoder.findings().clone();
+        outcome.keep_fits = self.fits.fits();
+        outcome.after.malformed = outcome.malformed.past().unwrap_or(0);
+        outcome.after.first_offset = outcome
+            .malformed
+            .ranges
+            .iter()
+            .map(|r| r.offset)
+            .find(|&o| o >= outcome.after.decided_on_bytes);
+        outcome
     }
 
     /// Passes one chunk through; the data failure that stops the run, if any.
@@ -313,6 +416,7 @@ impl Pipe {
     ) -> io::Result<Option<DataFailure>> {
         let decoded = self.decoder.repair(chunk, last, &mut self.text);
         let encoded = self.encoder.encode(&self.text, last, &mut self.bytes);
+        self.fits.check(&self.text, last);
         sink.write_all(&self.bytes)?;
         self.text.clear();
         self.bytes.clear();
@@ -327,36 +431,61 @@ impl Pipe {
 /// Runs `write` into standard output, or into `path`. A regular file (or a
 /// path that does not exist yet) is written through a temporary file beside
 /// it that replaces it only if the run succeeds; a symbolic link is followed
-/// so that its target, not the link, is replaced. Anything else (a device
-/// such as `/dev/null`, a FIFO) cannot be replaced and is written directly.
+/// so that its target, not the link, is replaced. The file gets the mode a
+/// plain write would give it: an existing file's own, else 0666 less the
+/// umask. Errors name `path`, never the temporary file. Anything else (a
+/// device such as `/dev/null`, a FIFO) cannot be replaced and is written
+/// directly.
 fn write_output(
     path: Option<&Path>,
-    stdout: &mut impl Write,
+    stdout: &mut dyn Write,
     write: impl FnOnce(&mut dyn Write) -> io::Result<Transcoded>,
 ) -> Result<Transcoded> {
     let Some(path) = path.filter(|p| p.as_os_str() != "-") else {
         return write(stdout).context("standard output");
     };
     let context = || format!("{}", path.display());
-    let target = match std::fs::metadata(path) {
+    let (target, existing) = match std::fs::metadata(path) {
         Ok(meta) if !meta.is_file() => {
             let file = std::fs::OpenOptions::new().write(true).open(path).with_context(context)?;
             let mut w = io::BufWriter::new(file);
             return write(&mut w).and_then(|r| w.flush().map(|_| r)).with_context(context);
         }
-        Ok(_) => std::fs::canonicalize(path).with_context(context)?,
-        Err(_) => path.to_path_buf(),
+        Ok(meta) => (std::fs::canonicalize(path).with_context(context)?, Some(meta.permissions())),
+        Err(_) => (path.to_path_buf(), None),
     };
     let dir = target.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let mut file = tempfile::NamedTempFile::new_in(dir).with_context(context)?;
-    let mut w = io::BufWriter::new(file.as_file_mut());
+    let (file, temp) = create_in(dir).with_context(context)?;
+    if let Some(permissions) = existing {
+        file.set_permissions(permissions).with_context(context)?;
+    }
+    let mut w = io::BufWriter::new(file);
     let result = write(&mut w).and_then(|r| w.flush().map(|_| r));
     drop(w);
     let result = result.with_context(context)?;
     if result.1.is_none() {
-        file.persist(&target).with_context(context)?;
+        temp.persist(&target).map_err(|e| e.error).with_context(context)?;
     }
     Ok(result)
+}
+
+/// A new temporary file in `dir`, removed unless persisted. It is created
+/// with the mode a plain create asks for (0666, less the umask); its errors
+/// are the system's, without its name (tempfile's would add it).
+fn create_in(dir: &Path) -> io::Result<(File, tempfile::TempPath)> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o666);
+    let mut attempt = 0;
+    loop {
+        let path = dir.join(format!(".charsight-{}-{attempt}.tmp", std::process::id()));
+        match options.open(&path) {
+            Ok(file) => return Ok((file, tempfile::TempPath::try_from_path(path)?)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt < 100 => attempt += 1,
+            Err(e) => return Err(e),
+        }
+    }
 }
 
 /// A reader that copies what it reads into a file, if it has one.

@@ -1,36 +1,41 @@
 //! `charsight detect`: one line of report per input.
 
-use std::io::Write;
+use std::io::{self, Write};
 use std::path::Path;
 
 use anyhow::Result;
 use charsight::{Detection, Evidence, Rule};
 
 use crate::args::{DetectArgs, Format};
-use crate::input;
+use crate::batch;
+use crate::input::{self, Seen};
 use crate::json::{DetectLine, ErrorLine, PathField};
 use crate::Status;
 
 pub fn run(args: &DetectArgs, out: &mut impl Write) -> Result<Status> {
     let engine = args.engine.engine();
-    let mut buf = vec![0; 64 * 1024];
     let mut status = Status::Success;
-    for input in input::expand(&args.paths)? {
-        let result = match input {
-            Ok(input) => {
-                let found = input::detect(&engine, &input, &mut buf);
-                (input.name().to_path_buf(), found)
-            }
-            Err((path, err)) => (path, Err(err)),
-        };
+    let inputs = input::expand(&args.paths)?;
+    let work = |input: &input::Expanded| match input {
+        Ok(named) => {
+            let found = input::decide(&named.input, std::slice::from_ref(&engine), false);
+            (named.input.name().to_path_buf(), found)
+        }
+        Err((path, err)) => (path.clone(), Err(io::Error::new(err.kind(), err.to_string()))),
+    };
+    batch::run(&inputs, args.jobs.jobs(), work, |result| {
         match result {
-            (path, Ok(found)) => write_detection(out, args.format, &path, &found)?,
+            (path, Ok(mut found)) => {
+                let detection = found.detections.remove(0);
+                write_detection(out, args.format, &path, &detection, found.seen)?
+            }
             (path, Err(err)) => {
                 status = Status::Errors;
                 write_error(out, args.format, &path, &err)?;
             }
         }
-    }
+        Ok(())
+    })?;
     Ok(status)
 }
 
@@ -39,12 +44,14 @@ fn write_detection(
     format: Format,
     path: &Path,
     found: &Detection,
+    seen: Seen,
 ) -> Result<()> {
     match format {
         Format::Jsonl => {
-            serde_json::to_writer(&mut *out, &DetectLine::new(path, found))?;
+            serde_json::to_writer(&mut *out, &DetectLine::new(path, found, seen))?;
             writeln!(out)?;
         }
+        Format::Text if seen.empty() => writeln!(out, "{}: empty", path.display())?,
         Format::Text => {
             write!(
                 out,
@@ -124,7 +131,11 @@ fn write_error(
 ) -> Result<()> {
     match format {
         Format::Jsonl => {
-            let line = ErrorLine { path: PathField::new(path), error: err.to_string() };
+            let line = ErrorLine {
+                version: crate::json::VERSION,
+                path: PathField::new(path),
+                error: err.to_string(),
+            };
             serde_json::to_writer(&mut *out, &line)?;
             writeln!(out)?;
         }

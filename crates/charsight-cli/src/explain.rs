@@ -21,9 +21,9 @@ use charsight::font::Declared;
 use charsight::repair::{Finding, FontScope, Kind, Leftover, RepairPolicy, Repairer};
 use charsight::{Candidate, Charset, Detection, Policy, Rule};
 
+use crate::advice::{self, count, group, Fits};
 use crate::args::ExplainArgs;
-use crate::decode::{decide, Decided};
-use crate::input::{read_some, Input};
+use crate::input::{self, decide, read_some, Decided, Input, CHUNK};
 use crate::Status;
 
 const HEAD: Style = Style::new().bold();
@@ -32,31 +32,83 @@ const BAD: Style = AnsiColor::Red.on_default().bold();
 const WARN: Style = AnsiColor::Yellow.on_default();
 const DIM: Style = Style::new().dimmed();
 
+/// The policies whose decisions are shown side by side.
+const POLICIES: [Policy; 3] = [Policy::Verify, Policy::Whatwg, Policy::Detect];
+
+/// Explains each input in turn, a blank line between two; an input that
+/// cannot be read is reported and the others go on.
 pub fn run(args: &ExplainArgs, out: &mut impl Write) -> Result<Status> {
-    let input = match &args.path {
-        Some(path) if path.as_os_str() != "-" => Input::File(path.clone()),
-        _ => Input::Stdin,
-    };
+    let mut status = Status::Success;
+    for (i, input) in input::expand(&args.paths)?.into_iter().enumerate() {
+        if i > 0 {
+            writeln!(out)?;
+        }
+        let explained = match input {
+            Ok(named) => one(args, &named.input, out),
+            Err((path, err)) => Err(anyhow::anyhow!("{}: {err}", path.display())),
+        };
+        match explained {
+            Ok(done) => status = status.max(done),
+            Err(err) if crate::is_broken_pipe(&err) => return Err(err),
+            Err(err) => {
+                out.flush()?;
+                eprintln!("charsight: {err:#}");
+                status = Status::Errors;
+            }
+        }
+    }
+    Ok(status)
+}
+
+/// Explains one input.
+fn one(args: &ExplainArgs, input: &Input, out: &mut impl Write) -> Result<Status> {
     let name = input.name().display().to_string();
+    // The engine asked for first, then each policy for comparison.
     let engine = args.engine.engine();
-    let Decided { mut reader, head, detection } = decide(&input, &engine)?;
-    let policies: Vec<(Policy, Detection)> = [Policy::Verify, Policy::Whatwg, Policy::Detect]
-        .into_iter()
-        .map(|p| (p, engine.clone().policy(p).detect(&head)))
-        .collect();
+    let mut engines = vec![engine.clone()];
+    engines.extend(POLICIES.map(|p| engine.clone().policy(p)));
+    let Decided { mut detections, seen, mut reader } =
+        decide(input, &engines, true).with_context(|| name.clone())?;
+    let policies: Vec<(Policy, Detection)> =
+        POLICIES.into_iter().zip(detections.split_off(1)).collect();
+    let detection = detections.remove(0);
+    if seen.empty() {
+        emit(out, &format!("{HEAD}{name}{HEAD:#}: empty (0 bytes), nothing to decide\n"))?;
+        return Ok(Status::Success);
+    }
+    // Not text: what it is, and no decision, problems or repairs, which
+    // would contradict that decode refuses it.
+    if let Some(what) = crate::decode::undecodable(&detection) {
+        let total = io::copy(&mut reader, &mut io::sink()).with_context(|| name.clone())?;
+        let mut s = String::new();
+        let w = &mut s;
+        writeln!(w, "{HEAD}{name}{HEAD:#}: {}", count(total, "byte"))?;
+        declared(w, &detection)?;
+        bytes(w, &detection, seen.bytes)?;
+        writeln!(
+            w,
+            "\n{HEAD}Decision{HEAD:#}: {BAD}{what}{BAD:#}, not decoded \
+             (--force-encoding decodes it anyway)"
+        )?;
+        emit(out, &s)?;
+        return Ok(Status::Negative);
+    }
 
     // Every repair, over the whole input.
     let mut repairer =
         Repairer::for_detection(&detection, RepairPolicy::all(), Errors::Replace, Charset::Utf8);
     let mut text = String::new();
-    let mut total = head.len() as u64;
-    repairer.repair(&head, false, &mut text).expect("replace mode never fails");
-    let mut buf = vec![0; 64 * 1024];
+    let mut total = 0;
+    // Whether --keep-encoding would work, for the advice.
+    let in_document = advice::declared_in_document(&detection);
+    let mut fits = Fits::new(in_document);
+    let mut buf = vec![0; CHUNK];
     loop {
         text.clear();
         let n = read_some(&mut reader, &mut buf).with_context(|| name.clone())?;
         total += n as u64;
         repairer.repair(&buf[..n], n == 0, &mut text).expect("replace mode never fails");
+        fits.check(&text, n == 0);
         if n == 0 {
             break;
         }
@@ -64,11 +116,13 @@ pub fn run(args: &ExplainArgs, out: &mut impl Write) -> Result<Status> {
 
     let mut s = String::new();
     let w = &mut s;
-    writeln!(w, "{HEAD}{name}{HEAD:#}: {} bytes", group(total))?;
+    writeln!(w, "{HEAD}{name}{HEAD:#}: {}", count(total, "byte"))?;
     declared(w, &detection)?;
-    bytes(w, &detection)?;
+    bytes(w, &detection, seen.bytes)?;
     decision(w, &detection, &policies)?;
-    problems(w, &detection, repairer.findings().list.as_slice(), repairer.leftovers(), args.limit)?;
+    let keep = in_document.map(|d| (d, fits.fits()));
+    let findings = repairer.findings().list.as_slice();
+    problems(w, &detection, keep, findings, repairer.leftovers(), args.limit)?;
     fonts(w, repairer.font_scopes(), args.limit)?;
     repairs(w, &repairer, args.limit)?;
     let malformed = repairer.malformed().sequences;
@@ -78,31 +132,22 @@ pub fn run(args: &ExplainArgs, out: &mut impl Write) -> Result<Status> {
     } else {
         Status::Success
     };
-    let color = anstream::AutoStream::choice(&io::stdout()) != ColorChoice::Never;
-    if color {
-        out.write_all(s.as_bytes())?;
-    } else {
-        write!(out, "{}", anstream::adapter::strip_str(&s))?;
-    }
+    emit(out, &s)?;
     Ok(status)
+}
+
+/// Writes `s`, in colour only on a terminal that takes it.
+fn emit(out: &mut impl Write, s: &str) -> io::Result<()> {
+    if anstream::AutoStream::choice(&io::stdout()) != ColorChoice::Never {
+        out.write_all(s.as_bytes())
+    } else {
+        write!(out, "{}", anstream::adapter::strip_str(s))
+    }
 }
 
 /// Whether the decision agrees with what was declared (or nothing was).
 fn verified(detection: &Detection) -> bool {
     !matches!(detection.rule, Rule::Overridden { .. } | Rule::Unverified { .. })
-}
-
-/// `1234567` as `1,234,567`.
-fn group(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// At most `max` characters of `text`, control characters shown escaped.
@@ -148,11 +193,12 @@ fn declared(w: &mut String, detection: &Detection) -> Result<()> {
     Ok(())
 }
 
-fn bytes(w: &mut String, detection: &Detection) -> Result<()> {
+fn bytes(w: &mut String, detection: &Detection, decided_on: u64) -> Result<()> {
     writeln!(
         w,
-        "\n{HEAD}What the bytes are{HEAD:#} {DIM}(first {} bytes){DIM:#}",
-        group(detection.sample_len as u64)
+        "\n{HEAD}What the bytes are{HEAD:#} {DIM}(detector: first {}; verification: first {}){DIM:#}",
+        count(decided_on, "byte"),
+        count(detection.sample_len as u64, "byte")
     )?;
     if detection.binary {
         writeln!(
@@ -183,18 +229,18 @@ fn candidate(c: &Candidate) -> String {
     if v.malformed > 0 {
         let first =
             v.first_malformed.map_or(String::new(), |o| format!(", first at byte {}", group(o)));
-        facts.push(format!("{BAD}{} malformed{BAD:#}{first}", group(v.malformed)));
+        facts.push(format!("{BAD}{}{BAD:#}{first}", count(v.malformed, "malformed sequence")));
     } else {
         facts.push(format!("{GOOD}decodes cleanly{GOOD:#}"));
     }
-    facts.push(format!("{} non-ASCII characters", group(v.non_ascii)));
+    facts.push(count(v.non_ascii, "non-ASCII character"));
     for (n, what) in [
-        (v.c1_controls, "C1 controls"),
-        (v.private_use, "private use"),
-        (v.unassigned, "unassigned"),
+        (v.c1_controls, "C1 control"),
+        (v.private_use, "private-use character"),
+        (v.unassigned, "unassigned character"),
     ] {
         if n > 0 {
-            facts.push(format!("{WARN}{} {what}{WARN:#}", group(n)));
+            facts.push(format!("{WARN}{}{WARN:#}", count(n, what)));
         }
     }
     if v.round_trip == Some(false) {
@@ -255,9 +301,12 @@ fn decision(w: &mut String, detection: &Detection, policies: &[(Policy, Detectio
     Ok(())
 }
 
+/// The problems: `keep` is the encoding the document declares, if any, and
+/// whether its text can be written in it.
 fn problems(
     w: &mut String,
     detection: &Detection,
+    keep: Option<(Charset, bool)>,
     findings: &[Finding],
     leftovers: &[Leftover],
     limit: usize,
@@ -282,6 +331,11 @@ fn problems(
             group(f.range.end),
             f.rule
         )?;
+        if let (Kind::Declaration, Some((declared, fits))) = (f.kind, keep) {
+            if let Some(advice) = advice::declaration(declared, Charset::Utf8, fits) {
+                writeln!(w, "    {advice}")?;
+            }
+        }
     }
     if reported.len() > limit {
         writeln!(w, "  … and {} more", reported.len() - limit)?;
@@ -302,7 +356,11 @@ fn problems(
         writeln!(w, "  … and {} more", leftovers.len() - limit)?;
     }
     if malformed > 0 {
-        writeln!(w, "  {malformed} malformed run(s) that the repairs below decode")?;
+        writeln!(
+            w,
+            "  {} that the repairs below decode",
+            count(malformed as u64, "malformed run")
+        )?;
     }
     Ok(())
 }
@@ -364,10 +422,10 @@ fn repairs(w: &mut String, repairer: &Repairer, limit: usize) -> Result<()> {
     let left = repairer.malformed().sequences;
     writeln!(
         w,
-        "\n{} finding(s){}; {} malformed sequence(s) left as U+FFFD",
-        findings.total(),
+        "\n{}{}; {} left as U+FFFD",
+        count(findings.total(), "finding"),
         if counts.is_empty() { String::new() } else { format!(" ({})", counts.join(", ")) },
-        left
+        count(left, "malformed sequence")
     )?;
     Ok(())
 }
@@ -375,13 +433,6 @@ fn repairs(w: &mut String, repairer: &Repairer, limit: usize) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn numbers_are_grouped() {
-        assert_eq!(group(0), "0");
-        assert_eq!(group(1234), "1,234");
-        assert_eq!(group(1234567), "1,234,567");
-    }
 
     #[test]
     fn excerpts_are_short_and_visible() {

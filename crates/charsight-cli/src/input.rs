@@ -1,12 +1,14 @@
-//! Inputs: files, directories walked recursively, and standard input; each
-//! read only as far as detection needs, through one reused buffer.
+//! Inputs: files, directories walked recursively, and standard input; and
+//! the one decision every command makes on them, reading each input only as
+//! far as detection needs.
 
 use std::fs::File;
-use std::io::{self, IsTerminal, Read};
+use std::io::{self, IsTerminal, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
-use charsight::{Detection, Engine};
+use charsight::{Detection, Engine, Session};
+use tempfile::SpooledTempFile;
 
 /// One input to process.
 #[derive(Debug)]
@@ -25,30 +27,44 @@ impl Input {
     }
 }
 
+/// An input, and the name its output takes under an output directory: the
+/// file's name, or its path under the directory that was walked to find it.
+#[derive(Debug)]
+pub struct Named {
+    pub input: Input,
+    pub name: PathBuf,
+}
+
+/// An input, or the path that could not be walked and why.
+pub type Expanded = std::result::Result<Named, (PathBuf, io::Error)>;
+
 /// The inputs named by `paths`, directories expanded in name order, or
 /// standard input when `paths` is empty and it is not a terminal. A path
 /// that cannot be walked comes back as an error for that path.
-pub fn expand(paths: &[PathBuf]) -> Result<Vec<std::result::Result<Input, (PathBuf, io::Error)>>> {
+pub fn expand(paths: &[PathBuf]) -> Result<Vec<Expanded>> {
+    let stdin = || Named { input: Input::Stdin, name: PathBuf::from("-") };
     if paths.is_empty() {
         if io::stdin().is_terminal() {
             bail!("no input: give one or more PATHs, or '-' or a pipe for standard input");
         }
-        return Ok(vec![Ok(Input::Stdin)]);
+        return Ok(vec![Ok(stdin())]);
     }
     let mut inputs = Vec::new();
     for path in paths {
         if path.as_os_str() == "-" {
-            inputs.push(Ok(Input::Stdin));
+            inputs.push(Ok(stdin()));
             continue;
         }
         if !path.is_dir() {
-            inputs.push(Ok(Input::File(path.clone())));
+            let name = path.file_name().map_or_else(|| path.clone(), PathBuf::from);
+            inputs.push(Ok(Named { input: Input::File(path.clone()), name }));
             continue;
         }
         for entry in walkdir::WalkDir::new(path).sort_by_file_name() {
             match entry {
                 Ok(entry) if entry.file_type().is_file() => {
-                    inputs.push(Ok(Input::File(entry.into_path())))
+                    let name = entry.path().strip_prefix(path).unwrap_or(entry.path()).to_owned();
+                    inputs.push(Ok(Named { input: Input::File(entry.into_path()), name }))
                 }
                 Ok(_) => {}
                 Err(err) => {
@@ -61,27 +77,146 @@ pub fn expand(paths: &[PathBuf]) -> Result<Vec<std::result::Result<Input, (PathB
     Ok(inputs)
 }
 
-impl Input {
-    /// Opens the input for reading.
-    pub fn open(&self) -> io::Result<Box<dyn Read>> {
-        Ok(match self {
-            Input::Stdin => Box::new(io::stdin().lock()),
-            Input::File(path) => Box::new(File::open(path)?),
-        })
+/// Every command reads at most this many bytes to decide: as far as the
+/// engine wants more (a long run of ASCII leaves the content detector
+/// undecided), then no further, so a huge file costs one bounded pass.
+pub const DECIDE_LIMIT: u64 = 64 << 20;
+
+/// Standard input read to decide is kept in memory up to this size, then in
+/// a temporary file, so that it can be read again from its start.
+const SPOOL_IN_MEMORY: usize = 1 << 20;
+
+/// The read size of every command.
+pub const CHUNK: usize = 64 * 1024;
+
+/// What [`decide`] found.
+pub struct Decided {
+    /// One detection for each engine asked, in order.
+    pub detections: Vec<Detection>,
+    /// What the reading saw.
+    pub seen: Seen,
+    /// The whole input from its first byte, when [`decide`] was asked to
+    /// replay it (else empty).
+    pub reader: Box<dyn Read + Send>,
+}
+
+/// What reading an input to decide saw, besides the detections.
+#[derive(Clone, Copy, Debug)]
+pub struct Seen {
+    /// How many bytes of the input the detections looked at.
+    pub bytes: u64,
+    /// Whether the input's first [`CHUNK`] bytes hold a tag (markup).
+    pub markup: bool,
+}
+
+impl Seen {
+    /// Whether the input is empty.
+    pub fn empty(self) -> bool {
+        self.bytes == 0
     }
 }
 
-/// Reads `input` through `buf` until the engine has what it needs.
-pub fn detect(engine: &Engine, input: &Input, buf: &mut [u8]) -> io::Result<Detection> {
-    let mut reader = input.open()?;
-    let mut session = engine.session();
-    while session.wants_more() {
-        match read_some(&mut reader, buf)? {
-            0 => break,
-            n => session.feed(&buf[..n]),
+/// Reads `input` until the engines have decided, or [`DECIDE_LIMIT`] bytes:
+/// the one decision path of `detect`, `decode`, `repair` and `explain`, so
+/// that they read the same bytes and reach the same decision. Memory stays
+/// bounded: each engine keeps its own bounded prefix, a regular file is
+/// read again from its start, and standard input (or a pipe) is kept in a
+/// spool only when `replay` asks for the input back.
+///
+/// The engines differ only in their policy, so they want the same bytes.
+pub fn decide(input: &Input, engines: &[Engine], replay: bool) -> io::Result<Decided> {
+    let mut sessions: Vec<Session> = engines.iter().map(Engine::session).collect();
+    let mut tags = Tags::default();
+    let (decided_on, reader): (u64, Box<dyn Read + Send>) = match input {
+        Input::File(path) if std::fs::metadata(path)?.is_file() => {
+            let mut file = File::open(path)?;
+            let decided_on = feed(&mut file, &mut sessions, &mut tags, None)?;
+            if replay {
+                file.seek(SeekFrom::Start(0))?;
+                (decided_on, Box::new(file))
+            } else {
+                (decided_on, Box::new(io::empty()))
+            }
+        }
+        Input::File(path) => spooled(File::open(path)?, &mut sessions, &mut tags, replay)?,
+        Input::Stdin => spooled(io::stdin(), &mut sessions, &mut tags, replay)?,
+    };
+    let detections = sessions.into_iter().map(Session::finish).collect();
+    Ok(Decided { detections, seen: Seen { bytes: decided_on, markup: tags.seen }, reader })
+}
+
+/// [`decide`] for an input that cannot be read twice: what was read is
+/// spooled, and read back before the rest.
+fn spooled(
+    mut reader: impl Read + Send + 'static,
+    sessions: &mut [Session],
+    tags: &mut Tags,
+    replay: bool,
+) -> io::Result<(u64, Box<dyn Read + Send>)> {
+    if !replay {
+        return Ok((feed(&mut reader, sessions, tags, None)?, Box::new(io::empty())));
+    }
+    let mut spool = tempfile::spooled_tempfile(SPOOL_IN_MEMORY);
+    let decided_on = feed(&mut reader, sessions, tags, Some(&mut spool))?;
+    spool.seek(SeekFrom::Start(0))?;
+    Ok((decided_on, Box::new(spool.chain(reader))))
+}
+
+/// Feeds `reader` to every session while they want more, up to
+/// [`DECIDE_LIMIT`], and its first [`CHUNK`] bytes to `tags`, copying what
+/// it reads to `copy`; the bytes read.
+fn feed(
+    reader: &mut impl Read,
+    sessions: &mut [Session],
+    tags: &mut Tags,
+    mut copy: Option<&mut SpooledTempFile>,
+) -> io::Result<u64> {
+    let mut buf = vec![0; CHUNK];
+    let mut read = 0;
+    while read < DECIDE_LIMIT && sessions.iter().any(Session::wants_more) {
+        let room = usize::try_from(DECIDE_LIMIT - read).unwrap_or(usize::MAX).min(CHUNK);
+        let n = read_some(reader, &mut buf[..room])?;
+        if n == 0 {
+            break;
+        }
+        for session in sessions.iter_mut() {
+            session.feed(&buf[..n]);
+        }
+        if read < CHUNK as u64 {
+            tags.scan(&buf[..n.min(CHUNK - read as usize)]);
+        }
+        if let Some(copy) = copy.as_mut() {
+            copy.write_all(&buf[..n])?;
+        }
+        read += n as u64;
+    }
+    Ok(read)
+}
+
+/// Looks for a tag: `<` then a letter, `/`, `!` or `?`, past the NULs of
+/// UTF-16 and UTF-32.
+#[derive(Default)]
+struct Tags {
+    seen: bool,
+    open: bool,
+}
+
+impl Tags {
+    fn scan(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            if self.seen {
+                return;
+            }
+            match b {
+                b'<' => self.open = true,
+                0 => {}
+                b => {
+                    self.seen = self.open && (b.is_ascii_alphabetic() || b"/!?".contains(&b));
+                    self.open = false;
+                }
+            }
         }
     }
-    Ok(session.finish())
 }
 
 /// One `read`, retried when interrupted.

@@ -1,9 +1,10 @@
 //! The JSON Lines output of `charsight detect --format jsonl`.
 //!
-//! Schema (version 1), one object per input:
+//! Schema (version 2), one object per input:
 //!
 //! | field | type | meaning |
 //! | --- | --- | --- |
+//! | `version` | number | the schema's version, 2 |
 //! | `path` | string | the input (`-` for standard input); not-UTF-8 bytes replaced |
 //! | `path_base64` | string, optional | the path's raw bytes, only when they are not UTF-8 |
 //! | `encoding` | string | canonical name (`UTF-8`, `Shift_JIS`, `windows-1252`, `UTF-32LE`) |
@@ -15,14 +16,17 @@
 //! | `binary` | bool | the bytes are clearly not text (then `confidence` is 0 unless forced, `language` null) |
 //! | `ebcdic` | string or null | `EBCDIC (IBM037/IBM500 family)` or `EBCDIC (national variant, such as IBM875 or IBM424)`: EBCDIC text, recognised, not decoded (`confidence` 0 unless forced) |
 //! | `bom_len` | number | bytes of BOM to skip before decoding |
-//! | `document` | string | `html` or `xml`: the rules applied to in-document declarations |
+//! | `document` | string | `html` or `xml` (the rules applied to in-document declarations), `text` (no markup in the first 64 KiB) or `binary` (not text) |
+//! | `empty` | bool | the input is empty (0 bytes: every other field is what any input would get) |
 //! | `policy` | string | `verify`, `whatwg` or `detect` |
 //! | `rule` | object | why: `{"rule": "verified"}`, `{"rule": "overridden", "declared": "ISO-8859-1", "reason": "valid_utf8"}`, … |
 //! | `candidates` | array | each candidate, the chosen one first: `encoding`, `sources`, `detector` (its confidence), `verification` (`chars`, `non_ascii`, `malformed`, `malformed_bytes`, `first_malformed`, `c1_controls`, `private_use`, `unassigned`, `round_trip`), `doubt`, `behind` (for a declaration or the detector's leader that the detector ruled out: bits its text costs more than the pick's) |
 //! | `font_encoding` | string, optional | the font layer found in the decoded prefix (`Zawgyi`, `Symbol`, `Wingdings`, `Kruti Dev 010`, `Bamini`, ...) |
 //! | `font_confidence` | number, optional | probability, 0 to 1, that the text uses that font layer |
 //!
-//! An input that could not be read gives `{"path": ..., "error": ...}`.
+//! An input that could not be read gives `{"version": 2, "path": ...,
+//! "error": ...}`. Version 1 had no `version` and said `html` for plain text
+//! and binary data.
 //!
 //! `charsight decode --report FILE` writes one JSON object ([`DecodeReport`]):
 //! the fields above for its input, plus `output` (`encoding`, `errors`,
@@ -48,6 +52,34 @@ use charsight::sniff::DocumentKind;
 use charsight::{Candidate, Charset, Detection, Evidence, Policy, Rule, Source};
 use serde::Serialize;
 
+use crate::input::Seen;
+
+/// The version of the JSON schemas (`detect`, the decode report, `url`).
+pub const VERSION: u32 = 2;
+
+/// What kind of document an input is.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Document {
+    Html,
+    Xml,
+    Text,
+    Binary,
+}
+
+impl Document {
+    /// The kind of the input `found` describes, which holds `markup` (a
+    /// tag) or not.
+    pub fn of(found: &Detection, markup: bool) -> Document {
+        match found.document {
+            _ if found.binary => Document::Binary,
+            DocumentKind::Xml => Document::Xml,
+            _ if markup => Document::Html,
+            _ => Document::Text,
+        }
+    }
+}
+
 #[derive(Serialize)]
 pub struct PathField {
     path: String,
@@ -67,6 +99,7 @@ impl PathField {
 
 #[derive(Serialize)]
 pub struct DetectLine<'a> {
+    pub version: u32,
     #[serde(flatten)]
     pub path: PathField,
     pub encoding: Charset,
@@ -78,7 +111,8 @@ pub struct DetectLine<'a> {
     pub binary: bool,
     pub ebcdic: Option<Ebcdic>,
     pub bom_len: usize,
-    pub document: DocumentKind,
+    pub document: Document,
+    pub empty: bool,
     pub policy: Policy,
     pub rule: Rule,
     pub candidates: &'a [Candidate],
@@ -89,8 +123,10 @@ pub struct DetectLine<'a> {
 }
 
 impl<'a> DetectLine<'a> {
-    pub fn new(path: &Path, found: &'a Detection) -> DetectLine<'a> {
+    /// The line of `found`, the detection of `path`, whose reading saw `seen`.
+    pub fn new(path: &Path, found: &'a Detection, seen: Seen) -> DetectLine<'a> {
         DetectLine {
+            version: VERSION,
             path: PathField::new(path),
             encoding: found.charset,
             confidence: round(found.confidence),
@@ -101,7 +137,8 @@ impl<'a> DetectLine<'a> {
             binary: found.binary,
             ebcdic: found.ebcdic,
             bom_len: found.bom_len,
-            document: found.document,
+            document: Document::of(found, seen.markup),
+            empty: seen.empty(),
             policy: found.policy,
             rule: found.rule,
             candidates: &found.candidates,
@@ -152,6 +189,7 @@ pub struct AfterDecision {
 
 #[derive(Serialize)]
 pub struct ErrorLine {
+    pub version: u32,
     #[serde(flatten)]
     pub path: PathField,
     pub error: String,

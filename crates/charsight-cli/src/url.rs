@@ -9,16 +9,20 @@
 //! threads work on blocks while the output keeps the input's order; memory
 //! stays bounded by a few blocks per thread.
 //!
-//! JSON Lines schema (version 1), one object per input line:
+//! JSON Lines schema (version 2), one object per input line:
 //!
 //! | field | type | meaning |
 //! | --- | --- | --- |
+//! | `version` | number | the schema's version, 2 |
 //! | `input` | string | the line (without its line break); bytes that are not UTF-8 replaced |
 //! | `input_base64` | string, optional | the line's raw bytes, only when they are not UTF-8 |
-//! | `url` | string | the line with its URLs rewritten as UTF-8 percent-encoding |
-//! | `iri` | string | the line with its URLs in readable form |
+//! | `line` | string | the line as the text output gives it: its URLs rewritten (readable with `--iri`) |
+//! | `url` | string or null | the line's first URL that escapes non-ASCII bytes, rewritten as UTF-8 percent-encoding; null when there is none |
+//! | `iri` | string or null | that URL in readable form |
 //! | `components` | array | per component that had non-ASCII bytes: `part` (`host`, `path[N]`, `query[N].key`, `query[N].value`, `fragment`), `encoding`, `confidence` |
-//! | `changed` | bool | whether `url` differs from the input |
+//! | `changed` | bool | whether `line` differs from the input |
+//!
+//! Version 1 gave the whole rewritten line as `url` and `iri`.
 
 use std::fs::File;
 use std::io::{self, Read, Write};
@@ -55,8 +59,10 @@ pub struct UrlArgs {
     /// Output format.
     ///
     /// 'text' prints each line with its URLs rewritten. 'jsonl' prints one
-    /// JSON object per line: input, url, iri, components (part, encoding,
-    /// confidence) and changed; input_base64 too when the line is not UTF-8.
+    /// JSON object per line: version, input, line (as the text output gives
+    /// it), url and iri (the first URL rewritten, or null), components
+    /// (part, encoding, confidence) and changed; input_base64 too when the
+    /// line is not UTF-8.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
 
@@ -298,19 +304,22 @@ impl Rewriter {
             text.extend_from_slice(&line[at..]);
             text
         };
+        let rewritten = form(self.iri);
         if !self.jsonl {
-            out.extend_from_slice(&form(self.iri));
+            out.extend_from_slice(&rewritten);
             return;
         }
-        let url = form(false);
+        let first = decoded.first().map(|(_, found)| found);
         let record = JsonLine {
+            version: crate::json::VERSION,
             input: String::from_utf8_lossy(line),
             input_base64: std::str::from_utf8(line)
                 .is_err()
                 .then(|| base64::engine::general_purpose::STANDARD.encode(line)),
-            changed: url != line,
-            url: String::from_utf8_lossy(&url).into_owned(),
-            iri: String::from_utf8_lossy(&form(true)).into_owned(),
+            changed: rewritten != line,
+            line: String::from_utf8_lossy(&rewritten).into_owned(),
+            url: first.map(|found| found.url.clone()),
+            iri: first.map(|found| found.iri.clone()),
             components: decoded
                 .iter()
                 .flat_map(|(_, found)| &found.components)
@@ -354,11 +363,13 @@ fn tokens(line: &[u8]) -> impl Iterator<Item = Range<usize>> + '_ {
 
 #[derive(Serialize)]
 struct JsonLine<'a> {
+    version: u32,
     input: std::borrow::Cow<'a, str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     input_base64: Option<String>,
-    url: String,
-    iri: String,
+    line: String,
+    url: Option<String>,
+    iri: Option<String>,
     components: Vec<JsonComponent>,
     changed: bool,
 }

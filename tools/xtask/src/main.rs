@@ -1,11 +1,13 @@
 //! Project tasks that are not part of the build: evaluations against
-//! baselines on held-out data. Each command lives in its own module.
+//! baselines on held-out data, and the man page. Each command lives in its
+//! own module.
 
 mod calibrate;
 mod compare;
 mod declared_eval;
 mod everyday;
 mod labels;
+mod man;
 mod reliability;
 mod repair_eval;
 mod samples;
@@ -43,6 +45,8 @@ enum Command {
     Everyday(everyday::Args),
     /// How the verify policy weighs true and lying declarations on generated pages.
     DeclaredEval(declared_eval::Args),
+    /// Write the charsight man page, docs/charsight.1 (or check it is current).
+    Man(man::Args),
 }
 
 fn main() -> Result<()> {
@@ -56,5 +60,6 @@ fn main() -> Result<()> {
         Command::DeclaredEval(args) => declared_eval::run(&args),
         Command::Everyday(args) => everyday::run(&args),
         Command::Reliability(args) => reliability::run(&args),
+        Command::Man(args) => man::run(&args),
     }
 }

@@ -224,6 +224,21 @@ fn keep_encoding_transcodes_into_the_declared_encoding_or_fails_clearly() {
     charsight().args(["decode", "--keep-encoding", "--to", "UTF-8", &undeclared]).assert().code(2);
 }
 
+/// `--keep-encoding` writes in the declaration the engine weighed: for
+/// HTML `<meta>` before an XML declaration (it took the first one).
+#[test]
+fn keep_encoding_takes_the_declaration_that_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = b"<?xml version=\"1.0\" encoding=\"iso-8859-2\"?><html><head>\
+<meta charset=\"koi8-r\"></head><body>\xd0\xd2\xc9\xd7\xc5\xd4 \xcd\xc9\xd2</body></html>";
+    let input = write(dir.path(), "page.html", page);
+    charsight()
+        .args(["decode", "--content-type", "text/html", "--keep-encoding", &input])
+        .assert()
+        .success()
+        .stdout(predicate::eq(&page[..]));
+}
+
 #[test]
 fn malformed_bytes_past_the_deciding_prefix_are_reported() {
     let dir = tempfile::tempdir().unwrap();

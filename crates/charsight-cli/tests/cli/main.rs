@@ -1,5 +1,6 @@
 //! Tests of the `charsight` command, one module per subcommand.
 
+mod agree;
 mod decode;
 mod detect;
 mod repair;

@@ -53,11 +53,18 @@ fn jsonl_has_exactly_the_contract_fields() {
     for line in &lines {
         let mut keys: Vec<&str> = line.as_object().unwrap().keys().map(String::as_str).collect();
         keys.sort_unstable();
-        assert_eq!(keys, ["changed", "components", "input", "iri", "url"]);
+        assert_eq!(keys, ["changed", "components", "input", "iri", "line", "url", "version"]);
+        assert_eq!(line["version"], 2);
     }
     let first = &lines[0];
     assert_eq!(first["changed"], true);
-    assert_eq!(first["iri"], "1.2.3.4 - - \"GET /s?wd=北京 HTTP/1.1\" 200 http://example.jp/日本");
+    // `url` and `iri` are the (first) URL, `line` the whole line (issue 18).
+    assert_eq!(first["url"], "/s?wd=%E5%8C%97%E4%BA%AC");
+    assert_eq!(first["iri"], "/s?wd=北京");
+    assert_eq!(
+        first["line"],
+        "1.2.3.4 - - \"GET /s?wd=%E5%8C%97%E4%BA%AC HTTP/1.1\" 200 http://example.jp/%E6%97%A5%E6%9C%AC"
+    );
     let parts: Vec<(&str, &str)> = first["components"]
         .as_array()
         .unwrap()
@@ -68,7 +75,8 @@ fn jsonl_has_exactly_the_contract_fields() {
     let confidence = first["components"][0]["confidence"].as_f64().unwrap();
     assert!((0.5..=1.0).contains(&confidence));
     assert_eq!(lines[1]["changed"], false);
-    assert_eq!(lines[1]["url"], "not a url at all");
+    assert_eq!(lines[1]["line"], "not a url at all");
+    assert_eq!(lines[1]["url"], Value::Null);
     assert_eq!(lines[1]["components"], Value::Array(vec![]));
     // Already UTF-8 escapes: nothing changes.
     assert_eq!(lines[3]["changed"], false);
@@ -80,7 +88,8 @@ fn jsonl_gives_raw_lines_in_base64_too() {
     let out = url_text(&["--format", "jsonl"], b"x \xFF /a?q=\xD6\xD0\xCE\xC4\n");
     let line: Value = serde_json::from_str(out.trim_end()).unwrap();
     assert_eq!(line["input_base64"], "eCD/IC9hP3E91tDOxA==");
-    assert_eq!(line["iri"], "x \u{FFFD} /a?q=中文");
+    assert_eq!(line["iri"], "/a?q=中文");
+    assert_eq!(line["line"], "x \u{FFFD} /a?q=%E4%B8%AD%E6%96%87");
 }
 
 #[test]

@@ -1136,9 +1136,44 @@ fn next_boundary(offset: u64) -> u64 {
     }
 }
 
+/// Whether a language hint ([`Detector::with_hints`]) names a language the
+/// detector has a model for: a BCP 47 tag such as `ja`, `pt-BR`, `zh-TW`.
+pub fn knows_language(tag: &str) -> bool {
+    score::canonical_language(tag).is_some()
+}
+
+/// Whether a top-level domain hint ([`Detector::with_hints`]) names one the
+/// detector knows the languages of: `jp`, `.jp` or `example.jp`.
+pub fn knows_tld(tld: &str) -> bool {
+    score::Hints::new(Some(tld), None) != score::Hints::default()
+}
+
+/// The language tags the detector has models for, sorted.
+pub fn languages() -> Vec<&'static str> {
+    let mut tags: Vec<&str> = (0..score::language_count()).map(score::language_tag).collect();
+    tags.sort_unstable();
+    tags.dedup();
+    tags
+}
+
+/// The top-level domains whose languages the detector knows, sorted.
+pub fn tlds() -> Vec<&'static str> {
+    tables::TLDS.iter().map(|(tld, _)| *tld).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_hints_known_are_listed_and_recognised() {
+        assert!(knows_language("ja") && knows_language("pt-BR") && knows_language("zh-TW"));
+        assert!(!knows_language("xx") && !knows_language(""));
+        assert!(knows_tld("jp") && knows_tld(".JP") && knows_tld("www.example.jp"));
+        assert!(!knows_tld("zz") && !knows_tld("com"));
+        assert!(languages().iter().all(|tag| knows_language(tag)));
+        assert!(tlds().iter().all(|tld| knows_tld(tld)));
+    }
 
     fn guess(bytes: &[u8]) -> Guess {
         let mut d = Detector::new();

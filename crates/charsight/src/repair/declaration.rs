@@ -1,6 +1,6 @@
 //! The `declaration` finding: an in-document declaration (`<meta>` charset,
-//! the XML declaration's `encoding`) that the bytes contradict, with the two
-//! ways to make the output self-consistent.
+//! the XML declaration's `encoding`) that the bytes contradict. The finding
+//! states the facts; advice on what to do is the caller's to phrase.
 
 use super::{Finding, Kind, UNPLACED};
 use crate::sniff::Note;
@@ -8,12 +8,13 @@ use crate::{Charset, Detection, Rule};
 
 /// The finding for an in-document declaration that the decision overrode
 /// ("declared X, actual Y"), for text written in `output`: its range is the
-/// declared label, `before` the label, `after` what `--fix-declaration`
-/// would write there (the output encoding's name), and the rule names both
-/// routes: write the text in the declared encoding (`--keep-encoding`), or
-/// rewrite the declaration (`--fix-declaration`). Not applied until the rewrite is spliced
-/// in ([`Repairer::with_splices`](super::Repairer::with_splices)). `None`
-/// when no in-document declaration was overridden.
+/// declared label, `before` the label, `after` what a rewrite of the
+/// declaration would write there (the output encoding's name), and the rule
+/// says what was declared where and what the bytes are. The two ways to make
+/// the output self-consistent (write the text in the declared encoding, or
+/// rewrite the declaration) are the caller's to offer. Not applied until the
+/// rewrite is spliced in ([`Repairer::with_splices`](super::Repairer::with_splices)).
+/// `None` when no in-document declaration was overridden.
 ///
 /// # Example
 /// ```
@@ -26,7 +27,7 @@ use crate::{Charset, Detection, Rule};
 /// assert_eq!(finding.range, 30..35);
 /// assert_eq!(finding.before, "UTF-8");
 /// assert!(!finding.applied);
-/// assert!(finding.rule.contains("--keep-encoding"));
+/// assert!(finding.rule.starts_with("declared UTF-8 (xml at byte 30), but the bytes are windows-1252"));
 /// ```
 pub fn declaration_finding(detection: &Detection, output: Charset) -> Option<Finding> {
     let Rule::Overridden { declared, reason } = detection.rule else { return None };
@@ -36,15 +37,12 @@ pub fn declaration_finding(detection: &Detection, output: Charset) -> Option<Fin
     })?;
     let actual = detection.charset;
     let rule = format!(
-        "declared {declared} ({} at byte {}), but the bytes are {actual} ({}); to make the \
-         output self-consistent, write the text in {declared} as declared (--keep-encoding), \
-         or rewrite the declaration to name the output encoding (--fix-declaration; with \
-         --to {actual} the bytes keep their own encoding){}",
+        "declared {declared} ({} at byte {}), but the bytes are {actual} ({}){}",
         evidence.source.name(),
         evidence.offset,
         reason.name(),
         if output == declared {
-            format!("; the output, in {output}, already matches it")
+            format!("; the output, in {output}, matches the declaration")
         } else {
             String::new()
         },

@@ -522,25 +522,31 @@ impl Repairer {
     /// Where the next block ends, if one is ready.
     ///
     /// A block ends at the first line break after [`BLOCK`] bytes of text,
-    /// so that blocks, and the repairs made in them, do not depend on how
-    /// the input was cut into chunks.
+    /// if it comes within [`MAX_BLOCK`] bytes; a longer line is cut near
+    /// [`MAX_BLOCK`]. Both depend only on the text, never on how much of it
+    /// has arrived (the end of the input too cuts only where the other
+    /// rules would not), so that blocks, and the repairs made in them, do
+    /// not depend on how the input was cut into chunks.
     fn next_cut(&self, last: bool) -> Option<usize> {
         let text = &self.pending;
         if text.is_empty() {
             return None;
         }
-        if let Some(nl) = text.get(BLOCK - 1..).and_then(|rest| rest.find('\n')) {
+        // A line break is one byte and never inside a character: look for
+        // it from byte BLOCK - 1 whether or not a character starts there.
+        let window = text.as_bytes().get(BLOCK - 1..MAX_BLOCK.min(text.len())).unwrap_or(&[]);
+        if let Some(nl) = memchr::memchr(b'\n', window) {
             return Some(BLOCK - 1 + nl + 1);
         }
-        if last {
-            return Some(text.len());
-        }
-        if text.len() < MAX_BLOCK {
-            return None;
-        }
-        // A very long line: cut at the last space in the last quarter of
-        // MAX_BLOCK bytes, else at the last character boundary there where
-        // the input offset is exact.
+        let long = if text.len() < MAX_BLOCK { None } else { self.long_line_cut() };
+        long.or(last.then_some(text.len()))
+    }
+
+    /// Where to cut a line longer than [`MAX_BLOCK`] bytes of text: at the
+    /// last space in the last quarter of its first [`MAX_BLOCK`] bytes, else
+    /// at the last character boundary there where the input offset is exact.
+    fn long_line_cut(&self) -> Option<usize> {
+        let text = &self.pending;
         let exact = |at: usize| {
             let map = self.decoder.offsets()?;
             map.input_at(text, self.base, self.base + at as u64)
@@ -711,4 +717,45 @@ pub struct Repaired {
     pub findings: Findings,
     /// Malformed sequences left, written as U+FFFD.
     pub malformed: MalformedLog,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Where `next_cut` cuts `bytes` (decoded whole, not yet repaired),
+    /// with `last` false and true.
+    fn cuts(bytes: &[u8]) -> (Option<usize>, Option<usize>) {
+        let mut repairer = Repairer::new(Charset::Utf8, RepairPolicy::all(), Errors::Replace);
+        repairer.input.extend_from_slice(bytes);
+        repairer.decoder.decode(bytes, false, &mut repairer.pending).unwrap();
+        (repairer.next_cut(false), repairer.next_cut(true))
+    }
+
+    /// CJK text after one byte of ASCII: byte `BLOCK - 1` is inside a
+    /// character, and the cut is still at the next line break (issue 18).
+    #[test]
+    fn r18_the_line_break_after_a_block_is_found_from_inside_a_character() {
+        let mut text = "x".to_owned();
+        while text.len() < BLOCK + 100 {
+            text.push_str("これは日本語の文章です");
+        }
+        let at = text.len() + 1;
+        text.push_str("\n简体中文的字符编码检测\n");
+        assert!(!text.is_char_boundary(BLOCK - 1));
+        assert_eq!(cuts(text.as_bytes()), (Some(at), Some(at)));
+    }
+
+    /// The end of the input does not make one block of a line longer than
+    /// `MAX_BLOCK`: it is cut where it would be in chunks (issue 18).
+    #[test]
+    fn r18_the_end_of_the_input_cuts_a_long_line_as_chunks_do() {
+        let mut text = "x".to_owned();
+        while text.len() < MAX_BLOCK + 1000 {
+            text.push_str("これは 日本語の文章です");
+        }
+        let (chunked, last) = cuts(text.as_bytes());
+        assert!(chunked.is_some_and(|at| at <= MAX_BLOCK), "{chunked:?}");
+        assert_eq!(last, chunked);
+    }
 }
