@@ -42,6 +42,22 @@ pub(crate) enum Codec {
     Iso2022Kr,
 }
 
+impl Codec {
+    /// Appends `ch` as a decimal numeric character reference (`&#8364;`):
+    /// in ASCII, or for EBCDIC in the table's own bytes of `&`, `#`, the
+    /// digits and `;`, so that the reference reads as one once decoded.
+    /// Stateful encoders are in their ASCII state when it is called.
+    pub(crate) fn push_reference(self, ch: char, dst: &mut Vec<u8>) {
+        let reference = format!("&#{};", u32::from(ch));
+        match self {
+            Codec::SingleByte(table) if !table.ascii_compatible => {
+                dst.extend(reference.chars().map(|c| single_byte::byte_of(table, c)))
+            }
+            _ => dst.extend_from_slice(reference.as_bytes()),
+        }
+    }
+}
+
 /// A malformed byte sequence met while decoding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Malformed {
@@ -524,7 +540,7 @@ mod tests {
                     encoder.encode_from_str(piece, &mut bytes, last, |out, u| {
                         unmappable = true;
                         assert_eq!(text[u.offset as usize..].chars().next(), Some(u.ch));
-                        out.extend_from_slice(format!("&#{};", u32::from(u.ch)).as_bytes());
+                        charset.codec().push_reference(u.ch, out);
                     });
                 }
                 prop_assert_eq!((&bytes[..], unmappable), (&whole.0[..], whole.1), "{}", charset);
