@@ -385,9 +385,10 @@ pub struct Detection {
     /// random data): `confidence` is 0 unless the encoding was forced, and
     /// there is no language, font layer or damage to repair.
     pub binary: bool,
-    /// The bytes are EBCDIC text, which charsight recognises but does not
-    /// decode: `charset` is only the best of the other readings, with
-    /// confidence 0 unless forced.
+    /// The bytes are EBCDIC text, whose code page the detector does not
+    /// tell: unless an EBCDIC `charset` was forced, declared (an EBCDIC XML
+    /// declaration) or is the default, `charset` is only the best of the
+    /// other readings, with confidence 0.
     pub ebcdic: Option<Ebcdic>,
     /// HTML or XML rules applied to in-document declarations.
     pub document: DocumentKind,
@@ -793,6 +794,12 @@ fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: Guess) -> Detec
     // Worked out once, when the content decides: the decision's language too.
     let damaged = std::cell::OnceCell::new();
     let by_content = || {
+        // EBCDIC text, which the detector recognises but does not read: the
+        // caller's EBCDIC default reads it.
+        let ebcdic_default = first(Source::Default).filter(|d| d.is_ebcdic());
+        if let Some(default) = ebcdic_default.filter(|_| guess.ebcdic.is_some()) {
+            return (default, Source::Default, Rule::Default);
+        }
         let weigh_damage = || damaged_utf8(&candidates, &guess, sample, utf8_larger);
         if !unread && damaged.get_or_init(weigh_damage).is_some() {
             return (Charset::Utf8, Source::Detected, Rule::MostlyUtf8);
@@ -823,8 +830,12 @@ fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: Guess) -> Detec
         (c, Source::Bom, Rule::Bom)
     } else if engine.policy == Policy::Detect {
         by_content()
-    } else if guess.ascii && declared.is_none() && first(Source::Default).is_some() {
-        (first(Source::Default).unwrap_or(Charset::Windows1252), Source::Default, Rule::Default)
+    } else if let Some(default) = first(Source::Default)
+        // ASCII bytes in a default that reads them as ASCII; EBCDIC or
+        // UTF-16 would make them other text, so the content decides then.
+        .filter(|d| guess.ascii && declared.is_none() && d.is_ascii_compatible())
+    {
+        (default, Source::Default, Rule::Default)
     } else {
         match (declared, engine.policy) {
             (None, _) => by_content(),
@@ -1250,7 +1261,7 @@ fn confidence(chosen: &Candidate, source: Source, rule: Rule, guess: &Guess) -> 
         (Rule::Forced, _) => return 1.0,
         // Bytes that are not text, or EBCDIC text, have no right decoding
         // among the candidates, whatever was declared.
-        _ if guess.binary || guess.ebcdic.is_some() => return 0.0,
+        _ if guess.binary || guess.ebcdic.is_some() && !chosen.charset.is_ebcdic() => return 0.0,
         // A byte order mark with a few damaged bytes after it: the text
         // around them is right.
         (Rule::Unverified { reason: Doubt::Malformed }, Source::Bom) => return 0.9,
