@@ -161,6 +161,8 @@ charsets! {
         Armscii8 => "ARMSCII-8", Codec::SingleByte(&charmaps::ARMSCII_8), "Armenian.";
         GeorgianPs => "GEORGIAN-PS", Codec::SingleByte(&charmaps::GEORGIAN_PS), "Georgian.";
         Koi8T => "KOI8-T", Codec::SingleByte(&charmaps::KOI8_T), "Tajik.";
+        Tcvn5712_1 => "TCVN5712-1", Codec::SingleByte(&charmaps::TCVN5712_1),
+            "Vietnamese (TCVN 5712:1993 VN3); tone marks after a letter stay combining marks.";
         Dos720 => "DOS-720", Codec::SingleByte(&charmaps::DOS_720), "DOS Arabic (code page 720).";
         Ibm856 => "IBM856", Codec::SingleByte(&charmaps::IBM856), "DOS Hebrew (IBM).";
         XMacArabic => "x-mac-arabic", Codec::SingleByte(&charmaps::X_MAC_ARABIC),
@@ -428,8 +430,8 @@ mod tests {
     #[test]
     fn extra_charsets() {
         let extra: Vec<_> = Charset::ALL.iter().filter(|c| !c.is_whatwg()).collect();
-        assert_eq!(extra.len(), 59);
-        assert_eq!(extra.iter().filter(|c| c.is_single_byte()).count(), 54);
+        assert_eq!(extra.len(), 60);
+        assert_eq!(extra.iter().filter(|c| c.is_single_byte()).count(), 55);
         assert_eq!(extra.iter().filter(|c| c.is_ebcdic()).count(), 23);
         for c in [Charset::Johab, Charset::EucTw, Charset::Iso2022Kr] {
             assert!(!c.is_single_byte() && !c.is_unicode(), "{c}");

@@ -275,6 +275,7 @@ fn alias(squeezed: &[u8]) -> Option<Charset> {
         b"armscii8" => Armscii8,
         b"georgianps" => GeorgianPs,
         b"koi8t" => Koi8T,
+        b"tcvn" | b"tcvn5712" | b"tcvn57121" | b"tcvn571211993" | b"tcvn3" | b"vn3" => Tcvn5712_1,
         b"johab" | b"cp1361" | b"ms1361" | b"xjohab" => Johab,
         b"euctw" | b"xeuctw" | b"cns11643" | b"cp964" | b"ibm964" => EucTw,
         // WHATWG: `replacement`; see the module docs.
@@ -405,6 +406,8 @@ mod tests {
             (b"x-euc-tw", EucTw),
             (b"KZ-1048", Kz1048),
             (b"PT154", Ptcp154),
+            (b"TCVN5712-1", Tcvn5712_1),
+            (b"TCVN-5712", Tcvn5712_1),
             (b"cp720", Dos720),
             (b"DOS-720", Dos720),
             (b"cp856", Ibm856),

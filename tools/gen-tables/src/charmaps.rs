@@ -36,6 +36,11 @@ use crate::emit::{self, Output};
 enum Source {
     /// glibc's charmap of this name.
     Glibc(&'static str),
+    /// glibc's charmap of this name, its one-byte mappings only: glibc's
+    /// TCVN5712-1 also lists letters that its converter composes from a
+    /// base letter and a combining mark (`/x43/xb3` for Ć), which charsight
+    /// decodes byte by byte (C, U+0301: the same text, decomposed).
+    GlibcBytes(&'static str),
     /// CPython's `Lib/encodings/<name>.py` (its `decoding_table`), for the
     /// code pages glibc lacks or maps differently from Unicode's vendor
     /// mappings, which Python's tables are generated from.
@@ -80,6 +85,7 @@ const SINGLE_BYTE: &[(&str, Source, &str)] = &[
     ("ARMSCII-8", Source::Glibc("ARMSCII-8"), "ARMSCII_8"),
     ("GEORGIAN-PS", Source::Glibc("GEORGIAN-PS"), "GEORGIAN_PS"),
     ("KOI8-T", Source::Glibc("KOI8-T"), "KOI8_T"),
+    ("TCVN5712-1", Source::GlibcBytes("TCVN5712-1"), "TCVN5712_1"),
     // EBCDIC.
     ("cp037", Source::Python("cp037"), "IBM037"),
     ("cp273", Source::Python("cp273"), "IBM273"),
@@ -229,6 +235,11 @@ pub fn count(locales: &Path, python: &Path, out: &mut Output) -> Result<()> {
     for &(name, source, _) in SINGLE_BYTE {
         let (mappings, origin) = match source {
             Source::Glibc(charmap) => (read(charmap)?, glibc(&format!("charmap {charmap}"))),
+            Source::GlibcBytes(charmap) => {
+                let mut mappings = read(charmap)?;
+                mappings.retain(|m| m.bytes.len() == 1);
+                (mappings, glibc(&format!("charmap {charmap}, its one-byte mappings")))
+            }
             Source::Python(module) => {
                 let path =
                     python_dir.path().join(format!("usr/lib/python3.11/encodings/{module}.py"));
