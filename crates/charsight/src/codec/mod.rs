@@ -1,7 +1,8 @@
 //! Streaming decoders and encoders for every [`Charset`]: `encoding_rs` for
 //! the WHATWG encodings, and charsight's own codecs for the rest: UTF-32,
-//! the single-byte tables generated from glibc's charmaps (DOS code pages,
-//! `x-mac-ce`, VISCII, …), Johab, EUC-TW and ISO-2022-KR.
+//! the single-byte tables generated from glibc's charmaps and CPython's
+//! codecs (DOS, Mac OS and EBCDIC code pages, VISCII, …), Johab, EUC-TW and
+//! ISO-2022-KR.
 //!
 //! [`Decoder`] reports each malformed byte sequence with its offset in the
 //! whole stream and its bytes, and [`Encoder`] each character the encoding

@@ -1,8 +1,8 @@
 //! Single-byte encodings outside the Encoding Standard (the DOS code pages,
-//! `x-mac-ce`, VISCII, KZ-1048, …): one table-driven decoder and encoder for
-//! all of them, over the tables generated from glibc's charmaps
-//! (`charsight_tables::charmaps`). A byte the table leaves empty is
-//! malformed; a character no byte maps to is unmappable.
+//! the Mac OS ones, EBCDIC, VISCII, KZ-1048, …): one table-driven decoder and
+//! encoder for all of them, over the tables generated from glibc's charmaps
+//! and CPython's codecs (`charsight_tables::charmaps`). A byte the table
+//! leaves empty is malformed; a character no byte maps to is unmappable.
 
 use charsight_tables::charmaps::SingleByte;
 use encoding_rs::DecoderResult;
