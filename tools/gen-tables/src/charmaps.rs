@@ -42,8 +42,12 @@ enum Source {
     /// decodes byte by byte (C, U+0301: the same text, decomposed).
     GlibcBytes(&'static str),
     /// CPython's `Lib/encodings/<name>.py` (its `decoding_table`), for the
-    /// code pages glibc lacks or maps differently from Unicode's vendor
-    /// mappings, which Python's tables are generated from.
+    /// new tables of every code page Python has. Python's tables are
+    /// generated from Unicode's vendor mappings (VENDORS/MICSFT, APPLE,
+    /// MISC), which glibc lacks for some (cp720, most Mac OS pages) and
+    /// maps differently for others (glibc's MAC-IS is Apple's pre-euro
+    /// table; IBM424, IBM875, IBM1026, IBM856 and IBM273 differ in 1 to 9
+    /// bytes).
     Python(&'static str),
     /// IBM's euro update of an EBCDIC code page (CCSIDs 1140-1149): the
     /// table of the base (a name in [`SINGLE_BYTE`]) with its currency sign
