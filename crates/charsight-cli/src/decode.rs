@@ -247,7 +247,7 @@ fn one(
 /// Why the detected input is not text to decode, unless its encoding was
 /// forced: binary data, or EBCDIC text (which charsight does not decode).
 pub(crate) fn undecodable(detection: &Detection) -> Option<String> {
-    if detection.source == Source::Forced {
+    if detection.source == Source::Forced || detection.charset.is_ebcdic() {
         return None;
     }
     match detection.ebcdic {

@@ -84,7 +84,10 @@ fn write_detection(
                 write!(out, " binary")?;
             }
             if let Some(ebcdic) = found.ebcdic {
-                write!(out, " {} (not decoded)", ebcdic.name())?;
+                write!(out, " {}", ebcdic.name())?;
+                if !found.charset.is_ebcdic() {
+                    write!(out, " (not decoded)")?;
+                }
             }
             if let Some(font) = &found.font {
                 write!(out, " font {} ({:.2})", font.name, font.confidence)?;

@@ -207,7 +207,7 @@ fn bytes(w: &mut String, detection: &Detection, decided_on: u64) -> Result<()> {
              UTF-16/32 patterns, or bytes spread like compressed data"
         )?;
     }
-    if let Some(ebcdic) = detection.ebcdic {
+    if let Some(ebcdic) = detection.ebcdic.filter(|_| !detection.charset.is_ebcdic()) {
         writeln!(w, "  {BAD}{}{BAD:#}: recognised, not decoded", ebcdic.name())?;
     }
     if detection.ascii {

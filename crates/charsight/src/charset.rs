@@ -8,7 +8,17 @@
 //! `IBM437`, `EUC-TW`). Two names are charsight's choice: `x-mac-ce` for
 //! Mac OS Central European (Mozilla's old name, in the style of WHATWG's
 //! `x-mac-cyrillic`; IANA registers none) and `Johab` (as chardet and
-//! uchardet report it).
+//! uchardet report it). The other Mac OS encodings follow it: `x-mac-greek`,
+//! `x-mac-turkish`, `x-mac-icelandic`, `x-mac-croatian`, `x-mac-romanian`,
+//! `x-mac-arabic` (the names Mozilla and Windows use). Code page 720 is
+//! `DOS-720`, Windows' name for it (IBM never had a code page 720). The EBCDIC
+//! code pages have their IANA names (`IBM037`, `IBM500`, and `IBM01140` to
+//! `IBM01149` for the euro updates); IBM856 and IBM875, which IANA lacks,
+//! are named the same way.
+//!
+//! EBCDIC code pages are single-byte but not ASCII-compatible
+//! ([`Charset::is_ebcdic`]); they map byte 0x25 to LF and 0x15 to U+0085
+//! NEXT LINE, as IBM, Python and glibc do.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -151,6 +161,46 @@ charsets! {
         Armscii8 => "ARMSCII-8", Codec::SingleByte(&charmaps::ARMSCII_8), "Armenian.";
         GeorgianPs => "GEORGIAN-PS", Codec::SingleByte(&charmaps::GEORGIAN_PS), "Georgian.";
         Koi8T => "KOI8-T", Codec::SingleByte(&charmaps::KOI8_T), "Tajik.";
+        Tcvn5712_1 => "TCVN5712-1", Codec::SingleByte(&charmaps::TCVN5712_1),
+            "Vietnamese (TCVN 5712:1993 VN3); tone marks after a letter stay combining marks.";
+        Dos720 => "DOS-720", Codec::SingleByte(&charmaps::DOS_720), "DOS Arabic (code page 720).";
+        Ibm856 => "IBM856", Codec::SingleByte(&charmaps::IBM856), "DOS Hebrew (IBM).";
+        XMacArabic => "x-mac-arabic", Codec::SingleByte(&charmaps::X_MAC_ARABIC),
+            "Mac OS Arabic (code page 10004).";
+        XMacCroatian => "x-mac-croatian", Codec::SingleByte(&charmaps::X_MAC_CROATIAN),
+            "Mac OS Croatian (code page 10082).";
+        XMacGreek => "x-mac-greek", Codec::SingleByte(&charmaps::X_MAC_GREEK),
+            "Mac OS Greek (code page 10006).";
+        XMacIcelandic => "x-mac-icelandic", Codec::SingleByte(&charmaps::X_MAC_ICELANDIC),
+            "Mac OS Icelandic (code page 10079).";
+        XMacRomanian => "x-mac-romanian", Codec::SingleByte(&charmaps::X_MAC_ROMANIAN),
+            "Mac OS Romanian (code page 10010).";
+        XMacTurkish => "x-mac-turkish", Codec::SingleByte(&charmaps::X_MAC_TURKISH),
+            "Mac OS Turkish (code page 10081).";
+        Ibm037 => "IBM037", Codec::SingleByte(&charmaps::IBM037),
+            "EBCDIC US/Canada (CECP 037).";
+        Ibm273 => "IBM273", Codec::SingleByte(&charmaps::IBM273), "EBCDIC Germany/Austria.";
+        Ibm277 => "IBM277", Codec::SingleByte(&charmaps::IBM277), "EBCDIC Denmark/Norway.";
+        Ibm278 => "IBM278", Codec::SingleByte(&charmaps::IBM278), "EBCDIC Finland/Sweden.";
+        Ibm280 => "IBM280", Codec::SingleByte(&charmaps::IBM280), "EBCDIC Italy.";
+        Ibm284 => "IBM284", Codec::SingleByte(&charmaps::IBM284), "EBCDIC Spain/Latin America.";
+        Ibm285 => "IBM285", Codec::SingleByte(&charmaps::IBM285), "EBCDIC United Kingdom.";
+        Ibm297 => "IBM297", Codec::SingleByte(&charmaps::IBM297), "EBCDIC France.";
+        Ibm424 => "IBM424", Codec::SingleByte(&charmaps::IBM424), "EBCDIC Hebrew.";
+        Ibm500 => "IBM500", Codec::SingleByte(&charmaps::IBM500), "EBCDIC International.";
+        Ibm871 => "IBM871", Codec::SingleByte(&charmaps::IBM871), "EBCDIC Iceland.";
+        Ibm875 => "IBM875", Codec::SingleByte(&charmaps::IBM875), "EBCDIC Greek.";
+        Ibm1026 => "IBM1026", Codec::SingleByte(&charmaps::IBM1026), "EBCDIC Turkish (Latin 5).";
+        Ibm01140 => "IBM01140", Codec::SingleByte(&charmaps::IBM01140), "IBM037 with the euro sign.";
+        Ibm01141 => "IBM01141", Codec::SingleByte(&charmaps::IBM01141), "IBM273 with the euro sign.";
+        Ibm01142 => "IBM01142", Codec::SingleByte(&charmaps::IBM01142), "IBM277 with the euro sign.";
+        Ibm01143 => "IBM01143", Codec::SingleByte(&charmaps::IBM01143), "IBM278 with the euro sign.";
+        Ibm01144 => "IBM01144", Codec::SingleByte(&charmaps::IBM01144), "IBM280 with the euro sign.";
+        Ibm01145 => "IBM01145", Codec::SingleByte(&charmaps::IBM01145), "IBM284 with the euro sign.";
+        Ibm01146 => "IBM01146", Codec::SingleByte(&charmaps::IBM01146), "IBM285 with the euro sign.";
+        Ibm01147 => "IBM01147", Codec::SingleByte(&charmaps::IBM01147), "IBM297 with the euro sign.";
+        Ibm01148 => "IBM01148", Codec::SingleByte(&charmaps::IBM01148), "IBM500 with the euro sign.";
+        Ibm01149 => "IBM01149", Codec::SingleByte(&charmaps::IBM01149), "IBM871 with the euro sign.";
         Johab => "Johab", Codec::Johab, "Korean, KS X 1001 annex 3 (code page 1361).";
         EucTw => "EUC-TW", Codec::EucTw, "Traditional Chinese, CNS 11643 planes 1-7 and 15.";
         Iso2022Kr => "ISO-2022-KR", Codec::Iso2022Kr,
@@ -168,15 +218,24 @@ impl Charset {
     /// markup (`<meta charset=…>`) reads the same in it as in ASCII.
     ///
     /// False for UTF-16/32, ISO-2022-JP and ISO-2022-KR (their escapes and
-    /// shifts reuse ASCII bytes) and `replacement`. True, though not for
-    /// every byte, for VISCII (six C0 control bytes are letters) and IBM864
-    /// (0x25 is U+066A ARABIC PERCENT SIGN): markup reads the same in them.
+    /// shifts reuse ASCII bytes), `replacement` and EBCDIC. True, though not
+    /// for every byte, for VISCII (six C0 control bytes are letters) and
+    /// IBM864 (0x25 is U+066A ARABIC PERCENT SIGN): markup reads the same in
+    /// them.
     pub fn is_ascii_compatible(self) -> bool {
         match self.codec() {
             Codec::Whatwg(e) => e.is_ascii_compatible() && e != encoding_rs::REPLACEMENT,
             Codec::Utf32 { .. } | Codec::Iso2022Kr => false,
-            Codec::SingleByte(_) | Codec::Johab | Codec::EucTw => true,
+            Codec::SingleByte(table) => table.ascii_compatible,
+            Codec::Johab | Codec::EucTw => true,
         }
+    }
+
+    /// Whether this is an EBCDIC code page (`IBM037`, `IBM500`, …): single
+    /// bytes with letters at 0x81–0xE9, digits at 0xF0–0xF9 and the space at
+    /// 0x40.
+    pub fn is_ebcdic(self) -> bool {
+        matches!(self.codec(), Codec::SingleByte(table) if !table.ascii_compatible)
     }
 
     /// Whether every byte stands for one character on its own.
@@ -257,8 +316,10 @@ impl Charset {
 
     /// Encodes `text` in this charset. Returns the bytes and whether some
     /// character had no mapping (it is then written as a decimal numeric
-    /// character reference, as the Encoding Standard's encoders do). To
-    /// learn which characters and where, use [`Charset::new_encoder`].
+    /// character reference, as the Encoding Standard's encoders do; in
+    /// EBCDIC, in EBCDIC's own `&`, `#`, digits and `;`, so that it reads as
+    /// a reference once decoded). To learn which characters and where, use
+    /// [`Charset::new_encoder`].
     ///
     /// Unlike `encoding_rs`, UTF-16 encodes to UTF-16 (not to UTF-8), so the
     /// round trip `decode` → `encode` holds for every Unicode encoding.
@@ -279,9 +340,10 @@ impl Charset {
         }
         let mut bytes = Vec::with_capacity(text.len());
         let mut unmappable = false;
+        let codec = self.codec();
         self.new_encoder().encode_from_str(text, &mut bytes, true, |out, u| {
             unmappable = true;
-            out.extend_from_slice(format!("&#{};", u32::from(u.ch)).as_bytes());
+            codec.push_reference(u.ch, out);
         });
         (Cow::Owned(bytes), unmappable)
     }
@@ -360,13 +422,17 @@ mod tests {
         for c in [Charset::Johab, Charset::EucTw, Charset::Ibm437, Charset::Viscii] {
             assert!(c.is_ascii_compatible(), "{c}");
         }
+        for c in [Charset::Ibm037, Charset::Ibm424, Charset::Ibm875, Charset::Ibm01149] {
+            assert!(!c.is_ascii_compatible() && c.is_ebcdic() && c.is_single_byte(), "{c}");
+        }
     }
 
     #[test]
     fn extra_charsets() {
         let extra: Vec<_> = Charset::ALL.iter().filter(|c| !c.is_whatwg()).collect();
-        assert_eq!(extra.len(), 28);
-        assert_eq!(extra.iter().filter(|c| c.is_single_byte()).count(), 23);
+        assert_eq!(extra.len(), 60);
+        assert_eq!(extra.iter().filter(|c| c.is_single_byte()).count(), 55);
+        assert_eq!(extra.iter().filter(|c| c.is_ebcdic()).count(), 23);
         for c in [Charset::Johab, Charset::EucTw, Charset::Iso2022Kr] {
             assert!(!c.is_single_byte() && !c.is_unicode(), "{c}");
         }

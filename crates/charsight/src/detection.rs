@@ -222,9 +222,10 @@ pub struct Detection {
     /// random data): `confidence` is 0 unless the encoding was forced, and
     /// there is no language, font layer or damage to repair.
     pub binary: bool,
-    /// The bytes are EBCDIC text, which charsight recognises but does not
-    /// decode: `charset` is only the best of the other readings, with
-    /// confidence 0 unless forced.
+    /// The bytes are EBCDIC text, whose code page the detector does not
+    /// tell: unless an EBCDIC `charset` was forced, declared (an EBCDIC XML
+    /// declaration) or is the default, `charset` is only the best of the
+    /// other readings, with confidence 0.
     pub ebcdic: Option<Ebcdic>,
     /// HTML or XML rules applied to in-document declarations.
     pub document: DocumentKind,

@@ -14,6 +14,10 @@
 //! 3. the same names with separators dropped or changed (`ISO8859-1`,
 //!    `UTF_8`, `win-1251`, `CP-1252`).
 //!
+//! Each charset answers to its IANA names and aliases, Python's codec names
+//! and aliases (`cp037`, `mac_greek`, `latin9`) and the usual iconv and
+//! Java names (`MAC-IS`, `EBCDIC-CP-US`, `x-IBM875`).
+//!
 //! One label departs from the Encoding Standard on purpose: `iso-2022-kr`
 //! (and `csiso2022kr`) names [`Charset::Iso2022Kr`], which charsight decodes
 //! for real, where WHATWG maps it to `replacement` (a single U+FFFD) to
@@ -163,12 +167,21 @@ fn alias(squeezed: &[u8]) -> Option<Charset> {
         b"cp950" | b"ms950" | b"windows950" | b"bigfive" | b"big5" | b"big5hkscs" | b"xbig5"
         | b"cp951" => Big5,
         b"macroman" | b"xmacroman" | b"cp10000" => Macintosh,
-        b"maccyrillic" | b"xmaccyrillic" | b"xmacukrainian" | b"cp10007" | b"cp10017" => {
-            XMacCyrillic
-        }
-        b"tis620" | b"iso885911" | b"cp874" | b"win874" | b"ms874" => Windows874,
+        // Mac OS Ukrainian is WHATWG's x-mac-cyrillic except for 0xFF (¤
+        // in glibc's MAC-UK, € in WHATWG's table and Apple's later one).
+        b"maccyrillic" | b"xmaccyrillic" | b"xmacukrainian" | b"macukrainian" | b"macuk"
+        | b"macukraine" | b"cp10007" | b"cp10017" => XMacCyrillic,
+        // IBM874 and Python's cp874 are windows-874 less the C1 controls
+        // that WHATWG's table gives 0x81-0x9F's empty bytes.
+        b"tis620" | b"iso885911" | b"cp874" | b"win874" | b"ms874" | b"ibm874" | b"thai"
+        | b"isoir166" | b"tis62025290" | b"tis62025291" => Windows874,
         b"latin1" | b"iso88591" | b"88591" | b"cp819" | b"ibm819" | b"cp28591" => Windows1252,
         b"latin5" | b"iso88599" | b"88599" | b"cp28599" => Windows1254,
+        b"latin" | b"8859" | b"iso8859" | b"isoir100" => Windows1252,
+        b"latin7" | b"l7" => Iso8859_13,
+        b"latin8" | b"l8" | b"isoceltic" | b"isoir199" => Iso8859_14,
+        b"latin9" => Iso8859_15,
+        b"latin10" | b"l10" | b"isoir226" => Iso8859_16,
         b"koi8" | b"koi8r" | b"cp20866" => Koi8R,
         b"koi8u" | b"koi8ru" | b"cp21866" => Koi8U,
         b"cp866" | b"ibm866" | b"866" | b"dos866" => Ibm866,
@@ -196,6 +209,8 @@ fn alias(squeezed: &[u8]) -> Option<Charset> {
         b"cp865" | b"ibm865" | b"865" | b"csibm865" => Ibm865,
         b"cp869" | b"ibm869" | b"869" | b"cpgr" | b"csibm869" => Ibm869,
         b"cp1125" | b"ibm1125" | b"cp866u" | b"ruscii" => Cp1125,
+        b"dos720" | b"cp720" | b"ibm720" | b"720" | b"windows720" | b"transparentasmo" => Dos720,
+        b"ibm856" | b"cp856" | b"856" | b"csibm856" => Ibm856,
         // … Mac OS Central European, …
         b"xmacce"
         | b"macce"
@@ -203,7 +218,56 @@ fn alias(squeezed: &[u8]) -> Option<Charset> {
         | b"xmaccentraleurroman"
         | b"maccentraleurroman"
         | b"maclatin2"
+        | b"maccenteuro"
         | b"cp10029" => XMacCe,
+        // … the other Mac OS encodings, …
+        b"xmacarabic" | b"macarabic" | b"cp10004" => XMacArabic,
+        b"xmaccroatian" | b"maccroatian" | b"cp10082" => XMacCroatian,
+        b"xmacgreek" | b"macgreek" | b"cp10006" => XMacGreek,
+        b"xmacicelandic" | b"macicelandic" | b"xmaciceland" | b"maciceland" | b"macis"
+        | b"cp10079" => XMacIcelandic,
+        b"xmacromanian" | b"macromanian" | b"macromania" | b"cp10010" => XMacRomanian,
+        b"xmacturkish" | b"macturkish" | b"cp10081" => XMacTurkish,
+        // … EBCDIC (IANA's, Python's, iconv's and Java's names), …
+        b"ibm037" | b"cp037" | b"ibm37" | b"cp37" | b"037" | b"csibm037" | b"ebcdiccpus"
+        | b"ebcdiccpca" | b"ebcdiccpwt" | b"ebcdiccpnl" | b"ibm039" | b"ebcdicus" => Ibm037,
+        b"ibm273" | b"cp273" | b"273" | b"csibm273" => Ibm273,
+        b"ibm277" | b"cp277" | b"277" | b"csibm277" | b"ebcdiccpdk" | b"ebcdiccpno" => Ibm277,
+        b"ibm278" | b"cp278" | b"278" | b"csibm278" | b"ebcdiccpfi" | b"ebcdiccpse" => Ibm278,
+        b"ibm280" | b"cp280" | b"280" | b"csibm280" | b"ebcdiccpit" => Ibm280,
+        b"ibm284" | b"cp284" | b"284" | b"csibm284" | b"ebcdiccpes" => Ibm284,
+        b"ibm285" | b"cp285" | b"285" | b"csibm285" | b"ebcdiccpgb" => Ibm285,
+        b"ibm297" | b"cp297" | b"297" | b"csibm297" | b"ebcdiccpfr" => Ibm297,
+        b"ibm424" | b"cp424" | b"424" | b"csibm424" | b"ebcdiccphe" => Ibm424,
+        b"ibm500" | b"cp500" | b"500" | b"csibm500" | b"ebcdiccpbe" | b"ebcdiccpch" => Ibm500,
+        b"ibm871" | b"cp871" | b"871" | b"csibm871" | b"ebcdiccpis" => Ibm871,
+        b"ibm875" | b"cp875" | b"875" | b"xibm875" => Ibm875,
+        b"ibm1026" | b"cp1026" | b"1026" | b"csibm1026" => Ibm1026,
+        b"ibm01140" | b"ibm1140" | b"cp01140" | b"cp1140" | b"1140" | b"ccsid01140"
+        | b"csibm01140" | b"ebcdicus37+euro" => Ibm01140,
+        b"ibm01141" | b"ibm1141" | b"cp01141" | b"cp1141" | b"ccsid01141" | b"csibm01141"
+        | b"ebcdicde273+euro" => Ibm01141,
+        b"ibm01142" | b"ibm1142" | b"cp01142" | b"cp1142" | b"ccsid01142" | b"csibm01142"
+        | b"ebcdicdk277+euro" | b"ebcdicno277+euro" => Ibm01142,
+        b"ibm01143" | b"ibm1143" | b"cp01143" | b"cp1143" | b"ccsid01143" | b"csibm01143"
+        | b"ebcdicfi278+euro" | b"ebcdicse278+euro" => Ibm01143,
+        b"ibm01144" | b"ibm1144" | b"cp01144" | b"cp1144" | b"ccsid01144" | b"csibm01144"
+        | b"ebcdicit280+euro" => Ibm01144,
+        b"ibm01145" | b"ibm1145" | b"cp01145" | b"cp1145" | b"ccsid01145" | b"csibm01145"
+        | b"ebcdices284+euro" => Ibm01145,
+        b"ibm01146" | b"ibm1146" | b"cp01146" | b"cp1146" | b"ccsid01146" | b"csibm01146"
+        | b"ebcdicgb285+euro" => Ibm01146,
+        b"ibm01147" | b"ibm1147" | b"cp01147" | b"cp1147" | b"ccsid01147" | b"csibm01147"
+        | b"ebcdicfr297+euro" => Ibm01147,
+        b"ibm01148"
+        | b"ibm1148"
+        | b"cp01148"
+        | b"cp1148"
+        | b"ccsid01148"
+        | b"csibm01148"
+        | b"ebcdicinternational500+euro" => Ibm01148,
+        b"ibm01149" | b"ibm1149" | b"cp01149" | b"cp1149" | b"ccsid01149" | b"csibm01149"
+        | b"ebcdicis871+euro" => Ibm01149,
         // … and the rest.
         b"viscii" | b"csviscii" | b"viscii111" => Viscii,
         b"kz1048" | b"strk10482002" | b"rk1048" | b"cskz1048" => Kz1048,
@@ -211,6 +275,7 @@ fn alias(squeezed: &[u8]) -> Option<Charset> {
         b"armscii8" => Armscii8,
         b"georgianps" => GeorgianPs,
         b"koi8t" => Koi8T,
+        b"tcvn" | b"tcvn5712" | b"tcvn57121" | b"tcvn571211993" | b"tcvn3" | b"vn3" => Tcvn5712_1,
         b"johab" | b"cp1361" | b"ms1361" | b"xjohab" => Johab,
         b"euctw" | b"xeuctw" | b"cns11643" | b"cp964" | b"ibm964" => EucTw,
         // WHATWG: `replacement`; see the module docs.
@@ -341,6 +406,60 @@ mod tests {
             (b"x-euc-tw", EucTw),
             (b"KZ-1048", Kz1048),
             (b"PT154", Ptcp154),
+            (b"TCVN5712-1", Tcvn5712_1),
+            (b"TCVN-5712", Tcvn5712_1),
+            (b"cp720", Dos720),
+            (b"DOS-720", Dos720),
+            (b"cp856", Ibm856),
+            (b"mac_greek", XMacGreek),
+            (b"macgreek", XMacGreek),
+            (b"x-mac-turkish", XMacTurkish),
+            (b"mac-iceland", XMacIcelandic),
+            (b"MAC-IS", XMacIcelandic),
+            (b"mac_croatian", XMacCroatian),
+            (b"mac_romanian", XMacRomanian),
+            (b"mac_arabic", XMacArabic),
+            (b"x-mac-ukrainian", XMacCyrillic),
+            (b"MAC-UK", XMacCyrillic),
+            (b"cp037", Ibm037),
+            (b"ebcdic-cp-us", Ibm037),
+            (b"csIBM037", Ibm037),
+            (b"ibm-37", Ibm037),
+            (b"IBM273", Ibm273),
+            (b"EBCDIC-CP-DK", Ibm277),
+            (b"ebcdic_cp_se", Ibm278),
+            (b"CP280", Ibm280),
+            (b"ebcdic-cp-es", Ibm284),
+            (b"ebcdic-cp-gb", Ibm285),
+            (b"ebcdic-cp-fr", Ibm297),
+            (b"ebcdic-cp-he", Ibm424),
+            (b"cp500", Ibm500),
+            (b"ebcdic-cp-ch", Ibm500),
+            (b"cp871", Ibm871),
+            (b"cp875", Ibm875),
+            (b"x-IBM875", Ibm875),
+            (b"cp1026", Ibm1026),
+            (b"cp1140", Ibm01140),
+            (b"IBM01140", Ibm01140),
+            (b"ebcdic-us-37+euro", Ibm01140),
+            (b"CCSID01141", Ibm01141),
+            (b"IBM1142", Ibm01142),
+            (b"cp1143", Ibm01143),
+            (b"ebcdic-it-280+euro", Ibm01144),
+            (b"cp1145", Ibm01145),
+            (b"cp1146", Ibm01146),
+            (b"cp1147", Ibm01147),
+            (b"ebcdic-international-500+euro", Ibm01148),
+            (b"cp1149", Ibm01149),
+            (b"ibm874", Windows874),
+            (b"latin9", Iso8859_15),
+            (b"latin-9", Iso8859_15),
+            (b"l9", Iso8859_15),
+            (b"iso8859_15", Iso8859_15),
+            (b"latin7", Iso8859_13),
+            (b"latin8", Iso8859_14),
+            (b"latin10", Iso8859_16),
+            (b"thai", Windows874),
             // The WHATWG labels of IBM866 keep naming it.
             (b"ibm866", Ibm866),
             (b"cp866", Ibm866),

@@ -563,6 +563,12 @@ fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: Guess) -> Detec
     // Worked out once, when the content decides: the decision's language too.
     let damaged = std::cell::OnceCell::new();
     let by_content = || {
+        // EBCDIC text, which the detector recognises but does not read: the
+        // caller's EBCDIC default reads it.
+        let ebcdic_default = first(Source::Default).filter(|d| d.is_ebcdic());
+        if let Some(default) = ebcdic_default.filter(|_| guess.ebcdic.is_some()) {
+            return (default, Source::Default, Rule::Default);
+        }
         let weigh_damage = || damage::damaged_utf8(&candidates, &guess, sample, utf8_larger);
         if !unread && damaged.get_or_init(weigh_damage).is_some() {
             return (Charset::Utf8, Source::Detected, Rule::MostlyUtf8);
@@ -593,8 +599,12 @@ fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: Guess) -> Detec
         (c, Source::Bom, Rule::Bom)
     } else if engine.policy == Policy::Detect {
         by_content()
-    } else if guess.ascii && declared.is_none() && first(Source::Default).is_some() {
-        (first(Source::Default).unwrap_or(Charset::Windows1252), Source::Default, Rule::Default)
+    } else if let Some(default) = first(Source::Default)
+        // ASCII bytes in a default that reads them as ASCII; EBCDIC or
+        // UTF-16 would make them other text, so the content decides then.
+        .filter(|d| guess.ascii && declared.is_none() && d.is_ascii_compatible())
+    {
+        (default, Source::Default, Rule::Default)
     } else {
         match (declared, engine.policy) {
             (None, _) => by_content(),
@@ -711,7 +721,7 @@ fn confidence(chosen: &Candidate, source: Source, rule: Rule, guess: &Guess) -> 
         (Rule::Forced, _) => return 1.0,
         // Bytes that are not text, or EBCDIC text, have no right decoding
         // among the candidates, whatever was declared.
-        _ if guess.binary || guess.ebcdic.is_some() => return 0.0,
+        _ if guess.binary || guess.ebcdic.is_some() && !chosen.charset.is_ebcdic() => return 0.0,
         // A byte order mark with a few damaged bytes after it: the text
         // around them is right.
         (Rule::Unverified { reason: Doubt::Malformed }, Source::Bom) => return 0.9,

@@ -1,18 +1,25 @@
 //! Family `charmaps`: mapping tables of the encodings outside the Encoding
-//! Standard, converted from glibc's charmaps.
+//! Standard, converted from glibc's charmaps and CPython's codecs.
 //!
-//! - `count charmaps <locales.deb>` checks the package against its pin in
-//!   `inputs.toml`, extracts it with `dpkg-deb -x` into a temporary folder,
-//!   reads `usr/share/i18n/charmaps/<NAME>.gz` and writes the intermediate
-//!   data into `data/charmaps/`:
-//!   - `<NAME>.txt` for each single-byte charmap: `byte code-point` lines
+//! - `count charmaps <locales.deb> <libpython3.11-minimal.deb>` checks the
+//!   packages against their pins in `inputs.toml`, extracts them with
+//!   `dpkg-deb -x` into temporary folders, reads glibc's
+//!   `usr/share/i18n/charmaps/<NAME>.gz` and CPython's
+//!   `usr/lib/python3.11/encodings/<name>.py` (see [`Source`]) and writes
+//!   the intermediate data into `data/charmaps/`:
+//!   - `<NAME>.txt` for each single-byte table: `byte code-point` lines
 //!     (hex) for bytes 80-FF and for lower bytes that are not ASCII;
 //!   - `EUC-TW.txt`: the CNS 11643 planes as `plane row` lines of 94 code
 //!     points (hex, `-` for none);
 //!   - `oracles.txt`: the size and FNV-1a hash of glibc's whole multi-byte
 //!     mapping for JOHAB, EUC-KR and EUC-TW, which charsight's tests compare
-//!     with what its decoders produce.
-//! - `emit` turns that data into `generated/charmaps.rs`.
+//!     with what its decoders produce;
+//!   - `python.txt`: how `python3` (its version recorded) decodes every
+//!     byte in each of [`PYTHON_CODECS`], which charsight's tests compare
+//!     with its tables. It is the one output that depends on the machine's
+//!     Python rather than on a pinned input.
+//! - `emit` turns that data (all but `python.txt`) into
+//!   `generated/charmaps.rs`.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -24,31 +31,130 @@ use anyhow::{bail, ensure, Context, Result};
 
 use crate::emit::{self, Output};
 
-/// Single-byte charmaps: glibc's name (and data file), the generated static.
-const SINGLE_BYTE: &[(&str, &str)] = &[
-    ("IBM437", "IBM437"),
-    ("CP737", "IBM737"),
-    ("CP775", "IBM775"),
-    ("IBM850", "IBM850"),
-    ("IBM852", "IBM852"),
-    ("IBM855", "IBM855"),
-    ("IBM857", "IBM857"),
-    ("IBM858", "IBM858"),
-    ("IBM860", "IBM860"),
-    ("IBM861", "IBM861"),
-    ("IBM862", "IBM862"),
-    ("IBM863", "IBM863"),
-    ("IBM864", "IBM864"),
-    ("IBM865", "IBM865"),
-    ("IBM869", "IBM869"),
-    ("CP1125", "CP1125"),
-    ("MAC-CENTRALEUROPE", "X_MAC_CE"),
-    ("VISCII", "VISCII"),
-    ("RK1048", "KZ_1048"),
-    ("PT154", "PTCP154"),
-    ("ARMSCII-8", "ARMSCII_8"),
-    ("GEORGIAN-PS", "GEORGIAN_PS"),
-    ("KOI8-T", "KOI8_T"),
+/// Where a single-byte table comes from.
+#[derive(Clone, Copy)]
+enum Source {
+    /// glibc's charmap of this name.
+    Glibc(&'static str),
+    /// glibc's charmap of this name, its one-byte mappings only: glibc's
+    /// TCVN5712-1 also lists letters that its converter composes from a
+    /// base letter and a combining mark (`/x43/xb3` for Ć), which charsight
+    /// decodes byte by byte (C, U+0301: the same text, decomposed).
+    GlibcBytes(&'static str),
+    /// CPython's `Lib/encodings/<name>.py` (its `decoding_table`), for the
+    /// new tables of every code page Python has. Python's tables are
+    /// generated from Unicode's vendor mappings (VENDORS/MICSFT, APPLE,
+    /// MISC), which glibc lacks for some (cp720, most Mac OS pages) and
+    /// maps differently for others (glibc's MAC-IS is Apple's pre-euro
+    /// table; IBM424, IBM875, IBM1026, IBM856 and IBM273 differ in 1 to 9
+    /// bytes).
+    Python(&'static str),
+    /// IBM's euro update of an EBCDIC code page (CCSIDs 1140-1149): the
+    /// table of the base (a name in [`SINGLE_BYTE`]) with its currency sign
+    /// U+00A4 replaced by the euro sign U+20AC, byte for byte.
+    Euro(&'static str),
+}
+
+/// Single-byte tables: the data file's name, where it comes from, and the
+/// generated static.
+const SINGLE_BYTE: &[(&str, Source, &str)] = &[
+    ("IBM437", Source::Glibc("IBM437"), "IBM437"),
+    ("CP737", Source::Glibc("CP737"), "IBM737"),
+    ("CP775", Source::Glibc("CP775"), "IBM775"),
+    ("IBM850", Source::Glibc("IBM850"), "IBM850"),
+    ("IBM852", Source::Glibc("IBM852"), "IBM852"),
+    ("IBM855", Source::Glibc("IBM855"), "IBM855"),
+    ("IBM857", Source::Glibc("IBM857"), "IBM857"),
+    ("IBM858", Source::Glibc("IBM858"), "IBM858"),
+    ("IBM860", Source::Glibc("IBM860"), "IBM860"),
+    ("IBM861", Source::Glibc("IBM861"), "IBM861"),
+    ("IBM862", Source::Glibc("IBM862"), "IBM862"),
+    ("IBM863", Source::Glibc("IBM863"), "IBM863"),
+    ("IBM864", Source::Glibc("IBM864"), "IBM864"),
+    ("IBM865", Source::Glibc("IBM865"), "IBM865"),
+    ("IBM869", Source::Glibc("IBM869"), "IBM869"),
+    ("CP1125", Source::Glibc("CP1125"), "CP1125"),
+    ("cp720", Source::Python("cp720"), "DOS_720"),
+    ("cp856", Source::Python("cp856"), "IBM856"),
+    ("MAC-CENTRALEUROPE", Source::Glibc("MAC-CENTRALEUROPE"), "X_MAC_CE"),
+    ("mac_arabic", Source::Python("mac_arabic"), "X_MAC_ARABIC"),
+    ("mac_croatian", Source::Python("mac_croatian"), "X_MAC_CROATIAN"),
+    ("mac_greek", Source::Python("mac_greek"), "X_MAC_GREEK"),
+    ("mac_iceland", Source::Python("mac_iceland"), "X_MAC_ICELANDIC"),
+    ("mac_romanian", Source::Python("mac_romanian"), "X_MAC_ROMANIAN"),
+    ("mac_turkish", Source::Python("mac_turkish"), "X_MAC_TURKISH"),
+    ("VISCII", Source::Glibc("VISCII"), "VISCII"),
+    ("RK1048", Source::Glibc("RK1048"), "KZ_1048"),
+    ("PT154", Source::Glibc("PT154"), "PTCP154"),
+    ("ARMSCII-8", Source::Glibc("ARMSCII-8"), "ARMSCII_8"),
+    ("GEORGIAN-PS", Source::Glibc("GEORGIAN-PS"), "GEORGIAN_PS"),
+    ("KOI8-T", Source::Glibc("KOI8-T"), "KOI8_T"),
+    ("TCVN5712-1", Source::GlibcBytes("TCVN5712-1"), "TCVN5712_1"),
+    // EBCDIC.
+    ("cp037", Source::Python("cp037"), "IBM037"),
+    ("cp273", Source::Python("cp273"), "IBM273"),
+    ("IBM277", Source::Glibc("IBM277"), "IBM277"),
+    ("IBM278", Source::Glibc("IBM278"), "IBM278"),
+    ("IBM280", Source::Glibc("IBM280"), "IBM280"),
+    ("IBM284", Source::Glibc("IBM284"), "IBM284"),
+    ("IBM285", Source::Glibc("IBM285"), "IBM285"),
+    ("IBM297", Source::Glibc("IBM297"), "IBM297"),
+    ("cp424", Source::Python("cp424"), "IBM424"),
+    ("cp500", Source::Python("cp500"), "IBM500"),
+    ("IBM871", Source::Glibc("IBM871"), "IBM871"),
+    ("cp875", Source::Python("cp875"), "IBM875"),
+    ("cp1026", Source::Python("cp1026"), "IBM1026"),
+    ("IBM1140", Source::Euro("cp037"), "IBM01140"),
+    ("IBM1141", Source::Euro("cp273"), "IBM01141"),
+    ("IBM1142", Source::Euro("IBM277"), "IBM01142"),
+    ("IBM1143", Source::Euro("IBM278"), "IBM01143"),
+    ("IBM1144", Source::Euro("IBM280"), "IBM01144"),
+    ("IBM1145", Source::Euro("IBM284"), "IBM01145"),
+    ("IBM1146", Source::Euro("IBM285"), "IBM01146"),
+    ("IBM1147", Source::Euro("IBM297"), "IBM01147"),
+    ("IBM1148", Source::Euro("cp500"), "IBM01148"),
+    ("IBM1149", Source::Euro("IBM871"), "IBM01149"),
+];
+
+/// Python's single-byte codecs that charsight has outside the Encoding
+/// Standard, each a label of its charset: `count charmaps` records how
+/// Python decodes every byte in them (`python.txt`), for charsight's tests.
+const PYTHON_CODECS: &[&str] = &[
+    "cp037",
+    "cp273",
+    "cp424",
+    "cp437",
+    "cp500",
+    "cp720",
+    "cp737",
+    "cp775",
+    "cp850",
+    "cp852",
+    "cp855",
+    "cp856",
+    "cp857",
+    "cp858",
+    "cp860",
+    "cp861",
+    "cp862",
+    "cp863",
+    "cp864",
+    "cp865",
+    "cp869",
+    "cp875",
+    "cp1026",
+    "cp1125",
+    "cp1140",
+    "koi8_t",
+    "kz1048",
+    "mac_arabic",
+    "mac_croatian",
+    "mac_greek",
+    "mac_iceland",
+    "mac_latin2",
+    "mac_romanian",
+    "mac_turkish",
+    "ptcp154",
 ];
 
 /// Multi-byte charmaps whose whole mapping is summarised in `oracles.txt`.
@@ -56,6 +162,11 @@ const ORACLES: &[&str] = &["JOHAB", "EUC-KR", "EUC-TW"];
 
 /// CNS 11643 planes of glibc's EUC-TW, in the order of the generated arrays.
 const EUC_TW_PLANES: [u8; 8] = [1, 2, 3, 4, 5, 6, 7, 15];
+
+/// The bytes whose ASCII character an ASCII-compatible table keeps: what
+/// HTML and XML markup (`<meta charset="x">`, `&#8364;`) is made of.
+const MARKUP: &str =
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 !\"#&'-./:;<=>?_";
 
 /// Cells in a row (and rows in a plane) of a 94×94 set.
 const CELLS: usize = 94;
@@ -104,43 +215,69 @@ fn parse_charmap(name: &str, text: &str) -> Result<Vec<Mapping>> {
     Ok(mappings)
 }
 
-/// The `count` step: the `locales` package to the intermediate data.
-pub fn count(deb: &Path, out: &mut Output) -> Result<()> {
-    let pin = Pin::read()?;
-    emit::read_pinned(deb, &format!("{} {}", pin.file, pin.version), &pin.sha256)?;
-    let dir = tempfile::tempdir()?;
-    let status = Command::new("dpkg-deb")
-        .arg("-x")
-        .arg(deb)
-        .arg(dir.path())
-        .status()
-        .context("running dpkg-deb (Debian's dpkg package)")?;
-    ensure!(status.success(), "dpkg-deb -x {} failed", deb.display());
-    let charmaps = dir.path().join("usr/share/i18n/charmaps");
+/// The `count` step: the pinned `locales` and `libpython3.11-minimal`
+/// packages to the intermediate data; runs `python3` for `python.txt`.
+pub fn count(locales: &Path, python: &Path, out: &mut Output) -> Result<()> {
+    let glibc_pin = Pin::read(&["charmaps"])?;
+    let python_pin = Pin::read(&["charmaps", "python"])?;
+    let glibc_dir = unpack(locales, &glibc_pin)?;
+    let python_dir = unpack(python, &python_pin)?;
     let read = |name: &str| -> Result<Vec<Mapping>> {
-        let path = charmaps.join(format!("{name}.gz"));
+        let path = glibc_dir.path().join(format!("usr/share/i18n/charmaps/{name}.gz"));
         let file = std::fs::File::open(&path).with_context(|| format!("{}", path.display()))?;
         let mut text = Vec::new();
         flate2::read::GzDecoder::new(file).read_to_end(&mut text)?;
         parse_charmap(name, &String::from_utf8_lossy(&text))
     };
-    let source = format!(
-        "glibc charmap {{}}, Debian locales {}, by `cargo run -p gen-tables -- count charmaps {}`",
-        pin.version, pin.file
+    let command = format!(
+        "`cargo run -p gen-tables -- count charmaps {} {}`",
+        glibc_pin.file, python_pin.file
     );
+    let glibc = |what: &str| format!("glibc {what}, Debian locales {}", glibc_pin.version);
 
-    for &(name, _) in SINGLE_BYTE {
-        let text = single_byte_data(&source.replace("{}", name), &read(name)?)?;
+    let mut tables: BTreeMap<&str, Vec<Mapping>> = BTreeMap::new();
+    for &(name, source, _) in SINGLE_BYTE {
+        let (mappings, origin) = match source {
+            Source::Glibc(charmap) => (read(charmap)?, glibc(&format!("charmap {charmap}"))),
+            Source::GlibcBytes(charmap) => {
+                let mut mappings = read(charmap)?;
+                mappings.retain(|m| m.bytes.len() == 1);
+                (mappings, glibc(&format!("charmap {charmap}, its one-byte mappings")))
+            }
+            Source::Python(module) => {
+                let path =
+                    python_dir.path().join(format!("usr/lib/python3.11/encodings/{module}.py"));
+                let text = std::fs::read_to_string(&path)
+                    .with_context(|| format!("{}", path.display()))?;
+                let summary = text.lines().next().unwrap_or_default().trim_matches(['"', ' ']);
+                let origin = format!(
+                    "CPython's Lib/encodings/{module}.py, Debian libpython3.11-minimal {} (\"{summary}\")",
+                    python_pin.version
+                );
+                (parse_python_table(module, &text)?, origin)
+            }
+            Source::Euro(base) => {
+                let base_table = tables.get(base).with_context(|| format!("{name}: no {base}"))?;
+                let origin = format!(
+                    "{base} (see {base}.txt) with U+00A4 CURRENCY SIGN replaced by U+20AC \
+                     EURO SIGN, as IBM's euro update CCSID {} defines it",
+                    &name[3..]
+                );
+                (euro_variant(base_table).with_context(|| name.to_owned())?, origin)
+            }
+        };
+        let text = single_byte_data(&format!("{origin}, by {command}"), &mappings)?;
         out.file(&data_path(name), text.as_bytes())?;
+        tables.insert(name, mappings);
     }
     let euc_tw = read("EUC-TW")?;
-    let text = euc_tw_data(&source.replace("{}", "EUC-TW"), &euc_tw)?;
+    let text = euc_tw_data(&format!("{}, by {command}", glibc("charmap EUC-TW")), &euc_tw)?;
     out.file(&data_path("EUC-TW"), text.as_bytes())?;
 
     let mut oracles = format!(
-        "# From {}.\n# Checksums of glibc's multi-byte mappings: charmap, mappings, FNV-1a 64 of\n\
+        "# From {}, by {command}.\n# Checksums of glibc's multi-byte mappings: charmap, mappings, FNV-1a 64 of\n\
          # the mappings sorted by bytes, each as (length byte, bytes, code point as u32 LE).\n",
-        source.replace("charmap {}", "charmaps")
+        glibc("charmaps")
     );
     for &name in ORACLES {
         let mappings = if name == "EUC-TW" { euc_tw.clone() } else { read(name)? };
@@ -151,10 +288,121 @@ pub fn count(deb: &Path, out: &mut Output) -> Result<()> {
             .collect();
         writeln!(oracles, "{name} {} {:016x}", sorted.len(), fnv1a64(&sorted))?;
     }
-    out.file(&data_path("oracles"), oracles.as_bytes())
+    out.file(&data_path("oracles"), oracles.as_bytes())?;
+    out.file(&data_path("python"), python_decodings(&command)?.as_bytes())
 }
 
-/// The `charmaps` pin of `inputs.toml`.
+/// Checks a package against its pin and unpacks it with `dpkg-deb -x`.
+fn unpack(deb: &Path, pin: &Pin) -> Result<tempfile::TempDir> {
+    emit::read_pinned(deb, &format!("{} {}", pin.file, pin.version), &pin.sha256)?;
+    let dir = tempfile::tempdir()?;
+    let status = Command::new("dpkg-deb")
+        .arg("-x")
+        .arg(deb)
+        .arg(dir.path())
+        .status()
+        .context("running dpkg-deb (Debian's dpkg package)")?;
+    ensure!(status.success(), "dpkg-deb -x {} failed", deb.display());
+    Ok(dir)
+}
+
+/// Reads the `decoding_table` of a CPython charmap codec module: 256 lines,
+/// one string literal of one character each; U+FFFE marks an unmapped byte.
+fn parse_python_table(name: &str, text: &str) -> Result<Vec<Mapping>> {
+    let start = text.find("\ndecoding_table = (\n").with_context(|| format!("{name}: no table"))?;
+    let mut mappings = Vec::new();
+    let mut byte = 0usize;
+    for line in text[start..].lines().skip(2) {
+        let line = line.trim();
+        if line == ")" {
+            break;
+        }
+        let c = python_literal(line).with_context(|| format!("{name}: {line}"))?;
+        let byte_value = u8::try_from(byte).with_context(|| format!("{name}: over 256 lines"))?;
+        if c != '\u{FFFE}' {
+            mappings.push(Mapping {
+                bytes: vec![byte_value],
+                code_point: u32::from(c),
+                reversible: true,
+            });
+        }
+        byte += 1;
+    }
+    ensure!(byte == 256, "{name}: {byte} lines in decoding_table");
+    Ok(mappings)
+}
+
+/// The character of a one-character Python string literal at the start of
+/// `line` (`'\x1b'`, `'\u0391'`, `'\t'`, `"'"`, `'a'`).
+fn python_literal(line: &str) -> Option<char> {
+    let quote = line.chars().next().filter(|q| matches!(q, '\'' | '"'))?;
+    let body = &line[1..];
+    let (c, len) = match body.strip_prefix('\\') {
+        Some(escape) => {
+            let hex = |digits: usize| {
+                let hex = escape.get(1..=digits)?;
+                u32::from_str_radix(hex, 16).ok().and_then(char::from_u32)
+            };
+            match escape.chars().next()? {
+                'x' => (hex(2)?, 4),
+                'u' => (hex(4)?, 6),
+                't' => ('\t', 2),
+                'n' => ('\n', 2),
+                'r' => ('\r', 2),
+                c @ ('\\' | '\'' | '"') => (c, 2),
+                _ => return None,
+            }
+        }
+        None => {
+            let c = body.chars().next()?;
+            (c, c.len_utf8())
+        }
+    };
+    body.get(len..)?.starts_with(quote).then_some(c)
+}
+
+/// An EBCDIC table's euro update: its one U+00A4 becomes U+20AC.
+fn euro_variant(base: &[Mapping]) -> Result<Vec<Mapping>> {
+    let signs = base.iter().filter(|m| m.code_point == 0xA4).count();
+    ensure!(signs == 1, "{signs} currency signs in the base table");
+    ensure!(base.iter().all(|m| m.code_point != 0x20AC), "the base has the euro sign");
+    let euro = |m: &Mapping| Mapping {
+        code_point: if m.code_point == 0xA4 { 0x20AC } else { m.code_point },
+        ..m.clone()
+    };
+    Ok(base.iter().map(euro).collect())
+}
+
+/// How Python decodes each byte in each of [`PYTHON_CODECS`]: one line per
+/// codec, its name and 256 code points (hex, `-` for an error).
+fn python_decodings(command: &str) -> Result<String> {
+    const SCRIPT: &str = "import sys\n\
+        print(sys.version.split()[0])\n\
+        for name in sys.argv[1:]:\n\
+        \x20   cells = []\n\
+        \x20   for b in range(256):\n\
+        \x20       try:\n\
+        \x20           cells.append('%04X' % ord(bytes([b]).decode(name)))\n\
+        \x20       except UnicodeDecodeError:\n\
+        \x20           cells.append('-')\n\
+        \x20   print(name, ' '.join(cells))\n";
+    let output = Command::new("python3")
+        .arg("-c")
+        .arg(SCRIPT)
+        .args(PYTHON_CODECS)
+        .output()
+        .context("running python3")?;
+    ensure!(output.status.success(), "python3: {}", String::from_utf8_lossy(&output.stderr));
+    let stdout = String::from_utf8(output.stdout)?;
+    let (version, lines) = stdout.split_once('\n').context("no output from python3")?;
+    Ok(format!(
+        "# How Python {version} decodes each byte 00-FF (hex code points, `-` for an\n\
+         # error) in its codecs of the charsets charsight has outside the Encoding\n\
+         # Standard, by {command}. Read by charsight's tests.\n{lines}"
+    ))
+}
+
+/// A pin of `inputs.toml`: the table at `path` (`["charmaps", "python"]`).
 struct Pin {
     file: String,
     version: String,
@@ -162,13 +410,17 @@ struct Pin {
 }
 
 impl Pin {
-    fn read() -> Result<Pin> {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("inputs.toml");
-        let inputs: toml::Table = std::fs::read_to_string(&path)?.parse()?;
-        let table = inputs.get("charmaps").and_then(|t| t.as_table());
+    fn read(path: &[&str]) -> Result<Pin> {
+        let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("inputs.toml");
+        let inputs: toml::Table = std::fs::read_to_string(&file)?.parse()?;
+        let mut table = Some(&inputs);
+        for key in path {
+            table = table.and_then(|t| t.get(*key)).and_then(|t| t.as_table());
+        }
         let field = |key: &str| -> Result<String> {
             let value = table.and_then(|t| t.get(key)).and_then(|v| v.as_str());
-            Ok(value.with_context(|| format!("inputs.toml: [charmaps] {key}"))?.to_owned())
+            let name = path.join(".");
+            Ok(value.with_context(|| format!("inputs.toml: [{name}] {key}"))?.to_owned())
         };
         Ok(Pin { file: field("file")?, version: field("version")?, sha256: field("sha256")? })
     }
@@ -191,15 +443,19 @@ fn single_byte_data(source: &str, mappings: &[Mapping]) -> Result<String> {
         ensure!(by_byte.insert(m.bytes[0], m.code_point).is_none(), "{source}: twice: {m:?}");
         ensure!(is_bmp_char(m.code_point) && m.code_point != 0 || m.bytes[0] == 0, "{m:?}");
     }
-    // The data cannot say "no character" below 80: every such byte must map.
-    ensure!((0..0x80).all(|b| by_byte.contains_key(&b)), "{source}: a byte below 80 is unmapped");
+    ensure!(by_byte.get(&0) == Some(&0), "{source}: byte 00 is not U+0000");
     let mut text = format!(
         "# From {source}.\n# `byte code-point` (hex) for bytes 80-FF and for bytes below 80 whose\n\
-         # character is not the ASCII one; a byte above 7F not listed has no character.\n"
+         # character is not the ASCII one (`-` for none); a byte above 7F not listed\n\
+         # has no character.\n"
     );
-    for (byte, code_point) in by_byte {
-        if byte >= 0x80 || u32::from(byte) != code_point {
-            writeln!(text, "{byte:02X} {code_point:04X}")?;
+    for byte in 0..=u8::MAX {
+        match by_byte.get(&byte) {
+            Some(&code_point) if byte >= 0x80 || u32::from(byte) != code_point => {
+                writeln!(text, "{byte:02X} {code_point:04X}")?
+            }
+            None if byte < 0x80 => writeln!(text, "{byte:02X} -")?,
+            _ => {}
         }
     }
     Ok(text)
@@ -284,25 +540,31 @@ fn hex(field: &str) -> Result<u32> {
 pub fn emit(out: &mut Output) -> Result<()> {
     let mut inputs = Vec::new();
     let mut body = String::from(PREAMBLE);
-    for &(name, rust_name) in SINGLE_BYTE {
+    for &(name, _, rust_name) in SINGLE_BYTE {
         let (text, raw) = read_data(name)?;
         inputs.extend(raw);
-        let mut high = [0u32; 128];
-        let mut low = Vec::new();
+        let mut chars: [u32; 256] = std::array::from_fn(|b| if b < 0x80 { b as u32 } else { 0 });
         for line in text.lines() {
             let (byte, code_point) = line.split_once(' ').context("bad line")?;
-            let (byte, code_point) = (hex(byte)?, hex(code_point)?);
-            match byte {
-                0..=0x7F => low.push(format!("({byte:#04X}, {code_point:#06X})")),
-                _ => high[byte as usize - 0x80] = code_point,
-            }
+            let code_point = if code_point == "-" { 0 } else { hex(code_point)? };
+            chars[usize::from(u8::try_from(hex(byte)?)?)] = code_point;
         }
-        writeln!(body, "\n/// glibc's `{name}`.")?;
-        writeln!(body, "pub static {rust_name}: SingleByte = SingleByte {{ high: [")?;
-        for code_point in high {
+        let ascii_compatible = MARKUP.bytes().all(|b| chars[usize::from(b)] == u32::from(b));
+        let is_ebcdic = [(0x40, ' '), (0x81, 'a'), (0xC1, 'A'), (0xF0, '0'), (0x4C, '<')]
+            .iter()
+            .all(|&(byte, c)| chars[byte] == u32::from(c));
+        ensure!(ascii_compatible || is_ebcdic, "{name}: neither ASCII-compatible nor EBCDIC");
+        // What `&#8364;` is written with (charsight's `Codec::push_reference`).
+        ensure!(
+            "&#0123456789;".chars().all(|c| chars.contains(&u32::from(c))),
+            "{name}: a numeric character reference cannot be written"
+        );
+        writeln!(body, "\n/// From `{name}.txt`.")?;
+        writeln!(body, "pub static {rust_name}: SingleByte = SingleByte {{ chars: [")?;
+        for code_point in chars {
             write!(body, "{code_point:#06X},")?;
         }
-        writeln!(body, "], low: &[{}] }};", low.join(", "))?;
+        writeln!(body, "], ascii_compatible: {ascii_compatible} }};")?;
     }
     emit_euc_tw(&mut body, &mut inputs)?;
     emit_oracles(&mut body, &mut inputs)?;
@@ -310,14 +572,18 @@ pub fn emit(out: &mut Output) -> Result<()> {
 }
 
 const PREAMBLE: &str = "//! Mapping tables of encodings outside the Encoding Standard, from glibc's
-//! charmaps (Debian package `locales`; see `tools/gen-tables/inputs.toml`).
+//! charmaps (Debian package `locales`) and CPython's codecs (Debian package
+//! `libpython3.11-minimal`); see `tools/gen-tables/inputs.toml`.
 
-/// A single-byte charmap.
+/// A single-byte encoding's table.
 pub struct SingleByte {
-    /// The code points of bytes 0x80 to 0xFF; 0 where a byte has no character.
-    pub high: [u16; 128],
-    /// The bytes below 0x80 whose character is not the ASCII one.
-    pub low: &'static [(u8, u16)],
+    /// The code point of each byte; 0 where a byte has no character (byte
+    /// 0x00 is U+0000 in every table).
+    pub chars: [u16; 256],
+    /// Whether ASCII letters, digits, space and the markup characters
+    /// `!\"#&'-./:;<=>?_` are their ASCII bytes. Every table is either
+    /// that or EBCDIC (space 0x40, `a` 0x81, `A` 0xC1, `0` 0xF0).
+    pub ascii_compatible: bool,
 }
 
 /// Marks a row of [`EUC_TW_ROWS`] without characters.
@@ -467,6 +733,43 @@ mod tests {
         assert_eq!(lines, ["02 1EB2", "80 00C7", "81 0081"]);
         let twice = [mappings[1].clone(), mappings[1].clone()];
         assert!(single_byte_data("test", &twice).is_err());
+    }
+
+    #[test]
+    fn reads_python_tables() {
+        for (line, c) in [
+            ("'\\x00'     #  0x00 -> NULL", '\0'),
+            ("'\\u0391'   #  0xA1", 'Α'),
+            ("'\\t'", '\t'),
+            ("'\\\\'", '\\'),
+            ("\"'\"       #  0x27", '\''),
+            ("'a'", 'a'),
+        ] {
+            assert_eq!(python_literal(line), Some(c), "{line}");
+        }
+        for bad in ["'ab'", "'\\q'", "\"a'", "x", "'\\x4'"] {
+            assert_eq!(python_literal(bad), None, "{bad}");
+        }
+        let mut text = String::from("x = 1\ndecoding_table = (\n");
+        for b in 0..256 {
+            let c = if b == 0x80 { 0xFFFE } else { b };
+            writeln!(text, "    '\\u{c:04x}'   #  0x{b:02X}").unwrap();
+        }
+        text.push_str(")\n");
+        let table = parse_python_table("t", &text).unwrap();
+        assert_eq!(table.len(), 255);
+        assert_eq!(table[0x80].bytes, [0x81]);
+        assert!(parse_python_table("t", &text.replace("'\\u0041'   #  0x41\n", "")).is_err());
+    }
+
+    #[test]
+    fn euro_variant_replaces_the_currency_sign() {
+        let base: Vec<Mapping> = [(0x5A, 0xA4), (0x5B, 0xC5)]
+            .map(|(b, c)| Mapping { bytes: vec![b], code_point: c, reversible: true })
+            .into();
+        let euro = euro_variant(&base).unwrap();
+        assert_eq!(euro.iter().map(|m| m.code_point).collect::<Vec<_>>(), [0x20AC, 0xC5]);
+        assert!(euro_variant(&euro).is_err());
     }
 
     #[test]

@@ -57,10 +57,12 @@ enum Family {
         #[arg(long, value_name = "DIR")]
         wordfreq: PathBuf,
     },
-    /// Mapping tables of non-WHATWG encodings from glibc's charmaps.
+    /// Mapping tables of non-WHATWG encodings from glibc's charmaps and CPython's codecs.
     Charmaps {
         /// The Debian `locales` package pinned in inputs.toml (`apt-get download locales`).
-        deb: PathBuf,
+        locales: PathBuf,
+        /// The Debian `libpython3.11-minimal` package pinned in inputs.toml.
+        python: PathBuf,
     },
     /// Character bigrams of every other language from ../shared/text and the UDHR.
     Detect {
@@ -104,7 +106,9 @@ fn main() -> Result<()> {
             let mut out = emit::Output::new(emit::Mode::Write);
             match family {
                 Family::Charfreq { wordfreq } => charfreq::count(&mut out, &wordfreq)?,
-                Family::Charmaps { deb } => charmaps::count(&deb, &mut out)?,
+                Family::Charmaps { locales, python } => {
+                    charmaps::count(&locales, &python, &mut out)?
+                }
                 Family::Detect { udhr } => detect::count(&mut out, &udhr)?,
                 Family::WebSymbols { wordfreq } => detect::count_web_symbols(&mut out, &wordfreq)?,
                 Family::Cldr { core, numbers, misc } => {

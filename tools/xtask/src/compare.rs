@@ -176,12 +176,15 @@ pub fn run(args: &Args) -> Result<()> {
         let theirs = chardetng.guess(None, true);
         seconds[2] += start.elapsed().as_secs_f64();
 
-        // EBCDIC text is recognised, not decoded: it names the family,
-        // which is right only for no label (the figure is printed apart).
+        // EBCDIC text is recognised, not decoded unless an EBCDIC code page
+        // was declared: it names the family, which is right only for no
+        // label (the figure is printed apart).
         let engine = match detection.ebcdic {
-            Some(family) => Answer::Name(family.name().to_owned()),
+            Some(family) if !detection.charset.is_ebcdic() => {
+                Answer::Name(family.name().to_owned())
+            }
             None if detection.binary => Answer::Binary,
-            None => Answer::Charset(detection.charset),
+            _ => Answer::Charset(detection.charset),
         };
         ebcdic += usize::from(detection.ebcdic.is_some() && is_ebcdic(&file.label));
         ebcdic_files += usize::from(is_ebcdic(&file.label));

@@ -404,6 +404,43 @@ fn refuses_ebcdic_text_unless_the_encoding_is_forced() {
         .stdout("")
         .stderr(predicate::str::contains("EBCDIC (IBM037/IBM500 family)"));
     charsight().args(["decode", "--force-encoding", "windows-1252", &path]).assert().success();
+    for flag in ["--force-encoding", "--default-encoding"] {
+        charsight()
+            .args(["decode", flag, "cp037", &path])
+            .assert()
+            .success()
+            .stdout(predicate::str::starts_with("This is a test of EBCDIC text. The quick"));
+    }
+}
+
+#[test]
+fn ebcdic_round_trips_with_references_and_escapes() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(dir.path(), "in.txt", "Grüße € ☃".as_bytes());
+    // IBM01141 has the euro sign; the snowman becomes a reference written
+    // in EBCDIC, which reads as `&#9731;` once decoded.
+    let output = charsight().args(["decode", "--to", "IBM01141", &input]).output().unwrap();
+    assert!(output.status.success());
+    let ebcdic = write(dir.path(), "de.ebcdic", &output.stdout);
+    charsight()
+        .args(["decode", "--force-encoding", "ebcdic-de-273+euro", &ebcdic])
+        .assert()
+        .success()
+        .stdout("Grüße € &#9731;");
+    // IBM424 leaves 0x70 empty: escaped, then written back as the byte.
+    let bytes = b"\x41\x70\x71\x25";
+    let hebrew = write(dir.path(), "he.ebcdic", bytes);
+    charsight()
+        .args(["decode", "--force-encoding", "cp424", "--errors", "escape", &hebrew])
+        .assert()
+        .success()
+        .stdout("א\u{10FE70}ת\n");
+    charsight()
+        .args(["decode", "--force-encoding", "cp424", "--errors", "escape", "--to", "IBM424"])
+        .arg(&hebrew)
+        .assert()
+        .success()
+        .stdout(predicate::eq(&bytes[..]));
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! Streaming decoders and encoders for every [`Charset`]: `encoding_rs` for
 //! the WHATWG encodings, and charsight's own codecs for the rest: UTF-32,
-//! the single-byte tables generated from glibc's charmaps (DOS code pages,
-//! `x-mac-ce`, VISCII, …), Johab, EUC-TW and ISO-2022-KR.
+//! the single-byte tables generated from glibc's charmaps and CPython's
+//! codecs (DOS, Mac OS and EBCDIC code pages, VISCII, …), Johab, EUC-TW and
+//! ISO-2022-KR.
 //!
 //! [`Decoder`] reports each malformed byte sequence with its offset in the
 //! whole stream and its bytes, and [`Encoder`] each character the encoding
@@ -40,6 +41,22 @@ pub(crate) enum Codec {
     EucTw,
     /// ISO-2022-KR (RFC 1557).
     Iso2022Kr,
+}
+
+impl Codec {
+    /// Appends `ch` as a decimal numeric character reference (`&#8364;`):
+    /// in ASCII, or for EBCDIC in the table's own bytes of `&`, `#`, the
+    /// digits and `;`, so that the reference reads as one once decoded.
+    /// Stateful encoders are in their ASCII state when it is called.
+    pub(crate) fn push_reference(self, ch: char, dst: &mut Vec<u8>) {
+        let reference = format!("&#{};", u32::from(ch));
+        match self {
+            Codec::SingleByte(table) if !table.ascii_compatible => {
+                dst.extend(reference.chars().map(|c| single_byte::byte_of(table, c)))
+            }
+            _ => dst.extend_from_slice(reference.as_bytes()),
+        }
+    }
 }
 
 /// A malformed byte sequence met while decoding.
@@ -524,7 +541,7 @@ mod tests {
                     encoder.encode_from_str(piece, &mut bytes, last, |out, u| {
                         unmappable = true;
                         assert_eq!(text[u.offset as usize..].chars().next(), Some(u.ch));
-                        out.extend_from_slice(format!("&#{};", u32::from(u.ch)).as_bytes());
+                        charset.codec().push_reference(u.ch, out);
                     });
                 }
                 prop_assert_eq!((&bytes[..], unmappable), (&whole.0[..], whole.1), "{}", charset);

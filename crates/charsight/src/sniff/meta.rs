@@ -288,6 +288,13 @@ fn meta_element(bytes: &[u8], start: usize) -> Option<(usize, Option<Evidence>)>
             evidence.charset = Some(Charset::Windows1252);
             evidence.notes.push(Note::UserDefinedMeansWindows1252);
         }
+        // Not in the standard: EBCDIC cannot be true of bytes in which the
+        // `<meta>` reads as ASCII (a page converted from EBCDIC that kept
+        // its label).
+        Some(charset) if charset.is_ebcdic() => {
+            evidence.charset = None;
+            evidence.notes.push(Note::Mismatch);
+        }
         _ => {}
     }
     Some((position, Some(evidence)))
@@ -468,6 +475,8 @@ mod tests {
         assert_eq!(e.notes, vec![Note::Utf16MeansUtf8]);
         let e = &sniff(b"<meta charset=x-user-defined>")[0];
         assert_eq!(e.charset, Some(Charset::Windows1252));
+        let e = &sniff(b"<meta charset=cp037>")[0];
+        assert_eq!((e.charset, &e.notes[..]), (None, &[Note::Mismatch][..]));
     }
 
     #[test]

@@ -80,10 +80,12 @@ pub enum Note {
     Superseded,
     /// Not a declaration: the XML 1.0 Appendix F pattern of the first bytes.
     Autodetected,
-    /// The bytes name an encoding charsight cannot decode (such as EBCDIC).
+    /// The bytes name an encoding charsight cannot decode (UCS-4 in 2143 or
+    /// 3412 byte order).
     Unsupported,
-    /// An XML declaration naming an encoding its own bytes cannot be in (a
-    /// single-byte label written in UTF-16); ignored.
+    /// A declaration naming an encoding its own bytes cannot be in (a
+    /// single-byte label in an XML declaration written in UTF-16, EBCDIC in
+    /// a `<meta>` or XML declaration that reads as ASCII); ignored.
     Mismatch,
 }
 

@@ -2,11 +2,13 @@
 //!
 //! - [`autodetect`]: [XML 1.0 Appendix F](https://www.w3.org/TR/xml/#sec-guessing-no-ext-info),
 //!   the encoding family told by the first four bytes when there is no BOM
-//!   (UTF-32 and UTF-16 in either byte order, EBCDIC).
+//!   (UTF-32 and UTF-16 in either byte order, EBCDIC, for which IBM037
+//!   stands until the declaration names the code page).
 //! - [`declaration`]: the `encoding` of an
 //!   [XML declaration](https://www.w3.org/TR/xml/#NT-EncodingDecl), read in
-//!   whatever byte form (one, two or four bytes per character) the document
-//!   has, with single or double quotes and whitespace around `=`.
+//!   whatever byte form (one, two or four bytes per character, or EBCDIC)
+//!   the document has, with single or double quotes and whitespace around
+//!   `=`.
 //!
 //! [RFC 7303](https://www.rfc-editor.org/rfc/rfc7303#section-3) decides
 //! precedence (BOM, then the HTTP charset for XML media types, then the
@@ -14,21 +16,25 @@
 
 use memchr::memmem;
 
+use charsight_tables::charmaps;
+
 use super::{Evidence, Note, Source};
 use crate::Charset;
 
 /// How far into the document a declaration may reach, in characters.
 const MAX_DECLARATION: usize = 1024;
 
-/// The byte form of the first characters: bytes per character and order.
+/// The byte form of the first characters: bytes per character and order,
+/// or EBCDIC.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Form {
     width: usize,
     big_endian: bool,
+    ebcdic: bool,
 }
 
 impl Form {
-    const ASCII: Form = Form { width: 1, big_endian: false };
+    const ASCII: Form = Form { width: 1, big_endian: false, ebcdic: false };
 
     fn of(charset: Charset) -> Form {
         let (width, big_endian) = match charset {
@@ -38,12 +44,18 @@ impl Form {
             Charset::Utf32Be => (4, true),
             _ => (1, false),
         };
-        Form { width, big_endian }
+        Form { width, big_endian, ebcdic: charset.is_ebcdic() }
     }
 
-    /// The character at `index` if it is ASCII, else 0xFF.
+    /// The character at `index` if it is ASCII, else 0xFF. EBCDIC is read as
+    /// IBM037: what a declaration is made of (letters, digits, `<?=.-_`,
+    /// quotes, space) has the same bytes in every EBCDIC code page.
     fn ascii_at(self, bytes: &[u8], index: usize) -> Option<u8> {
         let unit = bytes.get(index * self.width..(index + 1) * self.width)?;
+        if self.ebcdic {
+            let c = charmaps::IBM037.chars[usize::from(unit[0])];
+            return Some(u8::try_from(c).ok().filter(u8::is_ascii).unwrap_or(0xFF));
+        }
         let (low, high) = if self.big_endian {
             (unit[self.width - 1], &unit[..self.width - 1])
         } else {
@@ -72,7 +84,7 @@ pub fn autodetect(bytes: &[u8]) -> Option<Evidence> {
         [0, 0x3C, 0, 0, ..] => ("00 3C 00 00 (UCS-4, 3412 order)", None, 4),
         [0x3C, 0, 0x3F, 0, 0x78, 0, ..] => ("3C 00 3F 00 78 00", Some(Charset::Utf16Le), 6),
         [0, 0x3C, 0, 0x3F, 0, 0x78, ..] => ("00 3C 00 3F 00 78", Some(Charset::Utf16Be), 6),
-        [0x4C, 0x6F, 0xA7, 0x94, ..] => ("4C 6F A7 94 (EBCDIC)", None, 4),
+        [0x4C, 0x6F, 0xA7, 0x94, ..] => ("4C 6F A7 94 (EBCDIC)", Some(Charset::Ibm037), 4),
         _ => return None,
     };
     let mut notes = vec![Note::Autodetected];
@@ -90,7 +102,8 @@ pub fn autodetect(bytes: &[u8]) -> Option<Evidence> {
 /// means UTF-8 ([`Note::Utf16MeansUtf8`], as the HTML standard reads it); in
 /// a UTF-16 or UTF-32 form a label of the same width stands for that form
 /// (its byte order comes from the bytes), and any other label is
-/// impossible ([`Note::Mismatch`], no charset).
+/// impossible ([`Note::Mismatch`], no charset). In EBCDIC only an EBCDIC
+/// label can be true, and only in EBCDIC.
 ///
 /// # Example
 /// ```
@@ -110,16 +123,20 @@ pub fn declaration(bytes: &[u8], start: usize, form: Option<Charset>) -> Option<
     let label = &ascii[value_at..value_at + value_len];
     let mut evidence = Evidence::from_label(Source::Xml, label, raw_start);
     evidence.len = raw_len;
-    let declared_width = evidence.charset.map(|c| Form::of(c).width);
-    match (shape.width, declared_width) {
-        (_, None) => {}
-        (1, Some(1)) => {}
-        (1, Some(_)) => {
+    let Some(declared) = evidence.charset.map(Form::of) else { return Some(evidence) };
+    match (shape.width, declared.width) {
+        _ if shape.ebcdic != declared.ebcdic => {
+            evidence.charset = None;
+            evidence.notes.push(Note::Mismatch);
+        }
+        // The declared code page of EBCDIC or an ASCII-compatible encoding.
+        (1, 1) => {}
+        (1, _) => {
             evidence.charset = Some(Charset::Utf8);
             evidence.notes.push(Note::Utf16MeansUtf8);
         }
-        (w, Some(d)) if w == d => evidence.charset = form,
-        (_, Some(_)) => {
+        (w, d) if w == d => evidence.charset = form,
+        _ => {
             evidence.charset = None;
             evidence.notes.push(Note::Mismatch);
         }
@@ -201,8 +218,7 @@ mod tests {
         assert_eq!(found(b"<\0?\0x\0m\0"), Some(Some(Charset::Utf16Le)));
         assert_eq!(found(b"\0<\0?\0x\0m"), Some(Some(Charset::Utf16Be)));
         assert_eq!(found(b"\0\0<\0"), Some(None));
-        assert_eq!(found(b"\x4C\x6F\xA7\x94\x93"), Some(None));
-        assert!(autodetect(b"\x4C\x6F\xA7\x94").unwrap().notes.contains(&Note::Unsupported));
+        assert_eq!(found(b"\x4C\x6F\xA7\x94\x93"), Some(Some(Charset::Ibm037)));
         assert_eq!(found(b"<?xm"), None);
         assert_eq!(found(b"<\0?"), None); // truncated
     }
@@ -234,6 +250,27 @@ mod tests {
         let found = declaration(&doc, 0, Some(Charset::Utf16Le)).unwrap();
         assert_eq!(found.charset, None);
         assert_eq!(found.notes, vec![Note::Mismatch]);
+        // An ASCII declaration cannot be EBCDIC either, nor the reverse.
+        let found = declaration(b"<?xml version='1.0' encoding='IBM037'?>", 0, None).unwrap();
+        assert_eq!((found.charset, found.notes), (None, vec![Note::Mismatch]));
+        let doc = Charset::Ibm037.encode("<?xml version='1.0' encoding='latin1'?>").0;
+        let found = declaration(&doc, 0, Some(Charset::Ibm037)).unwrap();
+        assert_eq!((found.charset, found.notes), (None, vec![Note::Mismatch]));
+    }
+
+    #[test]
+    fn declaration_in_ebcdic() {
+        // Danish EBCDIC: `#`, `{` and `}` move, the declaration's bytes do not.
+        let doc =
+            Charset::Ibm01142.encode("<?xml version=\"1.0\" encoding=\"IBM01142\"?><r>Æ</r>").0;
+        let pattern = autodetect(&doc).unwrap();
+        assert_eq!(pattern.charset, Some(Charset::Ibm037));
+        let found = declaration(&doc, 0, pattern.charset).unwrap();
+        assert_eq!(found.charset, Some(Charset::Ibm01142));
+        assert_eq!(
+            &doc[found.offset..found.offset + found.len],
+            &Charset::Ibm037.encode("IBM01142").0[..]
+        );
         // With a BOM the declaration starts after it.
         let mut doc = b"\xFF\xFE".to_vec();
         doc.extend(utf16le("<?xml version='1.0' encoding='utf-16le'?>"));

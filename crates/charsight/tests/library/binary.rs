@@ -129,6 +129,26 @@ fn ebcdic_text_is_ebcdic_not_utf16() {
 }
 
 #[test]
+fn ebcdic_text_reads_in_an_ebcdic_default_or_declaration() {
+    let bytes = testkit::ebcdic_sample();
+    let found = Engine::new().default_encoding("cp500").detect(&bytes);
+    assert_eq!((found.charset, found.ebcdic), (Charset::Ibm500, Some(Ebcdic::Latin)));
+    assert!(found.confidence > 0.0);
+    // An ASCII-compatible default does not read it.
+    let found = Engine::new().default_encoding("windows-1252").detect(&bytes);
+    assert_eq!(found.confidence, 0.0);
+    // Nor does an EBCDIC default read ASCII text.
+    let found = Engine::new().default_encoding("IBM037").detect(b"plain ASCII text");
+    assert!(found.charset.is_ascii_compatible());
+    // An EBCDIC XML declaration names the code page.
+    let mut xml =
+        Charset::Ibm01141.encode("<?xml version='1.0' encoding='IBM01141'?><r>").0.into_owned();
+    xml.extend(&bytes);
+    let found = Engine::new().detect(&xml);
+    assert_eq!(found.charset, Charset::Ibm01141);
+}
+
+#[test]
 fn wide_text_without_bom_is_still_wide() {
     let text = "Съешь же ещё этих мягких французских булок, да выпей чаю. 日本語も少し。";
     for charset in [Charset::Utf16Le, Charset::Utf16Be, Charset::Utf32Le, Charset::Utf32Be] {
