@@ -363,9 +363,12 @@ fn parse_label(label: &str) -> Result<Charset, label::LabelError> {
     label::resolve(label.as_bytes())
 }
 
+/// A fallback: one that reads ASCII as ASCII, or an EBCDIC code page (the
+/// engine gives it EBCDIC text, which the detector recognises without
+/// telling its code page, never plain ASCII).
 fn parse_default_label(label: &str) -> Result<Charset, String> {
     match parse_label(label).map_err(|e| e.to_string())? {
-        charset if reads_ascii_as_ascii(charset) => Ok(charset),
+        charset if reads_ascii_as_ascii(charset) || charset.is_ebcdic() => Ok(charset),
         charset => Err(format!(
             "{charset} does not read ASCII text as ASCII, as a fallback must (UTF-16 and UTF-32 \
              are found by their own byte patterns; --force-encoding forces one)"
