@@ -109,8 +109,9 @@ fn romanian_without_other_evidence_is_windows_1250() {
     assert_eq!(guess(&bytes).charset, Some(Charset::Iso8859_16));
 }
 
-/// Languages that an encoding serves are read in it even where it lacks
-/// some of their letters or where their training text lacks some letters.
+/// Languages that an encoding serves are read in it (or in one that
+/// decodes the bytes alike) even where it lacks some of their letters or
+/// where their training text lacks some letters.
 #[test]
 fn languages_of_the_rarer_encodings() {
     let cases = [
@@ -127,6 +128,36 @@ fn languages_of_the_rarer_encodings() {
             "Тоҷикистон кишвари кӯҳистонӣ аст. Забони давлатӣ забони тоҷикӣ мебошад \
              ва пойтахти он шаҳри Душанбе аст, ки дар водии Ҳисор ҷойгир шудааст.\n",
         ),
+        (
+            Charset::XMacGreek,
+            "el",
+            "Η Αθήνα είναι η πρωτεύουσα της Ελλάδας και μία από τις αρχαιότερες πόλεις \
+             του κόσμου, με ιστορία που ξεπερνά τις τρεις χιλιάδες χρόνια.\n",
+        ),
+        (
+            Charset::XMacIcelandic,
+            "is",
+            "Reykjavík er höfuðborg Íslands og þar býr meira en þriðjungur þjóðarinnar. \
+             Borgin stendur við Faxaflóa og þaðan sést til Esjunnar.\n",
+        ),
+        (
+            Charset::XMacTurkish,
+            "tr",
+            "İstanbul, Türkiye'nin en kalabalık şehri ve ekonomik, kültürel başkentidir. \
+             Şehir, Boğaziçi'nin iki yakasında kurulmuştur ve çok eski bir geçmişe sahiptir.\n",
+        ),
+        (
+            Charset::Dos720,
+            "ar",
+            "القاهرة هي عاصمة مصر وأكبر مدنها وتقع على ضفاف نهر النيل في شمال البلاد. \
+             وهي من أقدم المدن في العالم وأكثرها سكانا في أفريقيا.\n",
+        ),
+        (
+            Charset::Ibm856,
+            "he",
+            "ירושלים היא עיר הבירה של ישראל והעיר הגדולה ביותר במדינה. \
+             העיר העתיקה מוקפת חומה ובה מקומות קדושים לשלוש דתות.\n",
+        ),
         // The Welsh model's training text (the UDHR) has no `ŵ ŷ`; the
         // language's alphabet (CLDR) does.
         (
@@ -140,7 +171,9 @@ fn languages_of_the_rarer_encodings() {
         let (bytes, unmapped) = charset.encode(text);
         assert!(!unmapped, "{charset}");
         let found = guess(&bytes);
-        assert_eq!((found.charset, found.language), (Some(charset), Some(language)), "{text}");
+        // (IBM856 writes Hebrew letters where IBM862 does: either reads it.)
+        assert!(right(&bytes, charset.name(), found.charset), "{charset}: {:?}", found.charset);
+        assert_eq!(found.language, Some(language), "{text}");
     }
 }
 
