@@ -14,7 +14,7 @@
 //! | `language` | string or null | BCP 47 tag of the text's language |
 //! | `ascii` | bool | the bytes are pure ASCII |
 //! | `binary` | bool | the bytes are clearly not text (then `confidence` is 0 unless forced, `language` null) |
-//! | `ebcdic` | string or null | `EBCDIC (IBM037/IBM500 family)` or `EBCDIC (national variant, such as IBM875 or IBM424)`: EBCDIC text, recognised; not decoded (`confidence` 0) unless an EBCDIC `encoding` was forced, declared or the default |
+//! | `ebcdic` | string or null | `EBCDIC (IBM037/IBM500 family)` or `EBCDIC (national variant, such as IBM875 or IBM424)`: EBCDIC text, recognised: `encoding` is the EBCDIC code page whose text reads best (or the one forced, declared or the default) |
 //! | `bom_len` | number | bytes of BOM to skip before decoding |
 //! | `document` | string | `html` or `xml` (the rules applied to in-document declarations), `text` (no markup in the first 64 KiB) or `binary` (not text) |
 //! | `empty` | bool | the input is empty (0 bytes: every other field is what any input would get) |

@@ -222,10 +222,10 @@ pub struct Detection {
     /// random data): `confidence` is 0 unless the encoding was forced, and
     /// there is no language, font layer or damage to repair.
     pub binary: bool,
-    /// The bytes are EBCDIC text, whose code page the detector does not
-    /// tell: unless an EBCDIC `charset` was forced, declared (an EBCDIC XML
-    /// declaration) or is the default, `charset` is only the best of the
-    /// other readings, with confidence 0.
+    /// The bytes are EBCDIC text (its family): the detector reads it in the
+    /// EBCDIC code pages, and `charset` is the one whose text reads best
+    /// unless another was forced, declared (an EBCDIC XML declaration) or is
+    /// the default and reads it alike.
     pub ebcdic: Option<Ebcdic>,
     /// HTML or XML rules applied to in-document declarations.
     pub document: DocumentKind,

@@ -538,8 +538,9 @@ fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: Guess) -> Detec
     let bom =
         evidence.iter().find(|e| e.source == Source::Bom).and_then(|e| Some((e.usable()?, e.len)));
     let sample = &prefix[bom.map_or(0, |(_, len)| len)..];
-    // Bytes that are not text, or EBCDIC text, hold no damage to weigh:
-    // their decode is wrong throughout.
+    // Bytes that are not text hold no damage to weigh (their decode is wrong
+    // throughout), nor EBCDIC text any that the analysis knows (stray bytes
+    // and UTF-8 fragments in ASCII-based text).
     let unread = guess.binary || guess.ebcdic.is_some();
     let fragments =
         if unread { None } else { damage::without_fragments(|| engine.detector(), sample, &guess) };
@@ -563,12 +564,6 @@ fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: Guess) -> Detec
     // Worked out once, when the content decides: the decision's language too.
     let damaged = std::cell::OnceCell::new();
     let by_content = || {
-        // EBCDIC text, which the detector recognises but does not read: the
-        // caller's EBCDIC default reads it.
-        let ebcdic_default = first(Source::Default).filter(|d| d.is_ebcdic());
-        if let Some(default) = ebcdic_default.filter(|_| guess.ebcdic.is_some()) {
-            return (default, Source::Default, Rule::Default);
-        }
         let weigh_damage = || damage::damaged_utf8(&candidates, &guess, sample, utf8_larger);
         if !unread && damaged.get_or_init(weigh_damage).is_some() {
             return (Charset::Utf8, Source::Detected, Rule::MostlyUtf8);
@@ -647,7 +642,7 @@ fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: Guess) -> Detec
     let font =
         if unread { None } else { font_layer(charset, &prefix[bom_len.min(prefix.len())..]) };
     let language = match rule {
-        _ if unread => None,
+        _ if guess.binary => None,
         Rule::MostlyUtf8 => damaged.get().copied().flatten().and_then(|d| d.language),
         Rule::StrayBytes => leader_read.and_then(|read| read.language),
         _ => guess.candidates.iter().find(|c| c.charset == charset).and_then(|c| c.language),

@@ -51,6 +51,11 @@ impl Prefix {
         self.bytes.extend_from_slice(&chunk[..chunk.len().min(room)]);
     }
 
+    /// The bytes kept.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
     /// The verdict on the bytes kept.
     pub fn verdict(&self) -> Verdict {
         verdict(&self.bytes)

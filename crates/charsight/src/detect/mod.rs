@@ -40,6 +40,7 @@
 //! summed over the readings that decode the bytes seen to the same text.
 
 mod binary;
+mod ebcdic;
 mod iso2022;
 mod multi;
 mod score;
@@ -379,8 +380,8 @@ pub struct Guess {
     /// spread over the byte values as compressed data's are (see
     /// `detect::binary`). Then `confidence` is 0 and `language` `None`.
     pub binary: bool,
-    /// The bytes are EBCDIC text, which charsight does not decode: `charset`
-    /// is only the best of the readings, with confidence 0 and no language.
+    /// The bytes are EBCDIC text: the readings are the EBCDIC code pages,
+    /// `charset` the one whose text the language models find likeliest.
     pub ebcdic: Option<Ebcdic>,
     /// Every encoding considered and not ruled out (no malformed sequence
     /// in the bytes examined): first `charset`, the cheapest reading of
@@ -1097,12 +1098,16 @@ impl Detector {
         let binary = ebcdic.is_none()
             && (verdict.binary
                 || !wide && (nuls > 0 || looks_binary(self.scan.controls, self.offset)));
-        // Bytes that are not text, or text in EBCDIC, have no right decoding
-        // and no language: the best reading is still given, with no
-        // confidence.
-        let unread = binary || ebcdic.is_some();
-        let language = first.and_then(|c| c.language).filter(|_| !unread);
-        let confidence = if unread { 0.0 } else { first.map_or(0.0, |c| c.confidence) };
+        // EBCDIC text is read in the EBCDIC code pages instead.
+        let candidates = match ebcdic {
+            Some(_) => ebcdic::readings(self.prefix.bytes()),
+            None => candidates,
+        };
+        let first = candidates.first();
+        // Bytes that are not text have no right decoding and no language:
+        // the best reading is still given, with no confidence.
+        let language = first.and_then(|c| c.language).filter(|_| !binary);
+        let confidence = if binary { 0.0 } else { first.map_or(0.0, |c| c.confidence) };
         // The leader of the last checkpoint may have fallen since. (A wide
         // reading without its structure was never in the running.)
         let in_running = |e: &usize| verdict.allows(all[*e].charset);

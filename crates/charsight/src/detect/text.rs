@@ -422,13 +422,20 @@ impl Plausibility {
 /// assert_eq!(plausibility("plain").bits, 0.0);
 /// ```
 pub fn plausibility(text: &str) -> Plausibility {
-    let (scorer, charges, scored) = score_text(text);
-    if scored == 0 {
-        return Plausibility { language: None, bits: 0.0, scored };
+    match cost_of(text) {
+        read if read.scored == 0 => Plausibility { language: None, bits: 0.0, scored: 0 },
+        read => read,
     }
+}
+
+/// [`plausibility`] without its shortcut for pure ASCII, which it prices at
+/// 0: the cost of its plain-ASCII charges too, for comparing readings of the
+/// same bytes of which some make them pure ASCII (EBCDIC code pages).
+pub(super) fn cost_of(text: &str) -> Plausibility {
+    let (scorer, charges, scored) = score_text(text);
     let (cost, language) = scorer.best(&charges);
     let bits = cost as f32 / f32::from(STEPS_PER_BIT);
-    Plausibility { language: Some(language), bits, scored }
+    Plausibility { language: (scored > 0).then_some(language), bits, scored }
 }
 
 /// Every model over `text` (with a space before and after), how many
