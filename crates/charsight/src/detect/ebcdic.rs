@@ -25,7 +25,7 @@ const TEMPERATURE: f64 = 8.0;
 /// (`~ffentlich`, `Gr\\e`, `bak`lm`): one code page's national letter is
 /// another's ASCII symbol, which the language models leave to the readings'
 /// common ground (ASCII), so a letter lost to one would cost nothing.
-const ODD_SYMBOL_BITS: f64 = 24.0;
+const ODD_SYMBOL_BITS: f64 = 40.0;
 
 /// How many characters of `text` are such a symbol: one of `[ ] { } | \ ~ ^ ``
 /// beside a letter, or `@ # $ !` between two.
