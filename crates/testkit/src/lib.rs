@@ -32,7 +32,7 @@ pub fn shared_dir() -> PathBuf {
 /// out, chosen by an FNV-1a hash of the line's bytes, so the split is fixed,
 /// independent of line order and the same for every crate that uses it.
 pub fn held_out(line: &str) -> bool {
-    fnv1a64(line.bytes(), 0) % 5 == 0
+    fnv1a64(line.bytes(), 0).is_multiple_of(5)
 }
 
 /// FNV-1a, 64 bits, of `bytes`, from the offset basis xor `salt` (0 for
