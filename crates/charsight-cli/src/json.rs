@@ -42,10 +42,8 @@ use base64::Engine as _;
 use std::collections::BTreeMap;
 
 use charsight::decode::{MalformedLog, Splice};
-use charsight::detect::Ebcdic;
 use charsight::repair::{Finding, Kind};
-use charsight::sniff::DocumentKind;
-use charsight::{Candidate, Charset, Detection, Evidence, Policy, Rule, Source};
+use charsight::{Charset, Detection, DetectionReport};
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -65,49 +63,18 @@ impl PathField {
     }
 }
 
+/// One line of `detect --format jsonl`: the path, then the library's report.
 #[derive(Serialize)]
 pub struct DetectLine<'a> {
     #[serde(flatten)]
     pub path: PathField,
-    pub encoding: Charset,
-    pub confidence: f64,
-    pub source: Source,
-    pub declared: &'a [Evidence],
-    pub language: Option<&'a str>,
-    pub ascii: bool,
-    pub binary: bool,
-    pub ebcdic: Option<Ebcdic>,
-    pub bom_len: usize,
-    pub document: DocumentKind,
-    pub policy: Policy,
-    pub rule: Rule,
-    pub candidates: &'a [Candidate],
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub font_encoding: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub font_confidence: Option<f64>,
+    #[serde(flatten)]
+    pub detection: DetectionReport<'a>,
 }
 
 impl<'a> DetectLine<'a> {
     pub fn new(path: &Path, found: &'a Detection) -> DetectLine<'a> {
-        DetectLine {
-            path: PathField::new(path),
-            encoding: found.charset,
-            confidence: round(found.confidence),
-            source: found.source,
-            declared: &found.evidence,
-            language: found.language,
-            ascii: found.ascii,
-            binary: found.binary,
-            ebcdic: found.ebcdic,
-            bom_len: found.bom_len,
-            document: found.document,
-            policy: found.policy,
-            rule: found.rule,
-            candidates: &found.candidates,
-            font_encoding: found.font.as_ref().map(|f| &*f.name),
-            font_confidence: found.font.as_ref().map(|f| round(f.confidence)),
-        }
+        DetectLine { path: PathField::new(path), detection: found.report() }
     }
 }
 
@@ -155,9 +122,4 @@ pub struct ErrorLine {
     #[serde(flatten)]
     pub path: PathField,
     pub error: String,
-}
-
-/// Three decimals: enough for a probability, and stable across platforms.
-pub fn round(x: f32) -> f64 {
-    (f64::from(x) * 1000.0).round() / 1000.0
 }

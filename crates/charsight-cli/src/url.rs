@@ -34,8 +34,8 @@ use clap::Args;
 use serde::Serialize;
 
 use crate::args::Format;
-use crate::json::round;
 use crate::Status;
+use charsight::round3;
 
 /// Bytes read at a time; each block is processed whole.
 const BLOCK: usize = 256 * 1024;
@@ -317,7 +317,7 @@ impl Rewriter {
                 .map(|c| JsonComponent {
                     part: c.part.to_string(),
                     encoding: c.charset.name(),
-                    confidence: round(c.confidence),
+                    confidence: round3(c.confidence),
                 })
                 .collect(),
         };

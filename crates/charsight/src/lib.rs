@@ -110,6 +110,8 @@ mod verify;
 mod zawgyi;
 
 pub use charset::Charset;
+#[cfg(feature = "serde")]
+pub use detection::{round3, DetectionReport};
 pub use detection::{Candidate, Detection, Doubt, Policy, Rule};
 pub use pipeline::{EncodingChoice, Engine, Session};
 pub use sniff::{Evidence, Note, Source};
