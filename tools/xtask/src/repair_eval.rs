@@ -327,7 +327,7 @@ fn stray_word_cases(lang: &'static str, lines: &[String], n: usize, cases: &mut 
 /// half as stray windows-1252 bytes.
 fn stray_and_mojibake_cases(lang: &'static str, lines: &[String], n: usize, cases: &mut Vec<Case>) {
     let mut taken = 0;
-    for line in lines.iter().filter(|l| fnv(l, 7) % 2 == 0) {
+    for line in lines.iter().filter(|l| fnv(l, 7).is_multiple_of(2)) {
         if taken == n {
             break;
         }
@@ -345,7 +345,7 @@ fn stray_and_mojibake_cases(lang: &'static str, lines: &[String], n: usize, case
         let chosen: Vec<usize> = spots
             .iter()
             .copied()
-            .filter(|&i| i == first || (fnv(line, 9) % 2 == 0 && i > first + 1))
+            .filter(|&i| i == first || (fnv(line, 9).is_multiple_of(2) && i > first + 1))
             .take(2)
             .collect();
         let mut damaged = garbled.into_bytes();
@@ -378,7 +378,7 @@ fn mojibake_cases(
     // do: lossy, but the space is still there.
     // Or, as text extracted from HTML has it, with a no-break space and the
     // space after it collapsed into one.
-    let nbsp = lines.iter().filter(|l| fnv(l, 9) % 2 == 0).filter_map(|line| {
+    let nbsp = lines.iter().filter(|l| fnv(l, 9).is_multiple_of(2)).filter_map(|line| {
         let garbled = Via::Encoding(Charset::Windows1252).garble(line)?;
         garbled.contains('\u{A0}').then_some((line, garbled))
     });
@@ -395,7 +395,7 @@ fn mojibake_cases(
     // it leaves undefined (81, 8D, 8F, 90, 9D) with U+FFFD, as Python's
     // `cp1252` with `errors="replace"` does: which byte it was is lost.
     let undefined = |c: char| matches!(c, '\u{81}' | '\u{8D}' | '\u{8F}' | '\u{90}' | '\u{9D}');
-    let lost = lines.iter().filter(|l| fnv(l, 10) % 2 == 0).filter_map(|line| {
+    let lost = lines.iter().filter(|l| fnv(l, 10).is_multiple_of(2)).filter_map(|line| {
         let garbled = Via::Encoding(Charset::Windows1252).garble(line)?;
         garbled.contains(undefined).then(|| (line, garbled.replace(undefined, "\u{FFFD}")))
     });
@@ -416,7 +416,7 @@ fn mojibake_cases(
         for depth in 1..=2 {
             let set = format!("mojibake {} ×{depth}", via.name());
             let mut taken = 0;
-            for line in lines.iter().filter(|l| fnv(l, 4 + depth as u64) % 2 == 0) {
+            for line in lines.iter().filter(|l| fnv(l, 4 + depth as u64).is_multiple_of(2)) {
                 if taken == n {
                     break;
                 }
@@ -486,7 +486,7 @@ fn ncr_cases(lang: &'static str, lines: &[String], n: usize, cases: &mut Vec<Cas
         _ => (Charset::Utf8, n),
     };
     let utf8 = charset == Charset::Utf8;
-    let lines = lines.iter().filter(|l| !utf8 || (!l.is_ascii() && fnv(l, 11) % 2 == 0));
+    let lines = lines.iter().filter(|l| !utf8 || (!l.is_ascii() && fnv(l, 11).is_multiple_of(2)));
     for line in lines.filter(|l| !charset.encode(l).1).take(n) {
         let damaged = references(&charset.encode(line).0).into_bytes();
         cases.push(Case {
