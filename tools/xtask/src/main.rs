@@ -1,5 +1,6 @@
-//! Project tasks that are not part of the build: evaluations against
-//! baselines on held-out data. Each command lives in its own module.
+//! Project tasks that are not part of the build: every test in one command
+//! (Rust and Python), and evaluations against baselines on held-out data.
+//! Each command lives in its own module.
 
 mod calibrate;
 mod compare;
@@ -9,6 +10,7 @@ mod labels;
 mod reliability;
 mod repair_eval;
 mod samples;
+mod test;
 mod url_eval;
 mod url_log;
 mod venv;
@@ -25,6 +27,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Every test: `cargo test --workspace` (arguments after `--`), then the Python package's.
+    Test(test::Args),
     /// Accuracy and speed of content detection against chardetng, on labelled files.
     Compare(compare::Args),
     /// Write synthetic labelled samples: held-out text encoded in each legacy encoding.
@@ -47,6 +51,7 @@ enum Command {
 
 fn main() -> Result<()> {
     match Cli::parse().command {
+        Command::Test(args) => test::run(&args),
         Command::Compare(args) => compare::run(&args),
         Command::Samples(args) => samples::run(&args),
         Command::Calibrate(args) => calibrate::run(&args),
