@@ -105,6 +105,13 @@ def test_fix_url():
     assert charsight.fix_url("/q?k=%C4%E3%BA%C3", iri=True, tld="cn") == "/q?k=\u4f60\u597d"
 
 
+def test_empty_input():
+    assert charsight.analyze(b"").ascii is True
+    assert charsight.decode(b"", errors="strict").text == ""
+    assert charsight.repair(b"").text == ""
+    assert charsight.fix_url("") == ""
+
+
 def test_large_input():
     data = ("\u041f\u0440\u0438\u0432\u0435\u0442, \u043c\u0438\u0440! " * 600_000).encode("cp1251")
     assert len(data) > 5_000_000

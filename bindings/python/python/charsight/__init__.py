@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, Union
 
 from . import _charsight
 from ._codecs import charset_of, python_codec
+
+if TYPE_CHECKING:
+    from ._charsight import _Context
 
 __all__ = [
     "Analysis",
@@ -85,7 +88,7 @@ def detect_all(byte_str: Buffer, ignore_threshold: bool = False) -> List[Chardet
     first = _result(decision)
     if first["encoding"] in (None, "ascii"):
         return [first]
-    rest = [
+    rest: List[ChardetResult] = [
         {"encoding": python_codec(charset), "confidence": confidence, "language": language}
         for charset, confidence, language in others
     ]
@@ -169,7 +172,8 @@ class Analysis:
 
     def to_dict(self) -> Dict[str, Any]:
         """The decision as the CLI's JSON report shows it."""
-        return json.loads(self._report)
+        report: Dict[str, Any] = json.loads(self._report)
+        return report
 
 
 @dataclass(frozen=True)
@@ -198,7 +202,7 @@ def _context(
     policy: str,
     tld: Optional[str],
     lang: Optional[str],
-) -> Dict[str, Optional[str]]:
+) -> _Context:
     return {
         "content_type": content_type,
         "default": None if default is None else charset_of(default),

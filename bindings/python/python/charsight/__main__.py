@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import List, Optional
+from typing import BinaryIO, List, Optional
 
 from . import UniversalDetector, __version__
 
 
-def _line(stream, name: str) -> str:
+def _line(stream: BinaryIO, name: str) -> str:
     detector = UniversalDetector()
     for chunk in iter(lambda: stream.read(65536), b""):
         detector.feed(chunk)

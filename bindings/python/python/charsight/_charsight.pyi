@@ -1,13 +1,28 @@
 """The native module (Rust). Use the ``charsight`` package's API instead."""
 
-from typing import List, Optional, Tuple, TypedDict
+from typing import List, Optional, Tuple, TypedDict, final
+
+__all__ = [
+    "Stream",
+    "StreamDecoder",
+    "__version__",
+    "analyze",
+    "charsets",
+    "decode",
+    "detect",
+    "detect_all",
+    "encode",
+    "fix_url",
+    "repair",
+    "resolve",
+]
 
 __version__: str
 
 # (charset, confidence, language, ascii, text)
-Summary = Tuple[str, float, Optional[str], bool, bool]
+_Summary = Tuple[str, float, Optional[str], bool, bool]
 
-class Context(TypedDict):
+class _Context(TypedDict):
     content_type: Optional[str]
     default: Optional[str]
     force: Optional[str]
@@ -15,35 +30,37 @@ class Context(TypedDict):
     tld: Optional[str]
     lang: Optional[str]
 
-def detect(data: bytes) -> Summary: ...
-def detect_all(data: bytes) -> Tuple[Summary, List[Tuple[str, float, Optional[str]]]]: ...
+def detect(data: bytes) -> _Summary: ...
+def detect_all(data: bytes) -> Tuple[_Summary, List[Tuple[str, float, Optional[str]]]]: ...
 def analyze(
     data: bytes,
-    context: Context,
+    context: _Context,
 ) -> str: ...
 def decode(
     data: bytes,
     errors: str,
-    context: Context,
+    context: _Context,
 ) -> Tuple[str, str]: ...
 def repair(
     data: bytes,
     kinds: str,
     errors: str,
-    context: Context,
+    context: _Context,
 ) -> Tuple[str, str, str]: ...
 def fix_url(url: bytes, iri: bool = False, tld: Optional[str] = None) -> str: ...
 def charsets() -> List[str]: ...
 def resolve(label: str) -> str: ...
 def encode(text: str, label: str, references: bool) -> bytes: ...
 
+@final
 class StreamDecoder:
-    def __init__(self, label: str, errors: str) -> None: ...
+    def __new__(cls, label: str, errors: str) -> "StreamDecoder": ...
     def decode(self, data: bytes, last: bool) -> str: ...
     def reset(self) -> None: ...
 
+@final
 class Stream:
-    def __init__(self) -> None: ...
+    def __new__(cls) -> "Stream": ...
     def feed(self, data: bytes) -> None: ...
     def wants_more(self) -> bool: ...
-    def finish(self) -> Optional[Summary]: ...
+    def finish(self) -> Optional[_Summary]: ...

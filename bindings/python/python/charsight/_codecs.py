@@ -12,9 +12,12 @@ table against the engine on every byte and on sampled sequences.
 from __future__ import annotations
 
 import codecs
-from typing import Optional
+from typing import TYPE_CHECKING, Optional, Tuple
 
 from . import _charsight
+
+if TYPE_CHECKING:
+    from _typeshed import ReadableBuffer
 
 #: charsight's charset name -> the Python codec that decodes identically.
 #: Charsets missing here decode with a registered ``charsight-`` codec.
@@ -89,9 +92,7 @@ def _key(name: str) -> str:
 
 _OWN = {_key(PREFIX + c): c for c in _charsight.charsets() if c not in PYTHON_CODECS}
 # The first charset of a Python codec wins (ISO-8859-8 before ISO-8859-8-I).
-_BY_PYTHON_NAME: dict = {}
-for _charset, _codec in PYTHON_CODECS.items():
-    _BY_PYTHON_NAME.setdefault(_key(_codec), _charset)
+_BY_PYTHON_NAME = {_key(codec): c for c, codec in reversed(list(PYTHON_CODECS.items()))}
 
 
 def _decode_errors(errors: str) -> str:
@@ -109,12 +110,12 @@ def _references(errors: str) -> bool:
 
 
 def _codec_info(charset: str) -> codecs.CodecInfo:
-    def decode(data: bytes, errors: str = "strict") -> tuple:
-        data = bytes(data)
+    def decode(input: ReadableBuffer, errors: str = "strict") -> Tuple[str, int]:
+        data = bytes(input)
         text = _charsight.StreamDecoder(charset, _decode_errors(errors)).decode(data, True)
         return text, len(data)
 
-    def encode(text: str, errors: str = "strict") -> tuple:
+    def encode(text: str, errors: str = "strict") -> Tuple[bytes, int]:
         return _charsight.encode(text, charset, _references(errors)), len(text)
 
     class IncrementalDecoder(codecs.IncrementalDecoder):
@@ -122,7 +123,7 @@ def _codec_info(charset: str) -> codecs.CodecInfo:
             super().__init__(errors)
             self._decoder = _charsight.StreamDecoder(charset, _decode_errors(errors))
 
-        def decode(self, input: bytes, final: bool = False) -> str:
+        def decode(self, input: ReadableBuffer, final: bool = False) -> str:
             return self._decoder.decode(bytes(input), final)
 
         def reset(self) -> None:
