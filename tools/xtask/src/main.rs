@@ -1,16 +1,16 @@
-//! Project tasks that are not part of the build: every test in one command
-//! (Rust and Python), and evaluations against baselines on held-out data.
-//! Each command lives in its own module.
+//! Project tasks that are not part of the build: the Python package's tests
+//! (which `cargo test` runs), and evaluations against baselines on held-out
+//! data. Each command lives in its own module.
 
 mod calibrate;
 mod compare;
 mod declared_eval;
 mod everyday;
 mod labels;
+mod python_test;
 mod reliability;
 mod repair_eval;
 mod samples;
-mod test;
 mod url_eval;
 mod url_log;
 mod venv;
@@ -27,8 +27,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Every test: `cargo test --workspace` (arguments after `--`), then the Python package's.
-    Test(test::Args),
+    /// The Python package's tests: build it into a venv, run pytest (`cargo test` runs this).
+    PythonTest,
     /// Accuracy and speed of content detection against chardetng, on labelled files.
     Compare(compare::Args),
     /// Write synthetic labelled samples: held-out text encoded in each legacy encoding.
@@ -51,7 +51,7 @@ enum Command {
 
 fn main() -> Result<()> {
     match Cli::parse().command {
-        Command::Test(args) => test::run(&args),
+        Command::PythonTest => python_test::run(),
         Command::Compare(args) => compare::run(&args),
         Command::Samples(args) => samples::run(&args),
         Command::Calibrate(args) => calibrate::run(&args),
