@@ -135,7 +135,7 @@ fn write_error(
     match format {
         Format::Jsonl => {
             let line = ErrorLine {
-                version: crate::json::VERSION,
+                version: charsight::REPORT_VERSION,
                 path: PathField::new(path),
                 error: err.to_string(),
             };

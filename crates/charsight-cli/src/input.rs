@@ -7,6 +7,7 @@ use std::io::{self, IsTerminal, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
+use charsight::sniff::TagScan;
 use charsight::{Detection, Engine, Session};
 use tempfile::SpooledTempFile;
 
@@ -126,7 +127,7 @@ impl Seen {
 /// The engines differ only in their policy, so they want the same bytes.
 pub fn decide(input: &Input, engines: &[Engine], replay: bool) -> io::Result<Decided> {
     let mut sessions: Vec<Session> = engines.iter().map(Engine::session).collect();
-    let mut tags = Tags::default();
+    let mut tags = TagScan::default();
     let (decided_on, reader): (u64, Box<dyn Read + Send>) = match input {
         Input::File(path) if std::fs::metadata(path)?.is_file() => {
             let mut file = File::open(path)?;
@@ -142,7 +143,7 @@ pub fn decide(input: &Input, engines: &[Engine], replay: bool) -> io::Result<Dec
         Input::Stdin => spooled(io::stdin(), &mut sessions, &mut tags, replay)?,
     };
     let detections = sessions.into_iter().map(Session::finish).collect();
-    Ok(Decided { detections, seen: Seen { bytes: decided_on, markup: tags.seen }, reader })
+    Ok(Decided { detections, seen: Seen { bytes: decided_on, markup: tags.seen() }, reader })
 }
 
 /// [`decide`] for an input that cannot be read twice: what was read is
@@ -150,7 +151,7 @@ pub fn decide(input: &Input, engines: &[Engine], replay: bool) -> io::Result<Dec
 fn spooled(
     mut reader: impl Read + Send + 'static,
     sessions: &mut [Session],
-    tags: &mut Tags,
+    tags: &mut TagScan,
     replay: bool,
 ) -> io::Result<(u64, Box<dyn Read + Send>)> {
     if !replay {
@@ -168,7 +169,7 @@ fn spooled(
 fn feed(
     reader: &mut impl Read,
     sessions: &mut [Session],
-    tags: &mut Tags,
+    tags: &mut TagScan,
     mut copy: Option<&mut SpooledTempFile>,
 ) -> io::Result<u64> {
     let mut buf = vec![0; CHUNK];
@@ -191,32 +192,6 @@ fn feed(
         read += n as u64;
     }
     Ok(read)
-}
-
-/// Looks for a tag: `<` then a letter, `/`, `!` or `?`, past the NULs of
-/// UTF-16 and UTF-32.
-#[derive(Default)]
-struct Tags {
-    seen: bool,
-    open: bool,
-}
-
-impl Tags {
-    fn scan(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            if self.seen {
-                return;
-            }
-            match b {
-                b'<' => self.open = true,
-                0 => {}
-                b => {
-                    self.seen = self.open && (b.is_ascii_alphabetic() || b"/!?".contains(&b));
-                    self.open = false;
-                }
-            }
-        }
-    }
 }
 
 /// One `read`, retried when interrupted.

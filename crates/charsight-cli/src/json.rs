@@ -46,39 +46,11 @@ use base64::Engine as _;
 use std::collections::BTreeMap;
 
 use charsight::decode::{MalformedLog, Splice};
-use charsight::detect::Ebcdic;
 use charsight::repair::{Finding, Kind};
-use charsight::sniff::DocumentKind;
-use charsight::{Candidate, Charset, Detection, Evidence, Policy, Rule, Source};
+use charsight::{Charset, Detection, DetectionReport, REPORT_VERSION};
 use serde::Serialize;
 
 use crate::input::Seen;
-
-/// The version of the JSON schemas (`detect`, the decode report, `url`).
-pub const VERSION: u32 = 2;
-
-/// What kind of document an input is.
-#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-pub enum Document {
-    Html,
-    Xml,
-    Text,
-    Binary,
-}
-
-impl Document {
-    /// The kind of the input `found` describes, which holds `markup` (a
-    /// tag) or not.
-    pub fn of(found: &Detection, markup: bool) -> Document {
-        match found.document {
-            _ if found.binary => Document::Binary,
-            DocumentKind::Xml => Document::Xml,
-            _ if markup => Document::Html,
-            _ => Document::Text,
-        }
-    }
-}
 
 #[derive(Serialize)]
 pub struct PathField {
@@ -97,53 +69,23 @@ impl PathField {
     }
 }
 
+/// One line of `detect --format jsonl`: the path, then the library's report.
 #[derive(Serialize)]
 pub struct DetectLine<'a> {
     pub version: u32,
     #[serde(flatten)]
     pub path: PathField,
-    pub encoding: Charset,
-    pub confidence: f64,
-    pub source: Source,
-    pub declared: &'a [Evidence],
-    pub language: Option<&'a str>,
-    pub ascii: bool,
-    pub binary: bool,
-    pub ebcdic: Option<Ebcdic>,
-    pub bom_len: usize,
-    pub document: Document,
-    pub empty: bool,
-    pub policy: Policy,
-    pub rule: Rule,
-    pub candidates: &'a [Candidate],
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub font_encoding: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub font_confidence: Option<f64>,
+    #[serde(flatten)]
+    pub detection: DetectionReport<'a>,
 }
 
 impl<'a> DetectLine<'a> {
     /// The line of `found`, the detection of `path`, whose reading saw `seen`.
     pub fn new(path: &Path, found: &'a Detection, seen: Seen) -> DetectLine<'a> {
         DetectLine {
-            version: VERSION,
+            version: REPORT_VERSION,
             path: PathField::new(path),
-            encoding: found.charset,
-            confidence: round(found.confidence),
-            source: found.source,
-            declared: &found.evidence,
-            language: found.language,
-            ascii: found.ascii,
-            binary: found.binary,
-            ebcdic: found.ebcdic,
-            bom_len: found.bom_len,
-            document: Document::of(found, seen.markup),
-            empty: seen.empty(),
-            policy: found.policy,
-            rule: found.rule,
-            candidates: &found.candidates,
-            font_encoding: found.font.as_ref().map(|f| &*f.name),
-            font_confidence: found.font.as_ref().map(|f| round(f.confidence)),
+            detection: found.report(seen.markup),
         }
     }
 }
@@ -193,9 +135,4 @@ pub struct ErrorLine {
     #[serde(flatten)]
     pub path: PathField,
     pub error: String,
-}
-
-/// Three decimals: enough for a probability, and stable across platforms.
-pub fn round(x: f32) -> f64 {
-    (f64::from(x) * 1000.0).round() / 1000.0
 }

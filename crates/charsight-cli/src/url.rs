@@ -38,8 +38,8 @@ use clap::Args;
 use serde::Serialize;
 
 use crate::args::Format;
-use crate::json::round;
 use crate::Status;
+use charsight::round3;
 
 /// Bytes read at a time; each block is processed whole.
 const BLOCK: usize = 256 * 1024;
@@ -311,7 +311,7 @@ impl Rewriter {
         }
         let first = decoded.first().map(|(_, found)| found);
         let record = JsonLine {
-            version: crate::json::VERSION,
+            version: charsight::REPORT_VERSION,
             input: String::from_utf8_lossy(line),
             input_base64: std::str::from_utf8(line)
                 .is_err()
@@ -326,7 +326,7 @@ impl Rewriter {
                 .map(|c| JsonComponent {
                     part: c.part.to_string(),
                     encoding: c.charset.name(),
-                    confidence: round(c.confidence),
+                    confidence: round3(c.confidence),
                 })
                 .collect(),
         };

@@ -263,3 +263,116 @@ impl Detection {
         self.document.declaration(&self.evidence)
     }
 }
+
+/// A [`Detection`] as charsight's JSON reports show it (the CLI's `detect
+/// --format jsonl` lines and `decode --report`, the Python package's
+/// `to_dict()`): the decision's fields under their JSON names,
+/// probabilities rounded to three decimals. Made by [`Detection::report`].
+///
+/// # Example
+/// ```
+/// use charsight::Engine;
+/// let found = Engine::new().detect(b"caf\xC3\xA9");
+/// let json = serde_json::to_value(found.report(false)).unwrap();
+/// assert_eq!(json["encoding"], "UTF-8");
+/// assert_eq!(json["source"], "detected");
+/// ```
+#[cfg(feature = "serde")]
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct DetectionReport<'a> {
+    /// The decided charset, by its canonical name.
+    pub encoding: Charset,
+    /// [`Detection::confidence`], rounded.
+    pub confidence: f64,
+    /// Where the decision came from.
+    pub source: Source,
+    /// Every piece of evidence ([`Detection::evidence`]).
+    pub declared: &'a [Evidence],
+    /// The text's language (BCP 47).
+    pub language: Option<&'a str>,
+    /// The bytes are pure ASCII.
+    pub ascii: bool,
+    /// The bytes are clearly not text.
+    pub binary: bool,
+    /// EBCDIC text, recognised (its family).
+    pub ebcdic: Option<Ebcdic>,
+    /// Bytes of byte order mark to skip before decoding.
+    pub bom_len: usize,
+    /// What the input is ([`ReportedDocument`]).
+    pub document: ReportedDocument,
+    /// The input is empty.
+    pub empty: bool,
+    /// The policy that decided.
+    pub policy: Policy,
+    /// Why.
+    pub rule: Rule,
+    /// Each candidate, the chosen one first.
+    pub candidates: &'a [Candidate],
+    /// The font layer found in the decoded prefix, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub font_encoding: Option<&'a str>,
+    /// The font layer's confidence, rounded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub font_confidence: Option<f64>,
+}
+
+/// The version of charsight's JSON reports (`detect --format jsonl`, `decode
+/// --report`, `url --format jsonl`, the Python package's `to_dict()`).
+#[cfg(feature = "serde")]
+pub const REPORT_VERSION: u32 = 2;
+
+/// What an input is, as the JSON reports say it: HTML or XML (the rules
+/// applied to its in-document declarations), plain text (no tag in its first
+/// bytes), or not text at all.
+#[cfg(feature = "serde")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum ReportedDocument {
+    /// HTML rules; the input has markup.
+    Html,
+    /// XML rules.
+    Xml,
+    /// No markup.
+    Text,
+    /// Not text ([`Detection::binary`]).
+    Binary,
+}
+
+#[cfg(feature = "serde")]
+impl Detection {
+    /// The detection as charsight's JSON reports show it; `markup` says
+    /// whether the input's first bytes hold a tag ([`crate::sniff::TagScan`]).
+    pub fn report(&self, markup: bool) -> DetectionReport<'_> {
+        DetectionReport {
+            encoding: self.charset,
+            confidence: round3(self.confidence),
+            source: self.source,
+            declared: &self.evidence,
+            language: self.language,
+            ascii: self.ascii,
+            binary: self.binary,
+            ebcdic: self.ebcdic,
+            bom_len: self.bom_len,
+            document: match self.document {
+                _ if self.binary => ReportedDocument::Binary,
+                DocumentKind::Xml => ReportedDocument::Xml,
+                _ if markup => ReportedDocument::Html,
+                _ => ReportedDocument::Text,
+            },
+            empty: self.sample_len == 0,
+            policy: self.policy,
+            rule: self.rule,
+            candidates: &self.candidates,
+            font_encoding: self.font.as_ref().map(|f| &*f.name),
+            font_confidence: self.font.as_ref().map(|f| round3(f.confidence)),
+        }
+    }
+}
+
+/// A probability rounded to three decimals, as charsight's JSON reports
+/// write them: enough for a probability, and stable across platforms.
+#[cfg(feature = "serde")]
+pub fn round3(x: f32) -> f64 {
+    (f64::from(x) * 1000.0).round() / 1000.0
+}

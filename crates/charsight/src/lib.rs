@@ -111,6 +111,8 @@ mod verify;
 mod zawgyi;
 
 pub use charset::Charset;
+#[cfg(feature = "serde")]
+pub use detection::{round3, DetectionReport, ReportedDocument, REPORT_VERSION};
 pub use detection::{Candidate, Detection, Doubt, Policy, Rule};
 pub use pipeline::{EncodingChoice, Engine, Session};
 pub use sniff::{Evidence, Note, Source};

@@ -1,6 +1,6 @@
-//! Project tasks that are not part of the build: evaluations against
-//! baselines on held-out data, and the man page. Each command lives in its
-//! own module.
+//! Project tasks that are not part of the build: the Python package's tests
+//! (which `cargo test` runs), evaluations against baselines on held-out
+//! data, and the man page. Each command lives in its own module.
 
 mod calibrate;
 mod compare;
@@ -8,6 +8,7 @@ mod declared_eval;
 mod everyday;
 mod labels;
 mod man;
+mod python_test;
 mod reliability;
 mod repair_eval;
 mod samples;
@@ -27,6 +28,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// The Python package's tests: build it into a venv, run pytest (`cargo test` runs this).
+    PythonTest,
     /// Accuracy and speed of content detection against chardetng, on labelled files.
     Compare(compare::Args),
     /// Write synthetic labelled samples: held-out text encoded in each legacy encoding.
@@ -51,6 +54,7 @@ enum Command {
 
 fn main() -> Result<()> {
     match Cli::parse().command {
+        Command::PythonTest => python_test::run(),
         Command::Compare(args) => compare::run(&args),
         Command::Samples(args) => samples::run(&args),
         Command::Calibrate(args) => calibrate::run(&args),

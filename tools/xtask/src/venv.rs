@@ -1,7 +1,8 @@
-//! The Python environment some tasks need: a venv in the target folder
-//! (`$CARGO_TARGET_DIR/xtask-venv`, else `target/xtask-venv`) with the
-//! pinned packages of `tools/xtask/py/requirements.txt`, made on first use
-//! and remade when that file changes.
+//! The Python environments some tasks need: venvs in the target folder
+//! (`$CARGO_TARGET_DIR`, else `target`) with the pinned packages of a
+//! requirements file, made on first use and refilled when that file
+//! changes. The evaluations' is `xtask-venv`, from
+//! `tools/xtask/py/requirements.txt`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -13,15 +14,24 @@ pub fn scripts() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("py")
 }
 
-/// The venv's Python, made and filled if need be.
-pub fn python() -> Result<PathBuf> {
-    let target = std::env::var_os("CARGO_TARGET_DIR")
+/// The target folder.
+pub fn target() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target"));
-    let venv = target.join("xtask-venv");
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target"))
+}
+
+/// The evaluations' venv's Python, made and filled if need be.
+pub fn python() -> Result<PathBuf> {
+    make("xtask-venv", &scripts().join("requirements.txt"))
+}
+
+/// The Python of the venv `name` in the target folder, made and filled
+/// with the packages of `requirements` if need be.
+pub fn make(name: &str, requirements: &Path) -> Result<PathBuf> {
+    let venv = target().join(name);
     let python = venv.join("bin/python");
-    let requirements = scripts().join("requirements.txt");
-    let wanted = std::fs::read_to_string(&requirements)
+    let wanted = std::fs::read_to_string(requirements)
         .with_context(|| format!("reading {}", requirements.display()))?;
     let stamp = venv.join("xtask-requirements.txt");
     if python.exists() && std::fs::read_to_string(&stamp).ok().as_deref() == Some(&wanted) {
@@ -33,7 +43,7 @@ pub fn python() -> Result<PathBuf> {
             .context("python3 -m venv (is python3 with the venv module installed?)")?;
     }
     eprintln!("installing {}", requirements.display());
-    run(Command::new(&python).args(["-m", "pip", "install", "-q", "-r"]).arg(&requirements))
+    run(Command::new(&python).args(["-m", "pip", "install", "-q", "-r"]).arg(requirements))
         .context("pip install (PyPI must be reachable)")?;
     std::fs::write(&stamp, wanted)?;
     Ok(python)
@@ -46,7 +56,8 @@ pub fn command(python: &Path, script: &str) -> Command {
     command
 }
 
-fn run(command: &mut Command) -> Result<()> {
+/// Runs a command; an error unless it succeeds.
+pub fn run(command: &mut Command) -> Result<()> {
     let status = command.status().with_context(|| format!("running {command:?}"))?;
     if !status.success() {
         bail!("{command:?} failed: {status}");

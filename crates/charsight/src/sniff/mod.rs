@@ -211,3 +211,42 @@ impl DocumentKind {
         }
     }
 }
+
+/// Whether the first [`TagScan::WINDOW`] bytes of an input hold a tag (`<`
+/// and a letter, `/`, `!` or `?`; NULs skipped, so UTF-16 markup counts):
+/// fed the bytes in chunks, as they come.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TagScan {
+    seen: bool,
+    open: bool,
+    scanned: usize,
+}
+
+impl TagScan {
+    /// How many leading bytes are looked at.
+    pub const WINDOW: usize = 64 * 1024;
+
+    /// Scans the next chunk.
+    pub fn scan(&mut self, bytes: &[u8]) {
+        let bytes = &bytes[..bytes.len().min(TagScan::WINDOW - self.scanned)];
+        self.scanned += bytes.len();
+        for &b in bytes {
+            if self.seen {
+                return;
+            }
+            match b {
+                b'<' => self.open = true,
+                0 => {}
+                b => {
+                    self.seen = self.open && (b.is_ascii_alphabetic() || b"/!?".contains(&b));
+                    self.open = false;
+                }
+            }
+        }
+    }
+
+    /// Whether a tag was seen.
+    pub fn seen(self) -> bool {
+        self.seen
+    }
+}

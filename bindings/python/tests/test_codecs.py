@@ -1,0 +1,116 @@
+"""Every encoding name charsight returns works with bytes.decode and gives
+the text charsight's own decoder gives."""
+
+import codecs
+import io
+import random
+
+import pytest
+
+import charsight
+from charsight import _charsight
+from charsight._codecs import PYTHON_CODECS, python_codec
+
+CHARSETS = _charsight.charsets()
+
+
+def engine_text(charset, data):
+    """charsight's decoding of `data` as `charset`, malformed bytes as U+FFFD."""
+    return charsight.decode(data, force=charset, errors="replace").text
+
+
+def decoder_text(charset, data, errors="replace"):
+    """The same with charsight's decoder alone (no detection: faster)."""
+    return _charsight.StreamDecoder(charset, errors).decode(data, True)
+
+
+def has_bom(data):
+    # charsight.decode drops a BOM it finds; bytes.decode of a named byte
+    # order does not.
+    return data[:2] in (b"\xff\xfe", b"\xfe\xff") or data[:3] == b"\xef\xbb\xbf"
+
+
+def byte_sequences(seed):
+    rnd = random.Random(seed)
+    yield from (bytes([b]) for b in range(256))
+    yield from (bytes([b]) + b"a" for b in range(256))
+    yield from (bytes([lead, trail]) for lead in range(0x80, 0x100) for trail in range(0x30, 0x100, 3))
+    yield from (bytes(rnd.randrange(256) for _ in range(rnd.randrange(1, 12))) for _ in range(2000))
+
+
+def test_every_charset_is_covered():
+    assert len(CHARSETS) > 60
+    assert set(PYTHON_CODECS) <= set(CHARSETS)
+    for charset in CHARSETS:
+        codecs.lookup(python_codec(charset))
+
+
+@pytest.mark.parametrize("charset", CHARSETS)
+def test_name_decodes_as_the_engine(charset):
+    name = python_codec(charset)
+    for i, data in enumerate(byte_sequences(charset)):
+        text = data.decode(name, "replace")
+        assert text == decoder_text(charset, data), (charset, name, data)
+        if i % 16 == 0 and not has_bom(data):
+            assert text == engine_text(charset, data), (charset, name, data)
+
+
+@pytest.mark.parametrize("charset", CHARSETS)
+def test_strict_raises_where_the_engine_finds_malformed_bytes(charset):
+    name = python_codec(charset)
+    for data in byte_sequences(charset + "strict"):
+        try:
+            text = data.decode(name)
+        except UnicodeDecodeError as error:
+            with pytest.raises(UnicodeDecodeError) as ours:
+                decoder_text(charset, data, "strict")
+            assert ours.value.start == error.start, (charset, data)
+        else:
+            assert decoder_text(charset, data, "strict") == text
+
+
+@pytest.mark.parametrize("charset", [c for c in CHARSETS if c not in PYTHON_CODECS])
+def test_own_codecs_stream_and_encode(charset):
+    name = python_codec(charset)
+    assert codecs.lookup(name).name == name
+    data = bytes(range(0x20, 0x7F)) + bytes(range(0x80, 0x100)) * 2
+    text = data.decode(name, "replace")
+    # Incremental decoding, byte by byte, gives the same text.
+    decoder = codecs.getincrementaldecoder(name)("replace")
+    assert "".join(decoder.decode(data[i:i + 1]) for i in range(len(data))) + decoder.decode(b"", True) == text
+    # TextIOWrapper reads through the codec.
+    assert io.TextIOWrapper(io.BytesIO(data), encoding=name, errors="replace", newline="").read() == text
+    # ASCII round-trips; an unmappable character fails or becomes a reference.
+    assert "plain text".encode(name) == engine_text("UTF-8", b"plain text").encode(name)
+    if charset not in ("replacement", "gb18030"):  # they encode every character
+        with pytest.raises(UnicodeEncodeError):
+            "\U0001F600".encode(name)
+        # (The reference is written in the encoding's own bytes: EBCDIC's are not ASCII.)
+        assert "a\U0001F600".encode(name, "xmlcharrefreplace") == "a&#128512;".encode(name)
+
+
+def test_windows_1252_example():
+    # Python's cp1252 fails on 0x81; the engine (as browsers) reads U+0081.
+    assert python_codec("windows-1252") == "charsight-windows-1252"
+    assert b"\x80\x81".decode("charsight-windows-1252") == "\u20ac\x81"
+    with pytest.raises(UnicodeDecodeError) as error:
+        b"ok\x81".decode("cp1252")
+    assert error.value.start == 2
+
+
+def test_codec_errors_it_does_not_support():
+    with pytest.raises(ValueError, match="errors='strict' or 'replace'"):
+        b"abc".decode("charsight-windows-1252", "ignore")
+    with pytest.raises(ValueError, match="'strict' or 'xmlcharrefreplace'"):
+        "abc".encode("charsight-windows-1252", "ignore")
+
+
+def test_strict_decode_error_has_the_offset():
+    with pytest.raises(UnicodeDecodeError) as error:
+        b"ab\xa0cd".decode("charsight-shift_jis")
+    assert error.value.start == 2
+    decoder = codecs.getincrementaldecoder("charsight-shift_jis")()
+    decoder.decode(b"abc")
+    with pytest.raises(UnicodeDecodeError) as error:
+        decoder.decode(b"d\xff", final=True)
+    assert error.value.start == 1
