@@ -8,7 +8,7 @@
 //! is another's `{ } | \ ~`, which costs as a symbol against a letter.
 
 use super::text::cost_of;
-use super::Reading;
+use super::{confidences, Reading};
 use crate::Charset;
 
 /// How many bytes each code page reads.
@@ -71,20 +71,20 @@ pub(super) fn readings(prefix: &[u8]) -> Vec<Reading> {
         .collect();
     scored.sort_by(|a, b| a.2.total_cmp(&b.2));
     let best = scored.first().map_or(0.0, |s| s.2);
-    let scale = TEMPERATURE;
-    let weights: Vec<f64> = scored.iter().map(|s| (-(s.2 - best) / scale).exp2()).collect();
-    let total: f64 = weights.iter().sum();
+    let behind: Vec<f64> = scored.iter().map(|s| s.2 - best).collect();
+    // A decoding's label: the first reading that gives it.
+    let decodings: Vec<usize> =
+        scored.iter().map(|s| scored.iter().position(|t| t.1 == s.1).unwrap_or(0)).collect();
+    let confidences = confidences(&behind, &decodings, TEMPERATURE);
     scored
         .iter()
-        .map(|(charset, text, bits, language)| {
-            let alike: f64 =
-                scored.iter().zip(&weights).filter(|(s, _)| s.1 == *text).map(|(_, w)| w).sum();
-            Reading {
-                charset: *charset,
-                confidence: (alike / total) as f32,
-                language: *language,
-                bits_behind: (bits - best) as f32,
-            }
+        .zip(behind)
+        .zip(confidences)
+        .map(|(((charset, _, _, language), behind), confidence)| Reading {
+            charset: *charset,
+            confidence,
+            language: *language,
+            bits_behind: behind as f32,
         })
         .collect()
 }

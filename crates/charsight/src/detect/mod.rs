@@ -1039,24 +1039,19 @@ impl Detector {
         }
         costs.sort_by_key(|c| (c.1, all[c.0].prior, c.0));
         let best_cost = costs.first().map_or(0, |c| c.1);
-        let scale = f64::from(STEPS_PER_BIT) * TEMPERATURE;
-        let weights: Vec<f64> =
-            costs.iter().map(|c| (-((c.1 - best_cost) as f64) / scale).exp2()).collect();
-        let total: f64 = weights.iter().sum();
         let readings: Vec<usize> = costs.iter().map(|c| c.0).collect();
         let decodings = self.decodings(&readings);
-        // The weight of each decoding: the readings that decode alike.
-        let mut alike = vec![0f64; readings.len() + 1];
-        for (&label, w) in decodings.iter().zip(&weights) {
-            alike[label] += w;
-        }
+        let behind: Vec<f64> =
+            costs.iter().map(|c| (c.1 - best_cost) as f64 / f64::from(STEPS_PER_BIT)).collect();
+        let confidences = confidences(&behind, &decodings, TEMPERATURE);
         let best_decoding = decodings.first().copied();
         let candidates: Vec<Reading> = costs
             .iter()
             .zip(&decodings)
-            .map(|(&(entry, cost, language), &decoding)| Reading {
+            .zip(confidences)
+            .map(|((&(entry, cost, language), &decoding), confidence)| Reading {
                 charset: all[entry].charset,
-                confidence: (alike[decoding] / total) as f32,
+                confidence,
                 // Plain ASCII (label 0) has no language.
                 language: if decoding == 0 { None } else { language },
                 bits_behind: ((cost - best_cost) as f64 / f64::from(STEPS_PER_BIT)) as f32,
@@ -1128,6 +1123,20 @@ impl Detector {
             leader_ruled_out,
         }
     }
+}
+
+/// Each reading's probability of decoding the bytes right: a softmax of how
+/// many bits each is `behind` the best (`temperature` bits per halving),
+/// summed over the readings that decode them alike (`decodings`: a label of
+/// each reading's decoding, below `behind.len() + 1`).
+fn confidences(behind: &[f64], decodings: &[usize], temperature: f64) -> Vec<f32> {
+    let weights: Vec<f64> = behind.iter().map(|b| (-b / temperature).exp2()).collect();
+    let total: f64 = weights.iter().sum();
+    let mut alike = vec![0f64; behind.len() + 1];
+    for (&label, w) in decodings.iter().zip(&weights) {
+        alike[label] += w;
+    }
+    decodings.iter().map(|&label| (alike[label] / total) as f32).collect()
 }
 
 /// The next checkpoint after `offset`: at 16 bytes, then at each power of
