@@ -12,7 +12,7 @@
 //! cannot tell that EUC-KR bytes are not ISO-8859-1; the pipeline weighs them
 //! with the detector's scores.
 
-use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
+use crate::classify::{class, Class};
 
 use crate::Charset;
 
@@ -86,9 +86,9 @@ pub fn verify(charset: Charset, sample: &[u8], complete: bool) -> Verification {
         if ('\u{80}'..='\u{9F}').contains(&c) {
             v.c1_controls += 1;
         }
-        match c.general_category() {
-            GeneralCategory::PrivateUse => v.private_use += 1,
-            GeneralCategory::Unassigned => v.unassigned += 1,
+        match class(c) {
+            Class::PrivateUse => v.private_use += 1,
+            Class::Unassigned => v.unassigned += 1,
             _ => {}
         }
     }

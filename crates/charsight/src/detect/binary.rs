@@ -31,7 +31,7 @@
 //!    the bytes have the structure of a wide form, whose NULs are its
 //!    characters' zero bytes.
 
-use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
+use crate::classify::{class, Class};
 
 use crate::Charset;
 
@@ -413,12 +413,10 @@ const WIDE_JUDGED: usize = 64;
 /// Whether `c` is a character of text: not a control other than
 /// whitespace, not private-use, unassigned, a surrogate or a noncharacter.
 fn is_text_char(c: char) -> bool {
-    match c.general_category() {
-        GeneralCategory::Control => matches!(c, '\t' | '\n' | '\u{0C}' | '\r'),
-        GeneralCategory::PrivateUse | GeneralCategory::Unassigned | GeneralCategory::Surrogate => {
-            false
-        }
-        _ => true,
+    match class(c) {
+        Class::Control => matches!(c, '\t' | '\n' | '\u{0C}' | '\r'),
+        Class::PrivateUse | Class::Unassigned => false,
+        Class::Letter | Class::Format | Class::Other => true,
     }
 }
 
