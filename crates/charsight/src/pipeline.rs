@@ -19,7 +19,7 @@ use crate::detect::{Detector, Guess, Plausibility};
 use crate::detection::{Candidate, Detection, Doubt, Policy, Rule};
 use crate::font::{self, FontLayer};
 use crate::sniff::{self, http, DocumentKind, Evidence, Source};
-use crate::verify::{verify, Verification};
+use crate::verify::{Sample, Verification};
 use crate::Charset;
 
 /// How many leading bytes evidence gathering reads by default.
@@ -321,8 +321,9 @@ fn candidates(
     }
     let default = evidence.iter().find(|e| e.source == Source::Default).and_then(Evidence::usable);
     add(default.unwrap_or(Charset::Windows1252), Some(Source::Default));
+    let verifier = Sample::new(sample, complete);
     for c in &mut list {
-        c.verification = verify(c.charset, sample, complete);
+        c.verification = verifier.verify(c.charset);
     }
     let utf8_sequences = list
         .iter()
