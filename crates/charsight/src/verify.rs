@@ -135,6 +135,13 @@ pub fn verify(charset: Charset, sample: &[u8], complete: bool) -> Verification {
 /// Decodes `sample` with `charset` and measures the text.
 fn decode_and_measure(charset: Charset, sample: &[u8], complete: bool) -> Verification {
     let mut v = Verification::default();
+    // Valid UTF-8 is its own text (a BOM is not stripped either way).
+    if charset == Charset::Utf8 {
+        if let Ok(text) = simdutf8::basic::from_utf8(sample) {
+            measure(text, &mut v);
+            return v;
+        }
+    }
     let mut text = String::new();
     let mut decoder = charset.new_decoder();
     decoder.decode_to_string(sample, &mut text, complete, |_, m| {
@@ -142,21 +149,7 @@ fn decode_and_measure(charset: Charset, sample: &[u8], complete: bool) -> Verifi
         v.malformed_bytes += m.len() as u64;
         v.first_malformed.get_or_insert(m.offset);
     });
-    for c in text.chars() {
-        v.chars += 1;
-        if c.is_ascii() {
-            continue;
-        }
-        v.non_ascii += 1;
-        if ('\u{80}'..='\u{9F}').contains(&c) {
-            v.c1_controls += 1;
-        }
-        match class(c) {
-            Class::PrivateUse => v.private_use += 1,
-            Class::Unassigned => v.unassigned += 1,
-            _ => {}
-        }
-    }
+    measure(&text, &mut v);
     if v.malformed == 0 && round_trip_tells(charset) {
         let (encoded, unmappable) = charset.encode(&text);
         // Bytes of a sequence cut by the end of an incomplete sample are
@@ -167,6 +160,22 @@ fn decode_and_measure(charset: Charset, sample: &[u8], complete: bool) -> Verifi
             Some(!unmappable && pending <= allowed_pending && sample.starts_with(&encoded));
     }
     v
+}
+
+/// Counts the characters of decoded `text` into `v`, and the implausible ones.
+fn measure(text: &str, v: &mut Verification) {
+    v.chars += text.chars().count() as u64;
+    for c in text.chars().filter(|c| !c.is_ascii()) {
+        v.non_ascii += 1;
+        if ('\u{80}'..='\u{9F}').contains(&c) {
+            v.c1_controls += 1;
+        }
+        match class(c) {
+            Class::PrivateUse => v.private_use += 1,
+            Class::Unassigned => v.unassigned += 1,
+            _ => {}
+        }
+    }
 }
 
 /// Whether decode-then-encode must give the same bytes back for text in
