@@ -745,11 +745,13 @@ fn confidence(chosen: &Candidate, source: Source, rule: Rule, guess: &Guess) -> 
 /// The font layer of the prefix decoded with the decided charset; the
 /// prefix is decoded only when its bytes could hold one.
 fn font_layer(charset: Charset, prefix: &[u8]) -> Option<FontLayer> {
-    if !font::may_have_layer(charset, prefix) {
+    static BUILTIN: std::sync::OnceLock<font::Registry> = std::sync::OnceLock::new();
+    let registry = BUILTIN.get_or_init(font::Registry::builtin);
+    if !font::may_have_layer(charset, prefix, registry) {
         return None;
     }
     let (text, _) = charset.decode(prefix);
-    font::detect_layer(&text, &font::Registry::builtin())
+    font::detect_layer(&text, registry)
 }
 
 #[cfg(test)]

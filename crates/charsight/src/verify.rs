@@ -135,12 +135,25 @@ pub fn verify(charset: Charset, sample: &[u8], complete: bool) -> Verification {
 /// Decodes `sample` with `charset` and measures the text.
 fn decode_and_measure(charset: Charset, sample: &[u8], complete: bool) -> Verification {
     let mut v = Verification::default();
-    // Valid UTF-8 is its own text (a BOM is not stripped either way).
+    // UTF-8's valid stretches are their own text (a BOM is not stripped
+    // either way), between malformed sequences as the decoder delimits them.
     if charset == Charset::Utf8 {
-        if let Ok(text) = simdutf8::basic::from_utf8(sample) {
-            measure(text, &mut v);
-            return v;
+        let mut at = 0;
+        for chunk in sample.utf8_chunks() {
+            measure(chunk.valid(), &mut v);
+            at += chunk.valid().len();
+            let bad = chunk.invalid();
+            let pending = !complete
+                && at + bad.len() == sample.len()
+                && std::str::from_utf8(bad).is_err_and(|e| e.error_len().is_none());
+            if !bad.is_empty() && !pending {
+                v.malformed += 1;
+                v.malformed_bytes += bad.len() as u64;
+                v.first_malformed.get_or_insert(at as u64);
+            }
+            at += bad.len();
         }
+        return v;
     }
     let mut text = String::new();
     let mut decoder = charset.new_decoder();
@@ -254,6 +267,24 @@ mod tests {
                 let decoded = decode_and_measure(charset, &bytes, true);
                 proptest::prop_assert_eq!(verify(charset, &bytes, true), decoded, "{}", charset);
             }
+        }
+
+        /// UTF-8 measured by its valid stretches is UTF-8 decoded.
+        #[test]
+        fn utf8_stretches_equal_decoding(
+            bytes in proptest::collection::vec(
+                proptest::prop_oneof![0x00u8..0x80, 0x80u8..0xC0, 0xC0u8..=0xFF], 0..64),
+            complete: bool,
+        ) {
+            let mut text = String::new();
+            let mut decoded = Verification::default();
+            Charset::Utf8.new_decoder().decode_to_string(&bytes, &mut text, complete, |_, m| {
+                decoded.malformed += 1;
+                decoded.malformed_bytes += m.len() as u64;
+                decoded.first_malformed.get_or_insert(m.offset);
+            });
+            measure(&text, &mut decoded);
+            proptest::prop_assert_eq!(verify(Charset::Utf8, &bytes, complete), decoded);
         }
 
         #[test]
