@@ -37,11 +37,13 @@ pub struct Args {
     only_charsight: bool,
 }
 
+/// Makes a tool's command, given the files and a file listing them.
+type MakeCommand = Box<dyn Fn(&[PathBuf], &Path) -> Command>;
+
 /// One tool: how to run it over a list of files, and how to read its answers.
 struct Tool {
     name: &'static str,
-    /// The command, given the files and a file listing them.
-    command: Box<dyn Fn(&[PathBuf], &Path) -> Command>,
+    command: MakeCommand,
     /// The answers, one per file in order, from the command's output.
     answers: fn(&str, usize) -> Result<Vec<Answer>>,
 }
