@@ -5,42 +5,8 @@
 //! from a network. The detector reads only as much as its decision needs.
 
 use charsight::detect::Detector;
-use charsight::Charset;
+use charsight_bench::inputs;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-
-const SIZE: usize = 256 << 10;
-
-/// Lines of a language's text, repeated to about `SIZE` bytes.
-fn text(language: &str, markup: bool) -> String {
-    let lines = testkit::text_lines(language, false);
-    let mut out = String::new();
-    for (i, line) in lines.iter().cycle().enumerate() {
-        if out.len() >= SIZE {
-            break;
-        }
-        if markup {
-            out.push_str(&format!(
-                "<div class=\"item i{}\"><a href=\"/articles/{i}.html\" title=\"article {i}\">{i}</a> \
-                 <span style=\"color: #333\">{line}</span></div>\n",
-                i % 5
-            ));
-        } else {
-            out.push_str(line);
-            out.push('\n');
-        }
-    }
-    out
-}
-
-fn inputs() -> Vec<(&'static str, Vec<u8>)> {
-    let mut html = text("en", true);
-    html.push_str(&text("fr", true)[..SIZE / 8]);
-    vec![
-        ("html-windows-1252", Charset::Windows1252.encode(&html).0.into_owned()),
-        ("ja-shift_jis", Charset::ShiftJis.encode(&text("ja", false)).0.into_owned()),
-        ("ru-windows-1251", Charset::Windows1251.encode(&text("ru", false)).0.into_owned()),
-    ]
-}
 
 fn detect(c: &mut Criterion) {
     let mut group = c.benchmark_group("detect");

@@ -16,6 +16,8 @@ pub mod carrier_emoji;
 pub mod charfreq;
 #[path = "generated/charmaps.rs"]
 pub mod charmaps;
+#[path = "generated/classes.rs"]
+pub mod classes;
 #[path = "generated/detect.rs"]
 pub mod detect;
 #[path = "generated/fonts.rs"]

@@ -1,30 +1,88 @@
 //! Character classes shared by the detector's runtime and the table
 //! generator (through `charsight::unstable`), so both classify alike.
+//!
+//! The class of every code point is a generated table (`gen-tables`, family
+//! `classes`, from the Unicode data of the Rust standard library and of the
+//! `unicode-properties` and `unicode-normalization` crates): one look-up in
+//! two levels instead of a search per character.
 
-/// Whether `c` is a letter of text (the generator's rule too): alphabetic,
-/// and not a compatibility form of another letter (`ª`, `º`, `µ`, `ⁿ`:
-/// their compatibility decomposition is not their canonical one), which
-/// text uses as a symbol (`1º`, `10 µm`).
+use charsight_tables::classes::{BLOCKS, BLOCK_BITS, BLOCK_INDEX};
+
+/// What a code point is, as far as text plausibility cares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Class {
+    /// A letter of text: alphabetic, and not a compatibility form of another
+    /// letter (`ª`, `º`, `µ`, `ⁿ`: their compatibility decomposition is not
+    /// their canonical one), which text uses as a symbol (`1º`, `10 µm`).
+    Letter = 0,
+    /// A control character (general category Cc).
+    Control = 1,
+    /// An invisible format character (Cf), such as U+200B or U+2064.
+    Format = 2,
+    /// A private-use code point (Co).
+    PrivateUse = 3,
+    /// A code point with no character assigned (Cn), noncharacters included.
+    Unassigned = 4,
+    /// Anything else: marks, digits, punctuation, symbols, spaces and the
+    /// alphabetic compatibility forms.
+    Other = 5,
+}
+
+impl Class {
+    /// Every class, in the order of their numbers (the generated table's).
+    pub const ALL: [Class; 6] = [
+        Class::Letter,
+        Class::Control,
+        Class::Format,
+        Class::PrivateUse,
+        Class::Unassigned,
+        Class::Other,
+    ];
+}
+
+/// The class of `c`.
+#[inline]
+pub fn class(c: char) -> Class {
+    let c = c as usize;
+    let block = usize::from(BLOCK_INDEX[c >> BLOCK_BITS]);
+    let number = BLOCKS[(block << BLOCK_BITS) | (c & ((1 << BLOCK_BITS) - 1))];
+    Class::ALL[usize::from(number)]
+}
+
+/// Whether `c` is a letter of text (the generator's rule too): see
+/// [`Class::Letter`].
+#[inline]
 pub fn is_letter(c: char) -> bool {
-    use unicode_normalization::char::{decompose_canonical, decompose_compatible};
-    if !c.is_alphabetic() {
-        return false;
+    class(c) == Class::Letter
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classes_of_examples() {
+        for (c, expected) in [
+            ('a', Class::Letter),
+            ('Ж', Class::Letter),
+            ('中', Class::Letter),
+            ('\u{93F}', Class::Letter), // Devanagari vowel sign i: alphabetic
+            ('ª', Class::Other),
+            ('µ', Class::Other),
+            ('1', Class::Other),
+            ('©', Class::Other),
+            ('\u{85}', Class::Control),
+            ('\u{200B}', Class::Format),
+            ('\u{E000}', Class::PrivateUse),
+            ('\u{10FFFD}', Class::PrivateUse),
+            ('\u{378}', Class::Unassigned),
+            ('\u{FFFF}', Class::Unassigned),
+            ('\u{10FFFF}', Class::Unassigned),
+            ('😀', Class::Other),
+            ('𠀀', Class::Letter),
+        ] {
+            assert_eq!(class(c), expected, "{c:?} U+{:04X}", c as u32);
+        }
     }
-    // Few characters decompose: compare without allocating.
-    let (mut canonical, mut compatible) = ([None; 4], [None; 4]);
-    let mut i = 0;
-    decompose_canonical(c, |d| {
-        if let Some(slot) = canonical.get_mut(i) {
-            *slot = Some(d);
-        }
-        i += 1;
-    });
-    let mut j = 0;
-    decompose_compatible(c, |d| {
-        if let Some(slot) = compatible.get_mut(j) {
-            *slot = Some(d);
-        }
-        j += 1;
-    });
-    i == j && canonical == compatible
 }

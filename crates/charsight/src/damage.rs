@@ -307,30 +307,23 @@ const FRAGMENTS_SCORED: usize = 64;
 fn utf8_fragments(bytes: &[u8]) -> Option<Vec<std::ops::Range<usize>>> {
     let (mut sequences, mut malformed) = (Vec::new(), Vec::new());
     let mut at = 0;
-    while at < bytes.len() {
-        // The valid stretch from `at`, and where scanning goes on after it.
-        let (valid, next) = match simdutf8::compat::from_utf8(&bytes[at..]) {
-            Ok(_) => (bytes.len(), bytes.len()),
-            Err(e) => {
-                let valid = at + e.valid_up_to();
-                match e.error_len() {
-                    Some(bad) => {
-                        malformed.push(valid..valid + bad);
-                        (valid, valid + bad)
-                    }
-                    None => (valid, bytes.len()),
-                }
+    for chunk in bytes.utf8_chunks() {
+        // Valid UTF-8: each lead byte starts a sequence, as long as it says.
+        let valid = chunk.valid().as_bytes();
+        if !valid.is_ascii() {
+            for (i, &b) in valid.iter().enumerate().filter(|(_, &b)| b >= 0xC0) {
+                sequences.push(at + i..at + i + crate::detect::sequence_len(b));
             }
-        };
-        // Valid UTF-8: each lead byte says how long its sequence is.
-        while at < valid {
-            let len = crate::detect::sequence_len(bytes[at]);
-            if len > 1 {
-                sequences.push(at..at + len);
-            }
-            at += len;
         }
-        at = next;
+        at += valid.len();
+        // One malformed sequence, or a sequence cut by the end (not malformed).
+        let invalid = chunk.invalid();
+        let cut = at + invalid.len() == bytes.len()
+            && std::str::from_utf8(invalid).is_err_and(|e| e.error_len().is_none());
+        if !invalid.is_empty() && !cut {
+            malformed.push(at..at + invalid.len());
+        }
+        at += invalid.len();
     }
     if malformed.is_empty() {
         return None;

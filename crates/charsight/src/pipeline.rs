@@ -19,7 +19,7 @@ use crate::detect::{Detector, Guess, Plausibility};
 use crate::detection::{Candidate, Detection, Doubt, Policy, Rule};
 use crate::font::{self, FontLayer};
 use crate::sniff::{self, http, DocumentKind, Evidence, Source};
-use crate::verify::{verify, Verification};
+use crate::verify::{Sample, Verification};
 use crate::Charset;
 
 /// How many leading bytes evidence gathering reads by default.
@@ -321,8 +321,9 @@ fn candidates(
     }
     let default = evidence.iter().find(|e| e.source == Source::Default).and_then(Evidence::usable);
     add(default.unwrap_or(Charset::Windows1252), Some(Source::Default));
+    let verifier = Sample::new(sample, complete);
     for c in &mut list {
-        c.verification = verify(c.charset, sample, complete);
+        c.verification = verifier.verify(c.charset);
     }
     let utf8_sequences = list
         .iter()
@@ -744,11 +745,13 @@ fn confidence(chosen: &Candidate, source: Source, rule: Rule, guess: &Guess) -> 
 /// The font layer of the prefix decoded with the decided charset; the
 /// prefix is decoded only when its bytes could hold one.
 fn font_layer(charset: Charset, prefix: &[u8]) -> Option<FontLayer> {
-    if !font::may_have_layer(charset, prefix) {
+    static BUILTIN: std::sync::OnceLock<font::Registry> = std::sync::OnceLock::new();
+    let registry = BUILTIN.get_or_init(font::Registry::builtin);
+    if !font::may_have_layer(charset, prefix, registry) {
         return None;
     }
     let (text, _) = charset.decode(prefix);
-    font::detect_layer(&text, &font::Registry::builtin())
+    font::detect_layer(&text, registry)
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@
 //! cannot tell that EUC-KR bytes are not ISO-8859-1; the pipeline weighs them
 //! with the detector's scores.
 
-use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
+use crate::classify::{class, Class};
 
 use crate::Charset;
 
@@ -65,11 +65,96 @@ impl Verification {
     }
 }
 
+/// A sample of bytes to verify candidates on, with what all of them share:
+/// the count of each byte value, from which a single-byte charset's
+/// verification follows without decoding (it decodes each byte alone, so its
+/// figures are the sum of each byte value's).
+pub(crate) struct Sample<'a> {
+    bytes: &'a [u8],
+    complete: bool,
+    histogram: std::cell::OnceCell<Box<[u64; 256]>>,
+}
+
+impl<'a> Sample<'a> {
+    /// `complete` says that `bytes` is the whole input, so a sequence cut at
+    /// its end is malformed; otherwise it is the start of one that continues.
+    pub(crate) fn new(bytes: &'a [u8], complete: bool) -> Sample<'a> {
+        Sample { bytes, complete, histogram: std::cell::OnceCell::new() }
+    }
+
+    /// Decodes the sample with `charset` (or, for a single-byte charset,
+    /// sums its byte values' figures) and measures the result.
+    pub(crate) fn verify(&self, charset: Charset) -> Verification {
+        if !charset.is_single_byte() {
+            return decode_and_measure(charset, self.bytes, self.complete);
+        }
+        let histogram = self.histogram.get_or_init(|| {
+            let mut counts = Box::new([0u64; 256]);
+            self.bytes.iter().for_each(|&b| counts[usize::from(b)] += 1);
+            counts
+        });
+        let values = byte_values(charset);
+        let mut v = Verification::default();
+        for (value, &count) in values.iter().zip(histogram.iter()).filter(|(_, &n)| n > 0) {
+            v.chars += count * value.chars;
+            v.non_ascii += count * value.non_ascii;
+            v.malformed += count * value.malformed;
+            v.malformed_bytes += count * value.malformed_bytes;
+            v.c1_controls += count * value.c1_controls;
+            v.private_use += count * value.private_use;
+            v.unassigned += count * value.unassigned;
+        }
+        if v.malformed > 0 {
+            let first = self.bytes.iter().position(|&b| values[usize::from(b)].malformed > 0);
+            v.first_malformed = first.map(|at| at as u64);
+        }
+        v
+    }
+}
+
+/// The verification of each byte value alone in the single-byte `charset`,
+/// measured once per charset by decoding it.
+fn byte_values(charset: Charset) -> &'static [Verification; 256] {
+    use std::sync::OnceLock;
+    type Values = OnceLock<Box<[Verification; 256]>>;
+    static VALUES: OnceLock<Box<[Values]>> = OnceLock::new();
+    let all = VALUES.get_or_init(|| Charset::ALL.iter().map(|_| OnceLock::new()).collect());
+    all[charset as usize].get_or_init(|| {
+        Box::new(std::array::from_fn(|b| decode_and_measure(charset, &[b as u8], true)))
+    })
+}
+
 /// Decodes `sample` with `charset` and measures the result. `complete` says
 /// that the sample is the whole input, so a sequence cut at its end is
 /// malformed; otherwise it is the start of one that continues.
+#[cfg(test)]
 pub fn verify(charset: Charset, sample: &[u8], complete: bool) -> Verification {
+    Sample::new(sample, complete).verify(charset)
+}
+
+/// Decodes `sample` with `charset` and measures the text.
+fn decode_and_measure(charset: Charset, sample: &[u8], complete: bool) -> Verification {
     let mut v = Verification::default();
+    // UTF-8's valid stretches are their own text (a BOM is not stripped
+    // either way), between malformed sequences as the decoder delimits them.
+    if charset == Charset::Utf8 {
+        let mut at = 0;
+        for chunk in sample.utf8_chunks() {
+            measure(chunk.valid(), &mut v);
+            at += chunk.valid().len();
+            let bad = chunk.invalid();
+            let pending = !complete
+                && at + bad.len() == sample.len()
+                && std::str::from_utf8(bad).is_err_and(|e| e.error_len().is_none());
+            if !bad.is_empty() && !pending {
+                v.malformed += 1;
+                v.malformed_bytes += bad.len() as u64;
+                v.first_malformed.get_or_insert(at as u64);
+            }
+            at += bad.len();
+        }
+        return v;
+    }
     let mut text = String::new();
     let mut decoder = charset.new_decoder();
     decoder.decode_to_string(sample, &mut text, complete, |_, m| {
@@ -77,21 +162,7 @@ pub fn verify(charset: Charset, sample: &[u8], complete: bool) -> Verification {
         v.malformed_bytes += m.len() as u64;
         v.first_malformed.get_or_insert(m.offset);
     });
-    for c in text.chars() {
-        v.chars += 1;
-        if c.is_ascii() {
-            continue;
-        }
-        v.non_ascii += 1;
-        if ('\u{80}'..='\u{9F}').contains(&c) {
-            v.c1_controls += 1;
-        }
-        match c.general_category() {
-            GeneralCategory::PrivateUse => v.private_use += 1,
-            GeneralCategory::Unassigned => v.unassigned += 1,
-            _ => {}
-        }
-    }
+    measure(&text, &mut v);
     if v.malformed == 0 && round_trip_tells(charset) {
         let (encoded, unmappable) = charset.encode(&text);
         // Bytes of a sequence cut by the end of an incomplete sample are
@@ -102,6 +173,22 @@ pub fn verify(charset: Charset, sample: &[u8], complete: bool) -> Verification {
             Some(!unmappable && pending <= allowed_pending && sample.starts_with(&encoded));
     }
     v
+}
+
+/// Counts the characters of decoded `text` into `v`, and the implausible ones.
+fn measure(text: &str, v: &mut Verification) {
+    v.chars += text.chars().count() as u64;
+    for c in text.chars().filter(|c| !c.is_ascii()) {
+        v.non_ascii += 1;
+        if ('\u{80}'..='\u{9F}').contains(&c) {
+            v.c1_controls += 1;
+        }
+        match class(c) {
+            Class::PrivateUse => v.private_use += 1,
+            Class::Unassigned => v.unassigned += 1,
+            _ => {}
+        }
+    }
 }
 
 /// Whether decode-then-encode must give the same bytes back for text in
@@ -172,6 +259,34 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// A single-byte charset's verification from the byte counts is the
+        /// one decoding gives.
+        #[test]
+        fn single_byte_sums_equal_decoding(bytes: Vec<u8>) {
+            for &charset in Charset::ALL.iter().filter(|c| c.is_single_byte()) {
+                let decoded = decode_and_measure(charset, &bytes, true);
+                proptest::prop_assert_eq!(verify(charset, &bytes, true), decoded, "{}", charset);
+            }
+        }
+
+        /// UTF-8 measured by its valid stretches is UTF-8 decoded.
+        #[test]
+        fn utf8_stretches_equal_decoding(
+            bytes in proptest::collection::vec(
+                proptest::prop_oneof![0x00u8..0x80, 0x80u8..0xC0, 0xC0u8..=0xFF], 0..64),
+            complete: bool,
+        ) {
+            let mut text = String::new();
+            let mut decoded = Verification::default();
+            Charset::Utf8.new_decoder().decode_to_string(&bytes, &mut text, complete, |_, m| {
+                decoded.malformed += 1;
+                decoded.malformed_bytes += m.len() as u64;
+                decoded.first_malformed.get_or_insert(m.offset);
+            });
+            measure(&text, &mut decoded);
+            proptest::prop_assert_eq!(verify(Charset::Utf8, &bytes, complete), decoded);
+        }
+
         #[test]
         fn never_panics(bytes: Vec<u8>, index in 0..Charset::ALL.len(), complete: bool) {
             let charset = Charset::ALL[index];

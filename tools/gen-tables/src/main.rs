@@ -17,6 +17,7 @@
 mod carrier_emoji;
 mod charfreq;
 mod charmaps;
+mod classes;
 mod cldr;
 mod detect;
 mod emit;
@@ -132,6 +133,7 @@ fn main() -> Result<()> {
 fn emit_all(out: &mut emit::Output) -> Result<()> {
     charfreq::emit(out)?;
     charmaps::emit(out)?;
+    classes::emit(out)?;
     detect::emit(out)?;
     fonts::emit(out)?;
     zawgyi::emit(out)?;

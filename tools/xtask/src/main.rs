@@ -2,6 +2,7 @@
 //! (which `cargo test` runs), evaluations against baselines on held-out
 //! data, and the man page. Each command lives in its own module.
 
+mod bench;
 mod calibrate;
 mod compare;
 mod declared_eval;
@@ -50,6 +51,14 @@ enum Command {
     DeclaredEval(declared_eval::Args),
     /// Write the charsight man page, docs/charsight.1 (or check it is current).
     Man(man::Args),
+    /// Whole-process speed and accuracy of charsight, CED, chardetng, uchardet and chardet.
+    Bench(bench::Args),
+    /// chardetng over a list of files, one name per line (a tool of `bench`).
+    #[command(hide = true)]
+    BenchChardetng {
+        /// A file listing the paths, one per line.
+        list: std::path::PathBuf,
+    },
 }
 
 fn main() -> Result<()> {
@@ -65,5 +74,7 @@ fn main() -> Result<()> {
         Command::Everyday(args) => everyday::run(&args),
         Command::Reliability(args) => reliability::run(&args),
         Command::Man(args) => man::run(&args),
+        Command::Bench(args) => bench::run(&args),
+        Command::BenchChardetng { list } => bench::chardetng_list(&list),
     }
 }

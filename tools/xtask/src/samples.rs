@@ -146,20 +146,38 @@ pub fn run(args: &Args) -> Result<()> {
         "tune" => true,
         other => anyhow::bail!("--part is test or tune, not {other}"),
     };
-    std::fs::create_dir_all(&args.out)?;
+    let kind = if args.large { Kind::Large } else { Kind::Short(&LENGTHS) };
+    write(&args.out, tune, args.per, kind)
+}
+
+/// What [`write`] writes.
+pub enum Kind<'a> {
+    /// Samples of these lengths in bytes.
+    Short(&'a [usize]),
+    /// Large files (see [`write_large`]).
+    Large,
+}
+
+/// Writes the samples of one part into `out` with their `labels.tsv`:
+/// `per` samples per encoding and length, or the large files.
+pub fn write(out: &std::path::Path, tune: bool, per: usize, kind: Kind) -> Result<()> {
+    std::fs::create_dir_all(out)?;
     let mut labels = String::from("path\tencoding\tlanguage\tlength\n");
     for &(name, languages) in SETS {
         let charset = charsight::label::resolve(name.as_bytes()).context("a known charset")?;
         let texts: Vec<(&str, Vec<String>)> =
             languages.iter().map(|&l| (l, lines(charset, l, tune))).collect();
-        let dir = args.out.join(name);
+        let dir = out.join(name);
         std::fs::create_dir_all(&dir)?;
-        if args.large {
-            write_large(charset, &texts, &dir, name, &mut labels)?;
-            continue;
-        }
-        for len in LENGTHS {
-            for k in 0..args.per {
+        let lengths = match kind {
+            Kind::Large => {
+                write_large(charset, &texts, &dir, name, &mut labels)?;
+                continue;
+            }
+            Kind::Short(lengths) => lengths,
+        };
+        for &len in lengths {
+            for k in 0..per {
                 let (language, lines) = &texts[k % texts.len()];
                 if lines.is_empty() {
                     continue;
@@ -182,7 +200,7 @@ pub fn run(args: &Args) -> Result<()> {
             }
         }
     }
-    std::fs::write(args.out.join("labels.tsv"), labels)?;
+    std::fs::write(out.join("labels.tsv"), labels)?;
     Ok(())
 }
 

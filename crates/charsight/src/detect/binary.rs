@@ -31,7 +31,7 @@
 //!    the bytes have the structure of a wide form, whose NULs are its
 //!    characters' zero bytes.
 
-use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
+use crate::classify::{class, Class};
 
 use crate::Charset;
 
@@ -376,11 +376,7 @@ fn wide_structure(bytes: &[u8], charset: Charset) -> bool {
     if whole.is_empty() {
         return false;
     }
-    let (text, malformed) = charset.decode(whole);
-    if malformed {
-        return false;
-    }
-    let chars: Vec<char> = text.chars().collect();
+    let Some(chars) = wide_chars(whole, charset) else { return false };
     let odd = chars.iter().filter(|&&c| !is_text_char(c)).count();
     if chars.contains(&'\0') || odd * 100 > chars.len() {
         return false;
@@ -397,14 +393,43 @@ fn wide_structure(bytes: &[u8], charset: Charset) -> bool {
         '\u{AC00}'..='\u{D7A3}' => 0xAC,
         c => c as usize >> 8,
     };
-    let mut blocks: Vec<u32> = vec![0; 0x1100];
+    let mut blocks = [0u32; 0x1100];
     chars.iter().for_each(|&c| blocks[block(c)] += 1);
-    blocks.sort_unstable_by(|a, b| b.cmp(a));
-    let top: u32 = blocks[..4].iter().sum();
-    let mut distinct = chars.clone();
+    let mut top = [0u32; 4];
+    for &count in &blocks {
+        if count > top[3] {
+            top[3] = count;
+            top.sort_unstable_by(|a, b| b.cmp(a));
+        }
+    }
+    if top.iter().sum::<u32>() as usize * 2 >= chars.len() {
+        return true;
+    }
+    let mut distinct = chars;
+    let len = distinct.len();
     distinct.sort_unstable();
     distinct.dedup();
-    top as usize * 2 >= chars.len() || distinct.len() * 2 <= chars.len()
+    distinct.len() * 2 <= len
+}
+
+/// The characters of whole code units `bytes` in the wide form `charset`,
+/// or `None` if a unit is malformed (a lone surrogate, a value past
+/// U+10FFFF), as its decoder reads them.
+fn wide_chars(bytes: &[u8], charset: Charset) -> Option<Vec<char>> {
+    let unit = |chunk: &[u8]| -> u32 {
+        match charset {
+            Charset::Utf16Le => u32::from(u16::from_le_bytes([chunk[0], chunk[1]])),
+            Charset::Utf16Be => u32::from(u16::from_be_bytes([chunk[0], chunk[1]])),
+            Charset::Utf32Le => u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]),
+            _ => u32::from_be_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]),
+        }
+    };
+    if matches!(charset, Charset::Utf16Le | Charset::Utf16Be) {
+        let units = bytes.chunks_exact(2).map(|c| unit(c) as u16);
+        char::decode_utf16(units).collect::<Result<_, _>>().ok()
+    } else {
+        bytes.chunks_exact(4).map(|c| char::from_u32(unit(c))).collect()
+    }
 }
 
 /// The fewest characters whose blocks and repetition [`wide_structure`] weighs.
@@ -413,12 +438,10 @@ const WIDE_JUDGED: usize = 64;
 /// Whether `c` is a character of text: not a control other than
 /// whitespace, not private-use, unassigned, a surrogate or a noncharacter.
 fn is_text_char(c: char) -> bool {
-    match c.general_category() {
-        GeneralCategory::Control => matches!(c, '\t' | '\n' | '\u{0C}' | '\r'),
-        GeneralCategory::PrivateUse | GeneralCategory::Unassigned | GeneralCategory::Surrogate => {
-            false
-        }
-        _ => true,
+    match class(c) {
+        Class::Control => matches!(c, '\t' | '\n' | '\u{0C}' | '\r'),
+        Class::PrivateUse | Class::Unassigned => false,
+        Class::Letter | Class::Format | Class::Other => true,
     }
 }
 
@@ -434,6 +457,20 @@ mod tests {
 
     const TEXT: &str = "The quick brown fox jumps over the lazy dog. Pack my box with five \
                         dozen liquor jugs. How vexingly quick daft zebras jump!\n";
+
+    proptest::proptest! {
+        /// The wide forms' characters are their decoders'.
+        #[test]
+        fn wide_chars_are_the_decoders(bytes: Vec<u8>) {
+            for charset in WIDE {
+                let unit = if matches!(charset, Charset::Utf16Le | Charset::Utf16Be) { 2 } else { 4 };
+                let whole = &bytes[..bytes.len() / unit * unit];
+                let (text, malformed) = charset.decode(whole);
+                let expected = (!malformed).then(|| text.chars().collect::<Vec<_>>());
+                proptest::prop_assert_eq!(wide_chars(whole, charset), expected);
+            }
+        }
+    }
 
     #[test]
     fn random_bytes_are_binary_at_every_size() {

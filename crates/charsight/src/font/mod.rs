@@ -306,28 +306,33 @@ pub(crate) fn escape_into(out: &mut String, text: &str) {
     }
 }
 
-/// Whether `text` could hold a font layer at all: it mentions `font`, or
-/// has Burmese or symbol-font private-use characters. A cheap test to skip
-/// the pass on ordinary text.
-pub(crate) fn text_may_have_layer(text: &str) -> bool {
-    text.as_bytes().windows(4).any(|w| w.eq_ignore_ascii_case(b"font"))
-        || text.chars().any(|c| zawgyi::is_myanmar(c) || ('\u{F020}'..='\u{F0FF}').contains(&c))
-}
-
 /// Whether bytes in `charset` could hold a font layer, tested on the bytes
-/// so that ordinary input is not decoded for nothing: they mention `font`
-/// (any case), or, in UTF-8, have a Myanmar-block or U+F000-U+F0FF lead
-/// (`E1 80`-`E1 82`, `EF 80`-`EF 83`). UTF-16 and UTF-32 always qualify.
-pub fn may_have_layer(charset: Charset, bytes: &[u8]) -> bool {
+/// so that ordinary input is not decoded for nothing: they open a font
+/// scope (`<font`, or a `font:` or `font-family:` declaration, in any case)
+/// and mention a font of `registry` ([`Registry::may_be_named_in`]), or,
+/// in UTF-8, have a Myanmar-block or U+F000-U+F0FF lead (`E1 80`-`E1 82`,
+/// `EF 80`-`EF 83`). UTF-16 and UTF-32 always qualify.
+pub fn may_have_layer(charset: Charset, bytes: &[u8], registry: &Registry) -> bool {
     if !charset.is_ascii_compatible() {
         return true;
     }
-    let utf8 = charset == Charset::Utf8;
-    bytes.windows(4).any(|w| w.eq_ignore_ascii_case(b"font"))
-        || (utf8
-            && bytes
-                .windows(2)
-                .any(|w| matches!((w[0], w[1]), (0xE1, 0x80..=0x82) | (0xEF, 0x80..=0x83))))
+    let at = |i: usize, len: usize| bytes.get(i..i + len).unwrap_or_default();
+    let scope = |i: usize| {
+        if !at(i, 4).eq_ignore_ascii_case(b"font") {
+            return false;
+        }
+        let mut end = i + 4;
+        if at(end, 7).eq_ignore_ascii_case(b"-family") {
+            end += 7;
+        }
+        let colon = bytes[end.min(bytes.len())..].iter().find(|b| !b.is_ascii_whitespace());
+        (i > 0 && bytes[i - 1] == b'<') || colon == Some(&b':')
+    };
+    let font = memchr::memchr2_iter(b'f', b'F', bytes).any(scope);
+    let burmese_or_symbol = charset == Charset::Utf8
+        && memchr::memchr2_iter(0xE1, 0xEF, bytes)
+            .any(|i| matches!(at(i, 2), [0xE1, 0x80..=0x82] | [0xEF, 0x80..=0x83]));
+    (font && registry.may_be_named_in(bytes)) || burmese_or_symbol
 }
 
 /// The main font layer of a text (read as HTML), if any: the font with the
@@ -345,7 +350,7 @@ pub fn may_have_layer(charset: Charset, bytes: &[u8]) -> bool {
 /// assert_eq!(font::detect_layer("<p>plain</p>", &registry), None);
 /// ```
 pub fn detect_layer(text: &str, registry: &Registry) -> Option<FontLayer> {
-    if !text_may_have_layer(text) {
+    if !may_have_layer(Charset::Utf8, text.as_bytes(), registry) {
         return None;
     }
     let pass = convert_with(text, Markup::Html, registry, false);
@@ -395,18 +400,19 @@ mod tests {
 
     #[test]
     fn byte_precheck() {
-        assert!(!may_have_layer(Charset::Utf8, "<p>hé</p>".as_bytes()));
-        assert!(may_have_layer(Charset::Utf8, "\u{1000}".as_bytes()));
-        assert!(may_have_layer(Charset::Utf8, "\u{F061}".as_bytes()));
-        assert!(!may_have_layer(Charset::Windows1252, b"\xE1\x80\x80"));
-        assert!(may_have_layer(Charset::Windows1252, b"<FONT>"));
-        assert!(may_have_layer(Charset::Utf16Le, b""));
-    }
-
-    #[test]
-    fn cheap_precheck() {
-        assert!(!text_may_have_layer("<p>hello</p>"));
-        assert!(text_may_have_layer("<FONT face=x>"));
-        assert!(text_may_have_layer("\u{1000}"));
+        let registry = Registry::builtin();
+        let may = |charset, bytes: &[u8]| may_have_layer(charset, bytes, &registry);
+        assert!(!may(Charset::Utf8, "<p>hé</p>".as_bytes()));
+        assert!(may(Charset::Utf8, "\u{1000}".as_bytes()));
+        assert!(may(Charset::Utf8, "\u{F061}".as_bytes()));
+        assert!(!may(Charset::Windows1252, b"\xE1\x80\x80"));
+        assert!(may(Charset::Windows1252, b"<FONT FACE=WingDings>"));
+        assert!(may(Charset::Windows1252, b"<p style='font-family: Kruti_Dev_010'>"));
+        // A font scope that names no font of the registry holds no layer.
+        assert!(!may(Charset::Windows1252, b"<p style='font-family: Arial'>"));
+        // Nor does text about fonts.
+        assert!(!may(Charset::Windows1252, b"<p>Fonts such as Symbol or Wingdings</p>"));
+        assert!(may(Charset::Windows1252, b"p { FONT : 12px Symbol }"));
+        assert!(may(Charset::Utf16Le, b""));
     }
 }

@@ -195,6 +195,8 @@ pub struct Registry {
     tables: Vec<FontTable>,
     names: BTreeMap<String, usize>,
     prefixes: Vec<(String, usize)>,
+    /// The first words of the names and prefixes, searched for at once.
+    first_words: std::sync::OnceLock<Option<aho_corasick::AhoCorasick>>,
 }
 
 impl Registry {
@@ -222,6 +224,7 @@ impl Registry {
     /// Adds a table under its own name and `aliases`. A later table wins a
     /// name that an earlier one had.
     pub fn add(&mut self, table: FontTable, aliases: &[&str]) {
+        self.first_words = std::sync::OnceLock::new();
         let index = self.tables.len();
         for name in std::iter::once(table.name()).chain(aliases.iter().copied()) {
             match name.strip_suffix('*') {
@@ -237,6 +240,24 @@ impl Registry {
     /// The table for a font name, if any.
     pub fn get(&self, name: &str) -> Option<&FontTable> {
         self.tables.get(self.index(name)?)
+    }
+
+    /// Whether `bytes` could name one of the fonts: they hold, in any ASCII
+    /// case, the first word of one of its names or prefixes (`kruti` of
+    /// `Kruti Dev 010`). A test without false negatives for names written
+    /// in ASCII (a name with other letters makes it always true), so that
+    /// a page naming none of them is not searched for font scopes.
+    pub fn may_be_named_in(&self, bytes: &[u8]) -> bool {
+        let finder = self.first_words.get_or_init(|| {
+            let keys = self.names.keys().chain(self.prefixes.iter().map(|(p, _)| p));
+            let words: Vec<&str> = keys.map(|k| k.split('-').next().unwrap_or(k)).collect();
+            if words.iter().any(|w| w.is_empty() || !w.is_ascii()) {
+                return None;
+            }
+            let mut builder = aho_corasick::AhoCorasick::builder();
+            builder.ascii_case_insensitive(true).build(words).ok()
+        });
+        finder.as_ref().is_none_or(|f| f.is_match(bytes))
     }
 
     /// The index of the table for a font name.

@@ -39,7 +39,7 @@ pub(crate) fn repair_text(
     text: &str,
     registry: &Registry,
 ) -> (Vec<Edit>, Vec<(Range<usize>, font::Scope)>) {
-    if !font::text_may_have_layer(text) {
+    if !font::may_have_layer(crate::Charset::Utf8, text.as_bytes(), registry) {
         return (Vec::new(), Vec::new());
     }
     let markup = if looks_like_markup(text) { Markup::Html } else { Markup::Text };

@@ -33,7 +33,7 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
+use crate::classify::{class, Class};
 
 use crate::decode::is_escape;
 use crate::detect::{language_cost, language_costs, LanguageCosts};
@@ -394,10 +394,8 @@ pub(crate) fn unseen(text: &str) -> f32 {
         .filter(|&c| !c.is_ascii() && !c.is_alphabetic() && !is_escape(c) && c != '\u{FFFD}')
         .filter(|&c| !is_variation_selector(c))
         .filter(|c| SYMBOLS.binary_search(&c.to_lowercase().next().unwrap_or(*c)).is_err())
-        .map(|c| match c.general_category() {
-            GeneralCategory::Format | GeneralCategory::PrivateUse | GeneralCategory::Unassigned => {
-                2.0 * UNSEEN_SYMBOL_BITS
-            }
+        .map(|c| match class(c) {
+            Class::Format | Class::PrivateUse | Class::Unassigned => 2.0 * UNSEEN_SYMBOL_BITS,
             _ => UNSEEN_SYMBOL_BITS,
         })
         .sum()
