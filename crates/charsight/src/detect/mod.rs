@@ -107,7 +107,7 @@ const CONTEXT: usize = 64;
 /// bits per halving of probability, fitted on the tuning half of the held-out
 /// text (`cargo run --release -p xtask -- samples --part tune --out DIR`, then
 /// `xtask calibrate DIR`).
-const TEMPERATURE: f64 = 1.5;
+pub(crate) const TEMPERATURE: f64 = 1.5;
 
 /// A streaming content detector.
 ///
@@ -1129,7 +1129,7 @@ impl Detector {
 /// many bits each is `behind` the best (`temperature` bits per halving),
 /// summed over the readings that decode them alike (`decodings`: a label of
 /// each reading's decoding, below `behind.len() + 1`).
-fn confidences(behind: &[f64], decodings: &[usize], temperature: f64) -> Vec<f32> {
+pub(crate) fn confidences(behind: &[f64], decodings: &[usize], temperature: f64) -> Vec<f32> {
     let weights: Vec<f64> = behind.iter().map(|b| (-b / temperature).exp2()).collect();
     let total: f64 = weights.iter().sum();
     let mut alike = vec![0f64; behind.len() + 1];
