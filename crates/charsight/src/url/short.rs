@@ -65,7 +65,7 @@ const WINDOW_BITS: f64 = 24.0;
 /// or a stray continuation byte): about what two or three characters of a
 /// clean reading cost, so that one broken piece loses to a clean reading of
 /// a few plausible characters and wins against implausible ones.
-const BROKEN_PIECE_BITS: f32 = 16.0;
+const BROKEN_PIECE_BITS: f32 = 12.0;
 
 /// What [`guess`] concluded about a short byte string.
 #[derive(Clone, Copy, Debug, PartialEq)]
