@@ -170,7 +170,10 @@ fn cldr_names(tgz: &Path) -> Result<BTreeMap<String, Vec<String>>> {
         s
     });
     if sha != CLDR_SHA256 {
-        bail!("{}: sha256 {sha}, expected {CLDR_SHA256} (cldr-localenames-full@48.2.0)", tgz.display());
+        bail!(
+            "{}: sha256 {sha}, expected {CLDR_SHA256} (cldr-localenames-full@48.2.0)",
+            tgz.display()
+        );
     }
     let wanted: BTreeSet<&str> = SETS.iter().flat_map(|s| s.1.iter().copied()).collect();
     let mut names: BTreeMap<String, Vec<String>> = BTreeMap::new();
@@ -192,7 +195,13 @@ fn cldr_names(tgz: &Path) -> Result<BTreeMap<String, Vec<String>>> {
         let json: serde_json::Value = serde_json::from_str(&text)?;
         let map = &json["main"][locale]["localeDisplayNames"][key];
         let list = names.entry(lang.to_owned()).or_default();
-        list.extend(map.as_object().into_iter().flatten().filter_map(|(_, v)| v.as_str()).map(str::to_owned));
+        list.extend(
+            map.as_object()
+                .into_iter()
+                .flatten()
+                .filter_map(|(_, v)| v.as_str())
+                .map(str::to_owned),
+        );
     }
     for lang in wanted {
         if names.get(lang).is_none_or(Vec::is_empty) {
@@ -380,7 +389,8 @@ enum Outcome {
 fn charsight(decoder: &UrlDecoder, case: &Case, show_errors: bool) -> (Outcome, Option<f32>, bool) {
     let found = decoder.decode(&case.url);
     let component = found.components.first();
-    let reading_right = found.components.len() == 1 && component.is_some_and(|c| c.text == case.keyword);
+    let reading_right =
+        found.components.len() == 1 && component.is_some_and(|c| c.text == case.keyword);
     let outcome = match component.and_then(|c| c.kept) {
         Some(_) => Outcome::Kept,
         None if reading_right => Outcome::Right,
@@ -389,7 +399,12 @@ fn charsight(decoder: &UrlDecoder, case: &Case, show_errors: bool) -> (Outcome, 
     if outcome == Outcome::Wrong && show_errors {
         let got: Vec<_> =
             found.components.iter().map(|c| (c.charset, c.text.as_str(), c.confidence)).collect();
-        eprintln!("{} {:?} {} -> {got:?}", case.encoding, case.keyword, String::from_utf8_lossy(&case.url));
+        eprintln!(
+            "{} {:?} {} -> {got:?}",
+            case.encoding,
+            case.keyword,
+            String::from_utf8_lossy(&case.url)
+        );
     }
     let confidence = component.filter(|c| c.clean).map(|c| c.confidence);
     (outcome, confidence, reading_right)
@@ -435,7 +450,8 @@ impl Tally {
             }
         };
         let all: Vec<usize> = (0..SETS.len()).collect();
-        let rows = SETS.iter().map(|s| s.0.name()).enumerate().map(|(i, n)| (vec![i], n.to_owned()));
+        let rows =
+            SETS.iter().map(|s| s.0.name()).enumerate().map(|(i, n)| (vec![i], n.to_owned()));
         for (rows, name) in rows.chain([(all, "**all**".to_owned())]) {
             write!(out, "| {name} |").unwrap();
             for len in LENGTHS {
@@ -470,8 +486,10 @@ impl Calibration {
             let upper = if high.is_finite() { high.to_string() } else { "1".to_owned() };
             writeln!(out, "| {low}-{upper} | {} | {mean:.3} | {:.3} |", cell.len(), right).unwrap();
         }
-        out.push_str("\nfloor against wrong rewrites and kept components (clean readings)\n\n\
-                       | floor | wrong rewrites | kept |\n|---:|---:|---:|\n");
+        out.push_str(
+            "\nfloor against wrong rewrites and kept components (clean readings)\n\n\
+                       | floor | wrong rewrites | kept |\n|---:|---:|---:|\n",
+        );
         let n = self.0.len().max(1) as f64;
         for floor in [0.0, 0.5, 0.7, 0.8, 0.9, 0.95, 0.97, 0.98, 0.99, 0.995] {
             let wrong = self.0.iter().filter(|(c, right)| *c >= floor && !right).count();
@@ -543,7 +561,8 @@ pub fn run(args: &Args) -> Result<()> {
             cases.extend(made.take(args.per_cell));
         }
     }
-    let decoder = UrlDecoder::new().min_confidence(args.min_confidence.unwrap_or(DEFAULT_MIN_CONFIDENCE));
+    let decoder =
+        UrlDecoder::new().min_confidence(args.min_confidence.unwrap_or(DEFAULT_MIN_CONFIDENCE));
     let chardet_right = if args.no_chardet { None } else { Some(chardet(&cases)?) };
     let mut tallies: [Tally; 3] = Default::default();
     let mut by_tld: BTreeMap<bool, [usize; 4]> = BTreeMap::new();
@@ -583,7 +602,8 @@ pub fn run(args: &Args) -> Result<()> {
     let unchanged = ascii.iter().filter(|c| !decoder.decode(&c.url).changed).count();
     // Broken escapes: kept byte for byte, the rest fixed.
     let utf8: Vec<&Case> = cases.iter().filter(|c| c.encoding == Charset::Utf8).collect();
-    let legacy: Vec<&Case> = cases.iter().filter(|c| c.encoding != Charset::Utf8 && c.len > 1).collect();
+    let legacy: Vec<&Case> =
+        cases.iter().filter(|c| c.encoding != Charset::Utf8 && c.len > 1).collect();
     // Cut and stray bytes must come out as they were; a `%ZZ` must stay
     // while the keyword before it is fixed (or kept, below the floor).
     let (mut broken, mut bad) = ((0, 0), [0; 3]);
@@ -619,7 +639,10 @@ pub fn run(args: &Args) -> Result<()> {
         args.min_confidence.unwrap_or(DEFAULT_MIN_CONFIDENCE)
     );
     println!("ASCII-only URLs unchanged: {unchanged} of {}", ascii.len());
-    println!("UTF-8 cut short or with a stray byte, kept byte for byte: {} of {}", broken.0, broken.1);
+    println!(
+        "UTF-8 cut short or with a stray byte, kept byte for byte: {} of {}",
+        broken.0, broken.1
+    );
     println!(
         "a % without hex digits after a keyword: kept, keyword fixed in {}, all kept in {}, \
          other in {} of {}",
@@ -659,9 +682,15 @@ pub fn run(args: &Args) -> Result<()> {
     println!("{}", tallies[0].table("charsight (% right)", 0));
     println!("{}", tallies[0].table("charsight (% kept: left as it was)", 1));
     println!("{}", tallies[0].table("charsight (% wrong rewrites)", 2));
-    println!("{}", tallies[1].table("baseline: chardetng on the decoded URL with its TLD (% right)", 0));
+    println!(
+        "{}",
+        tallies[1].table("baseline: chardetng on the decoded URL with its TLD (% right)", 0)
+    );
     if chardet_right.is_some() {
-        println!("{}", tallies[2].table("baseline: chardet 7.7.0 on the keyword bytes (% right)", 0));
+        println!(
+            "{}",
+            tallies[2].table("baseline: chardet 7.7.0 on the keyword bytes (% right)", 0)
+        );
     }
     println!("{}", calibration.table());
     Ok(())

@@ -18,7 +18,7 @@ fn url_text(args: &[&str], stdin: &[u8]) -> String {
 }
 
 const LOG: &[u8] =
-    b"1.2.3.4 - - \"GET /s?wd=%B1%B1%BE%A9 HTTP/1.1\" 200 http://example.jp/%93%FA%96%7B\n\
+    b"1.2.3.4 - - \"GET /s?wd=%B1%B1%BE%A9%CC%EC%C6%F8 HTTP/1.1\" 200 http://example.jp/%93%FA%96%7B\n\
 not a url at all\n\
 \n\
 /wiki/%E6%97%A5%E6%9C%AC\n";
@@ -27,7 +27,7 @@ not a url at all\n\
 fn default_rewrites_every_url_token_as_utf8_escapes() {
     assert_eq!(
         url_text(&[], LOG),
-        "1.2.3.4 - - \"GET /s?wd=%E5%8C%97%E4%BA%AC HTTP/1.1\" 200 http://example.jp/%E6%97%A5%E6%9C%AC\n\
+        "1.2.3.4 - - \"GET /s?wd=%E5%8C%97%E4%BA%AC%E5%A4%A9%E6%B0%94 HTTP/1.1\" 200 http://example.jp/%E6%97%A5%E6%9C%AC\n\
          not a url at all\n\
          \n\
          /wiki/%E6%97%A5%E6%9C%AC\n"
@@ -38,7 +38,7 @@ fn default_rewrites_every_url_token_as_utf8_escapes() {
 fn iri_prints_readable_urls() {
     assert_eq!(
         url_text(&["--iri"], LOG),
-        "1.2.3.4 - - \"GET /s?wd=北京 HTTP/1.1\" 200 http://example.jp/日本\n\
+        "1.2.3.4 - - \"GET /s?wd=北京天气 HTTP/1.1\" 200 http://example.jp/日本\n\
          not a url at all\n\
          \n\
          /wiki/日本\n"
@@ -59,11 +59,11 @@ fn jsonl_has_exactly_the_contract_fields() {
     let first = &lines[0];
     assert_eq!(first["changed"], true);
     // `url` and `iri` are the (first) URL, `line` the whole line (issue 18).
-    assert_eq!(first["url"], "/s?wd=%E5%8C%97%E4%BA%AC");
-    assert_eq!(first["iri"], "/s?wd=北京");
+    assert_eq!(first["url"], "/s?wd=%E5%8C%97%E4%BA%AC%E5%A4%A9%E6%B0%94");
+    assert_eq!(first["iri"], "/s?wd=北京天气");
     assert_eq!(
         first["line"],
-        "1.2.3.4 - - \"GET /s?wd=%E5%8C%97%E4%BA%AC HTTP/1.1\" 200 http://example.jp/%E6%97%A5%E6%9C%AC"
+        "1.2.3.4 - - \"GET /s?wd=%E5%8C%97%E4%BA%AC%E5%A4%A9%E6%B0%94 HTTP/1.1\" 200 http://example.jp/%E6%97%A5%E6%9C%AC"
     );
     let parts: Vec<(&str, &str)> = first["components"]
         .as_array()
@@ -128,8 +128,9 @@ fn bad_options_are_usage_errors() {
 #[test]
 fn tld_shifts_the_prior_of_single_characters() {
     let line = b"/s?q=%B0%A1\n";
-    assert_eq!(url_text(&["--iri", "--tld", "kr"], line), "/s?q=가\n");
-    assert_eq!(url_text(&["--iri", "--tld", "cn"], line), "/s?q=啊\n");
+    let floor = ["--iri", "--min-confidence", "0.9", "--tld"];
+    assert_eq!(url_text(&[&floor[..], &["kr"]].concat(), line), "/s?q=가\n");
+    assert_eq!(url_text(&[&floor[..], &["cn"]].concat(), line), "/s?q=啊\n");
 }
 
 #[test]
@@ -237,7 +238,7 @@ fn r21_host_hints_add_sites_and_bad_lines_name_the_file() {
     let hints = dir.path().join("hints.tsv");
     std::fs::write(&hints, "# mine\nexample.com\tEUC-KR\n").unwrap();
     let line = b"http://www.example.com/s?q=%B0%A1 http://www.baidu.com/s?wd=%B0%A1\n";
-    let args = ["--iri", "--host-hints", hints.to_str().unwrap()];
+    let args = ["--iri", "--min-confidence", "0.9", "--host-hints", hints.to_str().unwrap()];
     assert_eq!(
         url_text(&args, line),
         "http://www.example.com/s?q=가 http://www.baidu.com/s?wd=啊\n"

@@ -450,11 +450,29 @@ impl Detector {
     pub fn with_hints(tld: Option<&str>, language: Option<&str>) -> Detector {
         // Every reading's set-up is the same: built once, copied.
         static FRESH: std::sync::OnceLock<Detector> = std::sync::OnceLock::new();
-        let mut detector = FRESH.get_or_init(Detector::unhinted).clone();
+        FRESH.get_or_init(Detector::unhinted).clone().hinted(tld, language)
+    }
+
+    /// This detector with the hints of [`Detector::with_hints`].
+    pub(crate) fn hinted(mut self, tld: Option<&str>, language: Option<&str>) -> Detector {
         let hints = Hints::new(tld, language);
         if hints != Hints::default() {
-            detector.own_charges = Charges::new(None, &hints);
-            detector.hints = hints;
+            self.own_charges = Charges::new(None, &hints);
+            self.hints = hints;
+        }
+        self
+    }
+
+    /// A detector that has seen nothing and considers only `charsets`: the
+    /// other readings are out from the start and cost nothing to run (for
+    /// short strings known to be in one of a few encodings).
+    pub(crate) fn only(charsets: &[Charset]) -> Detector {
+        let mut detector = Detector::unhinted();
+        for (entry, e) in entries().iter().enumerate() {
+            if !charsets.contains(&e.charset) {
+                detector.status[entry] = Status::Disqualified;
+                detector.single.retire(entry);
+            }
         }
         detector
     }

@@ -224,8 +224,10 @@ impl UrlDecoder {
             };
             let plus_is_space = matches!(part, Part::QueryKey(_) | Part::QueryValue(_));
             let unescaped = escape::unescape(bytes, plus_is_space);
-            let found = short::guess_where(&unescaped.bytes, tld, favoured, |charset| {
-                keeps_literals_apart(charset, &unescaped)
+            let found = remembered(bytes, plus_is_space, tld, hinted, || {
+                short::guess_where(&unescaped.bytes, tld, favoured, |charset| {
+                    keeps_literals_apart(charset, &unescaped)
+                })
             });
             let kept = if !found.clean {
                 Some(Kept::BrokenEscapes)
@@ -269,6 +271,45 @@ impl UrlDecoder {
     }
 }
 
+/// Components at most this long are remembered (see [`remembered`])…
+const REMEMBER_LEN: usize = 256;
+/// …this many per thread, forgotten all at once when full.
+const REMEMBER_COUNT: usize = 4096;
+
+/// The guess for a component (its bytes as they stand, whether `+` is a
+/// space, the site's TLD and hint), from `guess` or from the last time the
+/// thread saw the same: logs repeat their search keywords many times.
+fn remembered(
+    bytes: &[u8],
+    plus_is_space: bool,
+    tld: Option<&str>,
+    hinted: Option<Charset>,
+    guess: impl FnOnce() -> ShortGuess,
+) -> ShortGuess {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+    thread_local! {
+        static SEEN: RefCell<HashMap<Vec<u8>, ShortGuess>> = RefCell::new(HashMap::new());
+    }
+    if bytes.len() > REMEMBER_LEN {
+        return guess();
+    }
+    let tld = tld.unwrap_or("").as_bytes();
+    let hint = hinted.map_or(u8::MAX, |c| c as u8);
+    let key = [tld, &[0, hint, u8::from(plus_is_space)], bytes].concat();
+    if let Some(found) = SEEN.with_borrow(|seen| seen.get(&key).copied()) {
+        return found;
+    }
+    let found = guess();
+    SEEN.with_borrow_mut(|seen| {
+        if seen.len() >= REMEMBER_COUNT {
+            seen.clear();
+        }
+        seen.insert(key, found);
+    });
+    found
+}
+
 /// Whether a token looks like a URL: no ASCII whitespace or control, and
 /// either a scheme (`http:`, `mailto:`) or a leading `/` (a request target
 /// or path). Tokens that are not URLs are left alone by callers.
@@ -294,8 +335,9 @@ pub fn is_url(token: &[u8]) -> bool {
 /// skip it (the fast path for pure-ASCII log lines).
 pub fn needs_decoding(url: &[u8]) -> bool {
     escape::may_have_non_ascii(url)
-        || memchr::memmem::find_iter(url, b"--")
-            .any(|i| i >= 2 && url[i - 2..i].eq_ignore_ascii_case(b"xn"))
+        || memchr::memchr_iter(b'-', url).any(|i| {
+            i >= 2 && url.get(i + 1) == Some(&b'-') && url[i - 2..i].eq_ignore_ascii_case(b"xn")
+        })
 }
 
 /// The length of the scheme and its colon (`http:` → 5), if `url` has one.
@@ -816,6 +858,9 @@ mod tests {
         // B0 A1: 啊 in GBK, 가 in EUC-KR.
         let found = decode(b"http://www.baidu.com/s?wd=%B0%A1");
         assert_eq!(found.components[0].charset, Charset::Gbk);
+        assert!(found.components[0].confidence > 0.9, "{:?}", found.components[0]);
+        let found =
+            UrlDecoder::new().min_confidence(0.9).decode(b"http://www.baidu.com/s?wd=%B0%A1");
         assert_eq!(found.iri, "http://www.baidu.com/s?wd=啊");
         let found = decode(b"http://search.naver.com/s?q=%B0%A1");
         assert_eq!(found.components[0].charset, Charset::EucKr);

@@ -115,7 +115,9 @@ pub(crate) fn guess_where(
     if bytes.is_ascii() {
         return ShortGuess { charset: Charset::Utf8, confidence: 1.0, clean: true };
     }
-    let mut detector = Detector::with_hints(tld, None);
+    // The detector's set-up for the candidates is built once, copied.
+    static FRESH: std::sync::OnceLock<Detector> = std::sync::OnceLock::new();
+    let mut detector = FRESH.get_or_init(|| Detector::only(&CANDIDATES)).clone().hinted(tld, None);
     detector.feed(bytes, true);
     let mut ranked: Vec<(Charset, f64)> = detector
         .guess()
