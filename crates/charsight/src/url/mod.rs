@@ -477,28 +477,39 @@ fn push_host_iri(iri: &mut String, host: &[u8]) {
 /// characters that also hold escaped bytes: in `d%E9j`, `j` was typed as
 /// itself, so no GBK character `%E9` + `j` exists.
 ///
-/// Only for the encodings whose characters in common use never end in an
-/// ASCII byte (GBK's GB2312 core, EUC-KR's KS X 1001, EUC-JP): a browser
-/// submitting a form leaves ASCII bytes as they are, so in Big5 and
-/// Shift_JIS, where half the characters end in one, `人` is `%A4H` and
-/// `ア` is `%83A`.
+/// In GBK, EUC-KR and EUC-JP, whose characters in common use never end in
+/// an ASCII byte (the GB2312, KS X 1001 and JIS X 0208 cores), never. In
+/// Big5 and Shift_JIS half the characters end in one, and a browser
+/// submitting a form leaves ASCII bytes as they are (`人` is `%A4H`, `ア`
+/// is `%83A`): there only when the character would stand inside a word of
+/// literal ASCII letters (`pa%A8tu`, `%8Avica`).
 fn keeps_literals_apart(charset: Charset, unescaped: &Unescaped) -> bool {
     let (bytes, origins) = (&unescaped.bytes, &unescaped.origins);
     let literal = |j: usize| bytes[j].is_ascii() && origins[j] != Origin::Escaped;
     let risky = (1..bytes.len()).any(|j| origins[j - 1] == Origin::Escaped && literal(j));
-    if !risky || !matches!(charset, Charset::Gbk | Charset::EucKr | Charset::EucJp) {
+    let always = matches!(charset, Charset::Gbk | Charset::EucKr | Charset::EucJp);
+    if !risky || !(always || matches!(charset, Charset::Big5 | Charset::ShiftJis)) {
         return true;
     }
-    let mut pos = 0;
+    // A letter that stands alone, not as the end of a character.
+    let letter = |j: usize| {
+        literal(j)
+            && bytes[j].is_ascii_alphanumeric()
+            && short::sequence_len(charset, bytes, j) == 1
+    };
+    let (mut pos, mut after_letter) = (0, false);
     while pos < bytes.len() {
         let end = (pos + short::sequence_len(charset, bytes, pos)).min(bytes.len());
         let sequence = pos..end;
+        let in_a_word = after_letter || (end < bytes.len() && letter(end));
         if end - pos > 1
             && origins[sequence.clone()].contains(&Origin::Escaped)
             && sequence.clone().any(literal)
+            && (always || in_a_word)
         {
             return false;
         }
+        after_letter = end - pos == 1 && letter(pos);
         pos = end;
     }
     true
@@ -827,6 +838,9 @@ mod tests {
         let unescaped = escape::unescape(b"d%E9j", false);
         assert!(!keeps_literals_apart(Charset::Gbk, &unescaped));
         assert!(keeps_literals_apart(Charset::Windows1252, &unescaped));
+        // Big5 人 as a browser writes it, and š inside a Latin word.
+        assert!(keeps_literals_apart(Charset::Big5, &escape::unescape(b"%A4H%A4f%A4%E5", false)));
+        assert!(!keeps_literals_apart(Charset::Big5, &escape::unescape(b"pa%A8tu", false)));
     }
 
     #[test]
