@@ -54,7 +54,7 @@ fn short_strings(c: &mut Criterion) {
     group.bench_function("keywords of 3-4 characters", |b| {
         b.iter_batched(
             || keywords.clone(),
-            |keywords| keywords.iter().map(|k| url::guess(k, &[]).confidence).sum::<f32>(),
+            |keywords| keywords.iter().map(|k| url::guess(k, None, &[]).confidence).sum::<f32>(),
             BatchSize::SmallInput,
         )
     });

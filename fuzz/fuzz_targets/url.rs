@@ -22,6 +22,7 @@ fuzz_target!(|data: &[u8]| {
         assert!((0.0..=1.0).contains(&component.confidence));
         assert!(component.span.end <= input.len());
     }
-    let guess = url::guess(input, url::tld_hint(tld));
+    let hinted = url::HostHints::built_in().get(tld.as_bytes());
+    let guess = url::guess(input, Some(tld).filter(|t| !t.is_empty()), hinted.as_slice());
     assert!((0.0..=1.0).contains(&guess.confidence));
 });

@@ -1,49 +1,91 @@
 //! `xtask url-eval`: accuracy of `charsight::url` on search keywords in URLs,
 //! by encoding and keyword length, against two baselines in the same run.
 //!
-//! The test set is built from the held-out lines of `../shared/text`
-//! (`testkit::held_out`; the charfreq tables were trained on the other
-//! lines): keywords of 1 to 8 characters cut at word boundaries (for CJK,
-//! runs between punctuation and spaces, cut to length), encoded in each of
-//! the six encodings (UTF-8 also carries Russian, Greek, Arabic, French and
-//! German keywords), written raw or percent-escaped (upper or lower case)
-//! into realistic URL shapes (`?wd=`, `?q=`, `?word=`, path segments), mixed
-//! with ASCII-only URLs.
+//! Keywords come from one of two sources:
 //!
-//! A case is right when the keyword's text comes out exactly. Baselines:
-//! (a) "every non-ASCII run that is valid 3-byte UTF-8 is UTF-8, else GBK";
-//! (b) chardetng on the percent-decoded URL.
+//! - evaluation (`--words TGZ`): the names of countries and languages in
+//!   each language of the Unicode CLDR (the npm package
+//!   `cldr-localenames-full@48.2.0`, sha256 [`CLDR_SHA256`]), which no model
+//!   of charsight was trained on;
+//! - development (`--dev`): the held-out lines of `../shared/text`
+//!   (`testkit::held_out`; the language models were trained on the others),
+//!   on which the default floor (`--min-confidence`) was chosen.
+//!
+//! Keywords of 1 to 8 characters (whole words in languages written with
+//! spaces, runs cut to length in Chinese and Japanese; single characters
+//! too) are encoded in each encoding a web form submits in, written raw or
+//! percent-escaped (upper or lower case) into realistic URL shapes
+//! (`?wd=`, `?q=`, `?word=`, path segments) on a host under the language's
+//! country TLD half of the time and under `.com` the other half. Also:
+//! ASCII-only URLs (never to change) and broken escapes (kept byte for byte
+//! while the rest is fixed).
+//!
+//! A case is right when the keyword's text comes out exactly; kept when
+//! charsight left it as it was (below the floor); wrong otherwise (a wrong
+//! rewrite). Baselines: chardetng on the percent-decoded URL (with the
+//! TLD), and chardet 7.7 (`tools/xtask/py/requirements.txt`, in the xtask
+//! venv) on the keyword's bytes.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
+use std::io::{Read, Write as _};
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
 
-use anyhow::Result;
-use charsight::url::UrlDecoder;
+use anyhow::{bail, Context, Result};
+use charsight::url::{UrlDecoder, DEFAULT_MIN_CONFIDENCE};
 use charsight::Charset;
 use encoding_rs::Encoding;
+use sha2::Digest;
+
+use crate::venv;
+
+/// The sha256 of `cldr-localenames-full-48.2.0.tgz` (`npm pack
+/// cldr-localenames-full@48.2.0`).
+pub const CLDR_SHA256: &str = "7f2ac7fd3b5d90f56ad127f9ed5ae67b58b3e556818f55530b9f47bb81bcde57";
 
 /// Options of `url-eval`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Build the keywords from the training lines instead of the held-out
-    /// ones (for tuning; the reported figures use the held-out lines).
-    #[arg(long)]
-    train: bool,
+    /// The CLDR locale names: the tarball of `npm pack
+    /// cldr-localenames-full@48.2.0` (the evaluation keywords).
+    #[arg(long, value_name = "TGZ", required_unless_present = "dev")]
+    words: Option<PathBuf>,
+    /// Take the keywords from the held-out lines of ../shared/text instead
+    /// (the development set the floor was chosen on; the language models
+    /// were trained on the other lines).
+    #[arg(long, conflicts_with = "words")]
+    dev: bool,
     /// Keywords per encoding and length.
-    #[arg(long, default_value_t = 300)]
+    #[arg(long, default_value_t = 200)]
     per_cell: usize,
-    /// Hosts under the keyword language's country TLD (`.cn`, `.tw`, `.jp`,
-    /// `.kr`) instead of `.com`; the baselines' chardetng gets it too.
+    /// The floor to evaluate charsight with (default: the library's).
+    #[arg(long, value_name = "P")]
+    min_confidence: Option<f32>,
+    /// Skip the chardet baseline (no Python needed).
     #[arg(long)]
-    country_tld: bool,
+    no_chardet: bool,
     /// Print each wrong case of charsight.
     #[arg(long)]
     show_errors: bool,
 }
 
-/// The keyword encodings and the languages whose text each carries.
-const SETS: [(Charset, &[&str]); 6] = [
-    (Charset::Utf8, &["ja", "ko", "zh-Hans", "zh-Hant", "ru", "el", "ar", "fr", "de"]),
+/// The encodings and the languages whose keywords each carries.
+const SETS: [(Charset, &[&str]); 16] = [
+    (
+        Charset::Utf8,
+        &["ja", "ko", "zh-Hans", "zh-Hant", "ru", "uk", "el", "tr", "pl", "cs", "de", "fr"],
+    ),
+    (Charset::Windows1252, &["de", "fr", "es", "pt", "it", "nl", "sv"]),
+    (Charset::Iso8859_15, &["fr", "de", "fi", "et"]),
+    (Charset::Windows1250, &["pl", "cs", "hu", "sk", "hr", "sl", "ro"]),
+    (Charset::Iso8859_2, &["pl", "cs", "hu", "sk", "hr", "sl"]),
+    (Charset::Windows1253, &["el"]),
+    (Charset::Iso8859_7, &["el"]),
+    (Charset::Windows1254, &["tr"]),
+    (Charset::Windows1251, &["ru", "uk", "bg", "mk", "sr"]),
+    (Charset::Koi8R, &["ru"]),
+    (Charset::Koi8U, &["uk"]),
     (Charset::Gbk, &["zh-Hans"]),
     (Charset::Big5, &["zh-Hant"]),
     (Charset::ShiftJis, &["ja"]),
@@ -53,42 +95,120 @@ const SETS: [(Charset, &[&str]); 6] = [
 
 const LENGTHS: std::ops::RangeInclusive<usize> = 1..=8;
 
-/// Languages written with spaces between words, whose keywords may hold one.
-const SPACED: [&str; 7] = ["ko", "ru", "el", "ar", "fr", "de", "en"];
+/// Languages written without spaces between words: their keywords are
+/// runs cut to length.
+const UNSPACED: [&str; 3] = ["ja", "zh-Hans", "zh-Hant"];
+
+/// The country TLD of a language's sites.
+fn country(lang: &str) -> &'static str {
+    match lang {
+        "ja" => "jp",
+        "ko" => "kr",
+        "zh-Hans" => "cn",
+        "zh-Hant" => "tw",
+        "ru" => "ru",
+        "uk" => "ua",
+        "el" => "gr",
+        "tr" => "tr",
+        "pl" => "pl",
+        "cs" => "cz",
+        "de" => "de",
+        "fr" => "fr",
+        "es" => "es",
+        "pt" => "pt",
+        "it" => "it",
+        "nl" => "nl",
+        "sv" => "se",
+        "fi" => "fi",
+        "et" => "ee",
+        "hu" => "hu",
+        "sk" => "sk",
+        "hr" => "hr",
+        "sl" => "si",
+        "ro" => "ro",
+        "bg" => "bg",
+        "mk" => "mk",
+        "sr" => "rs",
+        _ => "com",
+    }
+}
 
 fn fnv(bytes: &[u8], salt: u64) -> u64 {
     testkit::fnv1a64(bytes.iter().copied(), salt)
 }
 
-/// Keywords of each length from the lines of `lang`: the first `len`
-/// characters of each run of letters (and, in spaced languages, spaces),
-/// when the cut does not end on a space.
-fn keywords(lang: &str, held: bool) -> BTreeMap<usize, BTreeSet<String>> {
-    let spaced = SPACED.contains(&lang);
+/// Keywords of each length from `lines` of `lang`: the first `len`
+/// characters of each run of letters in unspaced languages, whole words in
+/// the others; and each non-ASCII letter as a keyword of one character.
+fn keywords(lang: &str, lines: &[String]) -> BTreeMap<usize, BTreeSet<String>> {
+    let unspaced = UNSPACED.contains(&lang);
     let mut out: BTreeMap<usize, BTreeSet<String>> = BTreeMap::new();
-    for line in testkit::text_lines(lang, held) {
-        let is_word = |c: char| c.is_alphanumeric() || (spaced && c == ' ');
-        for run in line.split(|c: char| !is_word(c)) {
-            let run = run.trim();
+    for line in lines {
+        for run in line.split(|c: char| !c.is_alphanumeric()).filter(|r| !r.is_empty()) {
             let chars: Vec<char> = run.chars().collect();
-            for len in LENGTHS {
-                if chars.len() < len
-                    || chars[len - 1] == ' '
-                    || chars.get(len) == Some(&' ') && !spaced
-                {
-                    continue;
+            if unspaced {
+                for len in LENGTHS.filter(|&len| len <= chars.len()) {
+                    out.entry(len).or_default().insert(chars[..len].iter().collect());
                 }
-                let word: String = chars[..len].iter().collect();
-                // CJK runs are cut anywhere; alphabetic words only whole.
-                let whole = chars.len() == len || chars[len] == ' ';
-                if spaced && lang != "ko" && !whole {
-                    continue;
-                }
-                out.entry(len).or_default().insert(word);
+            } else if LENGTHS.contains(&chars.len()) {
+                out.entry(chars.len()).or_default().insert(run.to_owned());
+            }
+            for c in chars.iter().filter(|c| !c.is_ascii()) {
+                out.entry(1).or_default().insert(c.to_string());
             }
         }
     }
     out
+}
+
+/// The CLDR names of countries and languages, by language, from the
+/// tarball (checked against [`CLDR_SHA256`]).
+fn cldr_names(tgz: &Path) -> Result<BTreeMap<String, Vec<String>>> {
+    let bytes = std::fs::read(tgz).with_context(|| format!("reading {}", tgz.display()))?;
+    let sha = sha2::Sha256::digest(&bytes).iter().fold(String::new(), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    });
+    if sha != CLDR_SHA256 {
+        bail!(
+            "{}: sha256 {sha}, expected {CLDR_SHA256} (cldr-localenames-full@48.2.0)",
+            tgz.display()
+        );
+    }
+    let wanted: BTreeSet<&str> = SETS.iter().flat_map(|s| s.1.iter().copied()).collect();
+    let mut names: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(&bytes[..]));
+    for entry in archive.entries()? {
+        let mut entry = entry?;
+        let path = entry.path()?.to_string_lossy().into_owned();
+        let parts: Vec<&str> = path.split('/').collect();
+        let [_, "main", locale, file @ ("territories.json" | "languages.json")] = parts[..] else {
+            continue;
+        };
+        let lang = if locale == "zh" { "zh-Hans" } else { locale };
+        if !wanted.contains(lang) {
+            continue;
+        }
+        let key = file.trim_end_matches(".json");
+        let mut text = String::new();
+        entry.read_to_string(&mut text)?;
+        let json: serde_json::Value = serde_json::from_str(&text)?;
+        let map = &json["main"][locale]["localeDisplayNames"][key];
+        let list = names.entry(lang.to_owned()).or_default();
+        list.extend(
+            map.as_object()
+                .into_iter()
+                .flatten()
+                .filter_map(|(_, v)| v.as_str())
+                .map(str::to_owned),
+        );
+    }
+    for lang in wanted {
+        if names.get(lang).is_none_or(Vec::is_empty) {
+            bail!("{}: no names for {lang}", tgz.display());
+        }
+    }
+    Ok(names)
 }
 
 /// One labelled URL.
@@ -97,23 +217,16 @@ struct Case {
     len: usize,
     keyword: String,
     url: Vec<u8>,
+    /// Where the keyword is in `url`.
+    span: std::ops::Range<usize>,
+    /// Whether the keyword is in the query.
+    in_query: bool,
     /// The URL with escapes decoded (what chardetng sees).
     decoded: Vec<u8>,
     /// The keyword's bytes in its encoding.
     bytes: Vec<u8>,
+    /// The host's TLD: the language's country's, or `com`.
     tld: &'static str,
-}
-
-fn country(encoding: Charset, keyword: &str) -> &'static str {
-    match encoding {
-        Charset::Gbk => "cn",
-        Charset::Big5 => "tw",
-        Charset::ShiftJis | Charset::EucJp => "jp",
-        Charset::EucKr => "kr",
-        _ if keyword.chars().any(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c)) => "kr",
-        _ if keyword.chars().any(|c| ('\u{3040}'..='\u{30FF}').contains(&c)) => "jp",
-        _ => "com",
-    }
 }
 
 fn escape_into(out: &mut Vec<u8>, bytes: &[u8], style: u64, in_query: bool) {
@@ -142,26 +255,8 @@ fn escape_into(out: &mut Vec<u8>, bytes: &[u8], style: u64, in_query: bool) {
     }
 }
 
-fn make_case(encoding: Charset, len: usize, keyword: &str, country_tld: bool) -> Option<Case> {
-    let (bytes, _, unmappable) = whatwg(encoding).encode(keyword);
-    if unmappable {
-        return None;
-    }
-    let h = fnv(keyword.as_bytes(), encoding as u64);
-    let tld = if country_tld { country(encoding, keyword) } else { "com" };
-    // Raw bytes a quarter of the time, upper-case escapes half, lower-case a quarter.
-    let style = [0, 1, 1, 2][(h % 4) as usize];
-    let site = ["search", "bbs", "shop", "news", "tieba"][(h >> 8) as usize % 5];
-    let (prefix, suffix, in_query) = match (h >> 16) % 5 {
-        0 => (format!("http://www.{site}.{tld}/s?wd="), "&rsv_bp=1", true),
-        1 => (format!("https://{site}.{tld}/search?q="), "&hl=en&start=10", true),
-        2 => ("/search.php?word=".to_owned(), "&page=2", true),
-        3 => (format!("http://{site}.{tld}/tag/"), "/index.html", false),
-        _ => ("/wiki/".to_owned(), "", false),
-    };
-    let mut url = prefix.into_bytes();
-    escape_into(&mut url, &bytes, style, in_query);
-    url.extend_from_slice(suffix.as_bytes());
+/// Percent-decodes a URL (`+` as a space in queries), as chardetng sees it.
+fn unescape(url: &[u8], in_query: bool) -> Vec<u8> {
     let mut decoded = Vec::new();
     let mut i = 0;
     while i < url.len() {
@@ -181,11 +276,41 @@ fn make_case(encoding: Charset, len: usize, keyword: &str, country_tld: bool) ->
             }
         }
     }
+    decoded
+}
+
+/// The case of `keyword` in `encoding`; `None` when the encoding cannot
+/// write it. `escapes_only` rules out raw bytes (for the broken escapes).
+fn make_case(encoding: Charset, lang: &str, keyword: &str, escapes_only: bool) -> Option<Case> {
+    let (bytes, _, unmappable) = whatwg(encoding).encode(keyword);
+    if unmappable {
+        return None;
+    }
+    let h = fnv(keyword.as_bytes(), encoding as u64);
+    let tld = if h >> 40 & 1 == 0 { country(lang) } else { "com" };
+    // Raw bytes a quarter of the time, upper-case escapes half, lower-case a quarter.
+    let style = [0, 1, 1, 2][(h % 4) as usize].max(u64::from(escapes_only));
+    let site = ["search", "bbs", "shop", "news", "forum"][(h >> 8) as usize % 5];
+    let (prefix, suffix, in_query) = match (h >> 16) % 5 {
+        0 => (format!("http://www.{site}.{tld}/s?wd="), "&rsv_bp=1", true),
+        1 => (format!("https://{site}.{tld}/search?q="), "&hl=en&start=10", true),
+        2 => (format!("http://{site}.{tld}/search.php?word="), "&page=2", true),
+        3 => (format!("http://{site}.{tld}/tag/"), "/index.html", false),
+        _ => (format!("https://{site}.{tld}/wiki/"), "", false),
+    };
+    let mut url = prefix.into_bytes();
+    let start = url.len();
+    escape_into(&mut url, &bytes, style, in_query);
+    let span = start..url.len();
+    url.extend_from_slice(suffix.as_bytes());
+    let decoded = unescape(&url, in_query);
     Some(Case {
         encoding,
-        len,
+        len: keyword.chars().count(),
         keyword: keyword.to_owned(),
         url,
+        span,
+        in_query,
         decoded,
         bytes: bytes.into_owned(),
         tld,
@@ -196,7 +321,7 @@ fn make_case(encoding: Charset, len: usize, keyword: &str, country_tld: bool) ->
 fn whatwg(charset: Charset) -> &'static Encoding {
     match charset {
         Charset::Gbk => encoding_rs::GB18030,
-        other => other.to_encoding_rs().expect("the six encodings are WHATWG ones"),
+        other => other.to_encoding_rs().expect("the candidates are WHATWG encodings"),
     }
 }
 
@@ -206,28 +331,8 @@ fn decodes_to(encoding: &'static Encoding, bytes: &[u8], keyword: &str) -> bool 
         .is_some_and(|t| t == keyword)
 }
 
-/// Baseline (a): valid 3-byte UTF-8 patterns are UTF-8, anything else GBK.
-fn baseline_utf8_else_gbk(case: &Case) -> bool {
-    let mut rest = &case.decoded[..];
-    let mut utf8 = true;
-    while let Some(i) = rest.iter().position(|&b| b >= 0x80) {
-        let seq = &rest[i..];
-        let three = seq.len() >= 3
-            && (0xE0..=0xEF).contains(&seq[0])
-            && seq[1..3].iter().all(|b| (0x80..=0xBF).contains(b))
-            && std::str::from_utf8(&seq[..3]).is_ok();
-        if !three {
-            utf8 = false;
-            break;
-        }
-        rest = &seq[3..];
-    }
-    let encoding = if utf8 { encoding_rs::UTF_8 } else { encoding_rs::GB18030 };
-    decodes_to(encoding, &case.bytes, &case.keyword)
-}
-
-/// Baseline (b): chardetng on the percent-decoded URL.
-fn baseline_chardetng(case: &Case) -> bool {
+/// Baseline: chardetng on the percent-decoded URL, with the host's TLD.
+fn chardetng(case: &Case) -> bool {
     let mut detector = chardetng::EncodingDetector::new();
     detector.feed(&case.decoded, true);
     let tld = (case.tld != "com").then_some(case.tld.as_bytes());
@@ -238,12 +343,60 @@ fn baseline_chardetng(case: &Case) -> bool {
     decodes_to(encoding, &case.bytes, &case.keyword)
 }
 
-/// Whether charsight gets the keyword right, and its confidence.
-fn charsight(case: &Case, show_errors: bool) -> (bool, f32) {
-    let found = UrlDecoder::new().decode(&case.url);
-    let right = found.components.len() == 1 && found.components[0].text == case.keyword;
-    let confidence = found.components.first().map_or(0.0, |c| c.confidence);
-    if !right && show_errors {
+/// Baseline: chardet on each keyword's bytes, in one Python process.
+fn chardet(cases: &[Case]) -> Result<Vec<bool>> {
+    let python = venv::python()?;
+    let mut child = venv::command(&python, "chardet_bytes.py")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .context("running chardet_bytes.py")?;
+    let mut input = String::new();
+    for case in cases {
+        for b in &case.bytes {
+            write!(input, "{b:02x}")?;
+        }
+        input.push('\n');
+    }
+    let mut stdin = child.stdin.take().expect("piped");
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let output = child.wait_with_output()?;
+    writer.join().expect("the writer does not panic")?;
+    if !output.status.success() {
+        bail!("chardet_bytes.py failed: {}", output.status);
+    }
+    let names = String::from_utf8(output.stdout)?;
+    let right = names.lines().zip(cases).map(|(name, case)| {
+        let charset = charsight::label::resolve(name.as_bytes()).ok();
+        charset.and_then(|c| c.to_encoding_rs()).is_some_and(|e| {
+            let e = if e == encoding_rs::GBK { encoding_rs::GB18030 } else { e };
+            decodes_to(e, &case.bytes, &case.keyword)
+        })
+    });
+    Ok(right.collect())
+}
+
+/// What charsight made of a case.
+#[derive(Clone, Copy, PartialEq)]
+enum Outcome {
+    Right,
+    Kept,
+    Wrong,
+}
+
+/// charsight's outcome, its confidence and whether its reading (rewritten
+/// or not) was the keyword; no confidence when no reading was clean.
+fn charsight(decoder: &UrlDecoder, case: &Case, show_errors: bool) -> (Outcome, Option<f32>, bool) {
+    let found = decoder.decode(&case.url);
+    let component = found.components.first();
+    let reading_right =
+        found.components.len() == 1 && component.is_some_and(|c| c.text == case.keyword);
+    let outcome = match component.and_then(|c| c.kept) {
+        Some(_) => Outcome::Kept,
+        None if reading_right => Outcome::Right,
+        None => Outcome::Wrong,
+    };
+    if outcome == Outcome::Wrong && show_errors {
         let got: Vec<_> =
             found.components.iter().map(|c| (c.charset, c.text.as_str(), c.confidence)).collect();
         eprintln!(
@@ -253,55 +406,35 @@ fn charsight(case: &Case, show_errors: bool) -> (bool, f32) {
             String::from_utf8_lossy(&case.url)
         );
     }
-    (right, confidence)
+    let confidence = component.filter(|c| c.clean).map(|c| c.confidence);
+    (outcome, confidence, reading_right)
 }
 
-/// Confidence buckets: how many answers fell in each, and how many were
-/// right, for single characters and for longer keywords.
+/// Counts by encoding and length.
 #[derive(Default)]
-struct Calibration([[(usize, usize); 4]; 2]);
-
-impl Calibration {
-    const BOUNDS: [f32; 4] = [0.0, 0.5, 0.8, 0.95];
-
-    fn add(&mut self, len: usize, confidence: f32, right: bool) {
-        let bucket = Self::BOUNDS.iter().rposition(|&b| confidence >= b).unwrap_or(0);
-        let cell = &mut self.0[usize::from(len > 1)][bucket];
-        cell.0 += 1;
-        cell.1 += usize::from(right);
-    }
-
-    fn table(&self) -> String {
-        let mut out = "\ncharsight confidence against accuracy\n\n\
-                       | keywords | confidence | answers | right |\n|---|---|---:|---:|\n"
-            .to_owned();
-        for (row, name) in ["1 character", "2-8 characters"].iter().enumerate() {
-            for (i, &(n, right)) in self.0[row].iter().enumerate() {
-                let upper = Self::BOUNDS.get(i + 1).map_or("1".to_owned(), |b| b.to_string());
-                let share = if n == 0 {
-                    "-".to_owned()
-                } else {
-                    format!("{:.1}%", 100.0 * right as f64 / n as f64)
-                };
-                writeln!(out, "| {name} | {}-{upper} | {n} | {share} |", Self::BOUNDS[i]).unwrap();
-            }
-        }
-        out
-    }
-}
-
-/// Right and total counts by encoding and length.
-#[derive(Default)]
-struct Tally(BTreeMap<(usize, usize), (usize, usize)>);
+struct Tally(BTreeMap<(usize, usize), [usize; 4]>);
 
 impl Tally {
-    fn add(&mut self, row: usize, len: usize, right: bool) {
+    /// Counts a case: right, kept, wrong, total.
+    fn add(&mut self, row: usize, len: usize, outcome: Outcome) {
         let cell = self.0.entry((row, len)).or_default();
-        cell.0 += usize::from(right);
-        cell.1 += 1;
+        cell[outcome as usize] += 1;
+        cell[3] += 1;
     }
 
-    fn table(&self, title: &str) -> String {
+    fn sum(&self, rows: &[usize], lens: std::ops::RangeInclusive<usize>) -> [usize; 4] {
+        let mut acc = [0; 4];
+        for &row in rows {
+            for len in lens.clone() {
+                let cell = self.0.get(&(row, len)).copied().unwrap_or_default();
+                acc.iter_mut().zip(cell).for_each(|(a, c)| *a += c);
+            }
+        }
+        acc
+    }
+
+    /// A table of the share of `what` (0 right, 1 kept, 2 wrong).
+    fn table(&self, title: &str, what: usize) -> String {
         let mut out = format!("\n{title}\n\n| encoding |");
         for len in LENGTHS {
             write!(out, " {len} |").unwrap();
@@ -309,96 +442,256 @@ impl Tally {
         out.push_str(" 2-8 |\n|---|");
         out.push_str(&"---:|".repeat(LENGTHS.count() + 1));
         out.push('\n');
-        let percent = |(r, t): (usize, usize)| {
-            if t == 0 {
+        let percent = |cell: [usize; 4]| {
+            if cell[3] == 0 {
                 "-".to_owned()
             } else {
-                format!("{:.1}", 100.0 * r as f64 / t as f64)
+                format!("{:.1}", 100.0 * cell[what] as f64 / cell[3] as f64)
             }
-        };
-        let sum = |rows: &[usize], lens: std::ops::RangeInclusive<usize>| {
-            let mut acc = (0, 0);
-            for &row in rows {
-                for len in lens.clone() {
-                    let (r, t) = self.0.get(&(row, len)).copied().unwrap_or_default();
-                    acc = (acc.0 + r, acc.1 + t);
-                }
-            }
-            acc
         };
         let all: Vec<usize> = (0..SETS.len()).collect();
-        for (row, (encoding, _)) in SETS.iter().enumerate() {
-            write!(out, "| {encoding} |").unwrap();
+        let rows =
+            SETS.iter().map(|s| s.0.name()).enumerate().map(|(i, n)| (vec![i], n.to_owned()));
+        for (rows, name) in rows.chain([(all, "**all**".to_owned())]) {
+            write!(out, "| {name} |").unwrap();
             for len in LENGTHS {
-                write!(out, " {} |", percent(sum(&[row], len..=len))).unwrap();
+                write!(out, " {} |", percent(self.sum(&rows, len..=len))).unwrap();
             }
-            writeln!(out, " {} |", percent(sum(&[row], 2..=8))).unwrap();
+            writeln!(out, " {} |", percent(self.sum(&rows, 2..=8))).unwrap();
         }
-        out.push_str("| **all** |");
-        for len in LENGTHS {
-            write!(out, " {} |", percent(sum(&all, len..=len))).unwrap();
-        }
-        writeln!(out, " {} |", percent(sum(&all, 2..=8))).unwrap();
-        out.push_str("| wrong, of all |");
-        for len in LENGTHS.map(|len| len..=len).chain([2..=8]) {
-            let (right, total) = sum(&all, len);
-            write!(out, " {} of {total} |", total - right).unwrap();
-        }
-        out.push('\n');
         out
     }
 }
 
-/// Runs the evaluation and prints the three tables.
+/// Confidence against accuracy, and what each floor would keep and get
+/// wrong.
+#[derive(Default)]
+struct Calibration(Vec<(f32, bool)>);
+
+impl Calibration {
+    const BOUNDS: [f32; 7] = [0.0, 0.5, 0.8, 0.9, 0.95, 0.99, 0.999];
+
+    fn table(&self) -> String {
+        let mut out = "\ncharsight confidence against accuracy (clean readings)\n\n\
+                       | confidence | answers | mean confidence | right |\n|---|---:|---:|---:|\n"
+            .to_owned();
+        for (i, &low) in Self::BOUNDS.iter().enumerate() {
+            let high = Self::BOUNDS.get(i + 1).copied().unwrap_or(f32::INFINITY);
+            let cell: Vec<_> = self.0.iter().filter(|(c, _)| (low..high).contains(c)).collect();
+            if cell.is_empty() {
+                continue;
+            }
+            let mean = cell.iter().map(|c| f64::from(c.0)).sum::<f64>() / cell.len() as f64;
+            let right = cell.iter().filter(|c| c.1).count() as f64 / cell.len() as f64;
+            let upper = if high.is_finite() { high.to_string() } else { "1".to_owned() };
+            writeln!(out, "| {low}-{upper} | {} | {mean:.3} | {:.3} |", cell.len(), right).unwrap();
+        }
+        out.push_str(
+            "\nfloor against wrong rewrites and kept components (clean readings)\n\n\
+                       | floor | wrong rewrites | kept |\n|---:|---:|---:|\n",
+        );
+        let n = self.0.len().max(1) as f64;
+        for floor in [0.0, 0.5, 0.7, 0.8, 0.9, 0.95, 0.97, 0.98, 0.99, 0.995] {
+            let wrong = self.0.iter().filter(|(c, right)| *c >= floor && !right).count();
+            let kept = self.0.iter().filter(|(c, _)| *c < floor).count();
+            writeln!(
+                out,
+                "| {floor} | {wrong} ({:.3}%) | {kept} ({:.1}%) |",
+                100.0 * wrong as f64 / n,
+                100.0 * kept as f64 / n
+            )
+            .unwrap();
+        }
+        out
+    }
+}
+
+/// The broken-escape cases made from a keyword escaped in UTF-8 (`utf8`):
+/// cut in its last character (when what is left still looks like UTF-8: a
+/// whole character, or two bytes of the cut one) and with a stray
+/// continuation byte; and from a keyword escaped in a legacy encoding
+/// (`legacy`), followed by a `%` without hex digits. Each with what the URL
+/// must come out as: as it was, or the keyword fixed and the `%ZZ` kept.
+fn broken_cases(utf8: &Case, legacy: Option<&Case>) -> Vec<(Vec<u8>, Vec<u8>)> {
+    let mut out = Vec::new();
+    let (url, end) = (&utf8.url, utf8.span.end);
+    let non_ascii: Vec<char> = utf8.keyword.chars().filter(|c| !c.is_ascii()).collect();
+    let last_escape = url[..end].windows(3).rposition(|w| w[0] == b'%' && w[1] >= b'8');
+    if let (Some(at), Some(last)) = (last_escape, non_ascii.last()) {
+        if non_ascii.len() > 1 || last.len_utf8() > 2 {
+            let cut = [&url[..at], &url[at + 3..]].concat();
+            out.push((cut.clone(), cut));
+        }
+        let stray = [&url[..end], b"%80", &url[end..]].concat();
+        out.push((stray.clone(), stray));
+    }
+    if let Some(legacy) = legacy {
+        let (url, span) = (&legacy.url, legacy.span.clone());
+        let bad = [&url[..span.end], b"%ZZ", &url[span.end..]].concat();
+        let mut fixed = url[..span.start].to_vec();
+        escape_into(&mut fixed, legacy.keyword.as_bytes(), 1, legacy.in_query);
+        fixed.extend_from_slice(b"%ZZ");
+        fixed.extend_from_slice(&url[span.end..]);
+        out.push((bad, fixed));
+    }
+    out
+}
+
+/// Runs the evaluation and prints the tables.
 pub fn run(args: &Args) -> Result<()> {
-    let held = !args.train;
+    let lines: BTreeMap<String, Vec<String>> = match &args.words {
+        Some(tgz) => cldr_names(tgz)?,
+        None => {
+            let langs: BTreeSet<&str> = SETS.iter().flat_map(|s| s.1.iter().copied()).collect();
+            langs.into_iter().map(|l| (l.to_owned(), testkit::text_lines(l, true))).collect()
+        }
+    };
     let mut pools: BTreeMap<&str, BTreeMap<usize, BTreeSet<String>>> = BTreeMap::new();
     let mut cases = Vec::new();
     for (encoding, langs) in SETS {
         for len in LENGTHS {
-            let mut pool: Vec<String> = Vec::new();
+            let mut pool: Vec<(&str, String)> = Vec::new();
             for &lang in langs {
-                let words = pools.entry(lang).or_insert_with(|| keywords(lang, held));
+                let words = pools.entry(lang).or_insert_with(|| keywords(lang, &lines[lang]));
                 let non_ascii = words.get(&len).into_iter().flatten().filter(|k| !k.is_ascii());
-                pool.extend(non_ascii.cloned());
+                pool.extend(non_ascii.map(|k| (lang, k.clone())));
             }
-            pool.sort_by_key(|k| fnv(k.as_bytes(), encoding as u64 * 31 + len as u64));
-            let made = pool.iter().filter_map(|k| make_case(encoding, len, k, args.country_tld));
+            pool.sort_by_key(|(_, k)| fnv(k.as_bytes(), encoding as u64 * 31 + len as u64));
+            let made = pool.iter().filter_map(|(lang, k)| make_case(encoding, lang, k, false));
             cases.extend(made.take(args.per_cell));
         }
     }
+    let decoder =
+        UrlDecoder::new().min_confidence(args.min_confidence.unwrap_or(DEFAULT_MIN_CONFIDENCE));
+    let chardet_right = if args.no_chardet { None } else { Some(chardet(&cases)?) };
     let mut tallies: [Tally; 3] = Default::default();
+    let mut by_tld: BTreeMap<bool, [usize; 4]> = BTreeMap::new();
     let mut calibration = Calibration::default();
-    for case in &cases {
+    let mut single = [0usize; 4];
+    for (i, case) in cases.iter().enumerate() {
         let row = SETS.iter().position(|s| s.0 == case.encoding).expect("a set's encoding");
-        let (right, confidence) = charsight(case, args.show_errors);
-        tallies[0].add(row, case.len, right);
-        calibration.add(case.len, confidence, right);
-        tallies[1].add(row, case.len, baseline_utf8_else_gbk(case));
-        tallies[2].add(row, case.len, baseline_chardetng(case));
+        let (outcome, confidence, reading_right) = charsight(&decoder, case, args.show_errors);
+        tallies[0].add(row, case.len, outcome);
+        let cell = by_tld.entry(case.tld != "com").or_default();
+        cell[outcome as usize] += 1;
+        cell[3] += 1;
+        if case.len == 1 {
+            single[outcome as usize] += 1;
+            single[3] += 1;
+        }
+        if let Some(confidence) = confidence {
+            calibration.0.push((confidence, reading_right));
+        }
+        let right = |ok: bool| if ok { Outcome::Right } else { Outcome::Wrong };
+        tallies[1].add(row, case.len, right(chardetng(case)));
+        if let Some(chardet) = &chardet_right {
+            tallies[2].add(row, case.len, right(chardet[i]));
+        }
     }
-    // ASCII-only URLs (English keywords in the same shapes) must come out
-    // unchanged.
-    let decoder = UrlDecoder::new();
-    let english = keywords("en", held);
-    let ascii: Vec<Case> = english
+    // ASCII-only URLs must come out unchanged.
+    let ascii: Vec<Case> = lines
         .values()
         .flatten()
-        .filter_map(|k| make_case(Charset::Utf8, k.chars().count(), k, args.country_tld))
-        .take(cases.len() / 9)
+        .flat_map(|l| l.split(|c: char| !c.is_ascii_alphanumeric()))
+        .filter(|w| w.len() > 2)
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .filter_map(|w| make_case(Charset::Utf8, "en", w, false))
+        .take(cases.len() / 4)
         .collect();
     let unchanged = ascii.iter().filter(|c| !decoder.decode(&c.url).changed).count();
+    // Broken escapes: kept byte for byte, the rest fixed.
+    let utf8: Vec<&Case> = cases.iter().filter(|c| c.encoding == Charset::Utf8).collect();
+    let legacy: Vec<&Case> =
+        cases.iter().filter(|c| c.encoding != Charset::Utf8 && c.len > 1).collect();
+    // Cut and stray bytes must come out as they were; a `%ZZ` must stay
+    // while the keyword before it is fixed (or kept, below the floor).
+    let (mut broken, mut bad) = ((0, 0), [0; 3]);
+    for (i, case) in utf8.iter().enumerate() {
+        let Some(escaped) = make_case(Charset::Utf8, "en", &case.keyword, true) else { continue };
+        let legacy = legacy.get(i * legacy.len() / utf8.len().max(1)).and_then(|l| {
+            let lang = SETS.iter().find(|s| s.0 == l.encoding).map_or("en", |s| s.1[0]);
+            make_case(l.encoding, lang, &l.keyword, true)
+        });
+        for (url, want) in broken_cases(&escaped, legacy.as_ref()) {
+            let found = decoder.decode(&url);
+            let out = found.url.as_bytes();
+            if url.windows(3).any(|w| w == b"%ZZ") {
+                bad[0] += usize::from(out == want);
+                bad[1] += usize::from(out == url);
+                bad[2] += 1;
+            } else {
+                broken.0 += usize::from(out == want);
+                broken.1 += 1;
+            }
+            if out != want && out != url && args.show_errors {
+                eprintln!("broken: {} -> {}", String::from_utf8_lossy(&url), found.url);
+            }
+        }
+    }
+    let source = match &args.words {
+        Some(_) => "CLDR 48.2 names of countries and languages (evaluation)",
+        None => "the held-out lines of ../shared/text (development)",
+    };
     println!(
-        "url-eval: {} keyword URLs from the {} lines of shared/text, hosts under .{}; \
-         right = the keyword's text comes out exactly",
+        "url-eval: {} keyword URLs from {source}; floor {}; right = the keyword's text comes out exactly",
         cases.len(),
-        if held { "held-out" } else { "training" },
-        if args.country_tld { "cn/.tw/.jp/.kr" } else { "com" },
+        args.min_confidence.unwrap_or(DEFAULT_MIN_CONFIDENCE)
     );
     println!("ASCII-only URLs unchanged: {unchanged} of {}", ascii.len());
-    println!("{}", tallies[0].table("charsight (% right)"));
-    println!("{}", tallies[1].table("baseline a: 3-byte UTF-8 pattern else GBK (% right)"));
-    println!("{}", tallies[2].table("baseline b: chardetng on the decoded URL (% right)"));
+    println!(
+        "UTF-8 cut short or with a stray byte, kept byte for byte: {} of {}",
+        broken.0, broken.1
+    );
+    println!(
+        "a % without hex digits after a keyword: kept, keyword fixed in {}, all kept in {}, \
+         other in {} of {}",
+        bad[0],
+        bad[1],
+        bad[2] - bad[0] - bad[1],
+        bad[2]
+    );
+    let all = tallies[0].sum(&(0..SETS.len()).collect::<Vec<_>>(), LENGTHS);
+    let share = |n: usize, of: usize| 100.0 * n as f64 / of.max(1) as f64;
+    println!(
+        "charsight: {} right, {} kept, {} wrong rewrites of {} components ({:.3}% wrong)",
+        all[0],
+        all[1],
+        all[2],
+        all[3],
+        share(all[2], all[3])
+    );
+    println!(
+        "single characters: {} right, {} kept, {} wrong of {} ({:.2}% wrong)",
+        single[0],
+        single[1],
+        single[2],
+        single[3],
+        share(single[2], single[3])
+    );
+    for (tld, cell) in &by_tld {
+        println!(
+            "hosts under {}: {:.2}% right, {:.2}% kept, {:.3}% wrong of {}",
+            if *tld { "the country TLD" } else { ".com" },
+            share(cell[0], cell[3]),
+            share(cell[1], cell[3]),
+            share(cell[2], cell[3]),
+            cell[3]
+        );
+    }
+    println!("{}", tallies[0].table("charsight (% right)", 0));
+    println!("{}", tallies[0].table("charsight (% kept: left as it was)", 1));
+    println!("{}", tallies[0].table("charsight (% wrong rewrites)", 2));
+    println!(
+        "{}",
+        tallies[1].table("baseline: chardetng on the decoded URL with its TLD (% right)", 0)
+    );
+    if chardet_right.is_some() {
+        println!(
+            "{}",
+            tallies[2].table("baseline: chardet 7.7.0 on the keyword bytes (% right)", 0)
+        );
+    }
     println!("{}", calibration.table());
     Ok(())
 }
@@ -409,19 +702,33 @@ mod tests {
 
     #[test]
     fn cases_are_escaped_and_decoded_back() {
-        let case = make_case(Charset::Gbk, 2, "北京", false).unwrap();
+        let case = make_case(Charset::Gbk, "zh-Hans", "北京", false).unwrap();
         assert_eq!(case.bytes, b"\xB1\xB1\xBE\xA9");
         assert!(case.decoded.windows(4).any(|w| w == b"\xB1\xB1\xBE\xA9"));
-        assert!(make_case(Charset::Big5, 1, "简", false).is_none());
+        assert!(make_case(Charset::Big5, "zh-Hant", "简", false).is_none());
+        let escaped = make_case(Charset::Windows1251, "ru", "Москва", true).unwrap();
+        assert!(escaped.url.is_ascii());
     }
 
     #[test]
-    fn baseline_a_takes_three_byte_utf8_else_gbk() {
-        let utf8 = make_case(Charset::Utf8, 2, "北京", false).unwrap();
-        assert!(baseline_utf8_else_gbk(&utf8));
-        let greek = make_case(Charset::Utf8, 2, "ήλ", false).unwrap();
-        assert!(!baseline_utf8_else_gbk(&greek));
-        let gbk = make_case(Charset::Gbk, 2, "北京", false).unwrap();
-        assert!(baseline_utf8_else_gbk(&gbk));
+    fn keywords_are_words_or_cut_runs_and_single_letters() {
+        let words = keywords("de", &["Vereinigtes Königreich, Süd".to_owned()]);
+        assert!(words[&3].contains("Süd"));
+        assert!(!words.values().flatten().any(|w| w.starts_with("Königrei")));
+        assert!(words[&1].contains("ö") && words[&1].contains("ü"));
+        let words = keywords("ja", &["日本語です".to_owned()]);
+        assert!(words[&2].contains("日本") && words[&5].contains("日本語です"));
+    }
+
+    #[test]
+    fn broken_cases_cut_stray_and_bad_escapes() {
+        let utf8 = make_case(Charset::Utf8, "zh-Hans", "中文", true).unwrap();
+        let gbk = make_case(Charset::Gbk, "zh-Hans", "中文", true).unwrap();
+        let cases = broken_cases(&utf8, Some(&gbk));
+        assert_eq!(cases.len(), 3);
+        assert_eq!(cases[0].0, cases[0].1);
+        let (bad, fixed) = &cases[2];
+        assert!(bad.windows(3).any(|w| w == b"%ZZ") && fixed.windows(3).any(|w| w == b"%ZZ"));
+        assert!(fixed.windows(9).any(|w| w.eq_ignore_ascii_case(b"%E4%B8%AD")));
     }
 }

@@ -18,7 +18,7 @@ fn url_text(args: &[&str], stdin: &[u8]) -> String {
 }
 
 const LOG: &[u8] =
-    b"1.2.3.4 - - \"GET /s?wd=%B1%B1%BE%A9 HTTP/1.1\" 200 http://example.jp/%93%FA%96%7B\n\
+    b"1.2.3.4 - - \"GET /s?wd=%B1%B1%BE%A9%CC%EC%C6%F8 HTTP/1.1\" 200 http://example.jp/%93%FA%96%7B\n\
 not a url at all\n\
 \n\
 /wiki/%E6%97%A5%E6%9C%AC\n";
@@ -27,7 +27,7 @@ not a url at all\n\
 fn default_rewrites_every_url_token_as_utf8_escapes() {
     assert_eq!(
         url_text(&[], LOG),
-        "1.2.3.4 - - \"GET /s?wd=%E5%8C%97%E4%BA%AC HTTP/1.1\" 200 http://example.jp/%E6%97%A5%E6%9C%AC\n\
+        "1.2.3.4 - - \"GET /s?wd=%E5%8C%97%E4%BA%AC%E5%A4%A9%E6%B0%94 HTTP/1.1\" 200 http://example.jp/%E6%97%A5%E6%9C%AC\n\
          not a url at all\n\
          \n\
          /wiki/%E6%97%A5%E6%9C%AC\n"
@@ -38,7 +38,7 @@ fn default_rewrites_every_url_token_as_utf8_escapes() {
 fn iri_prints_readable_urls() {
     assert_eq!(
         url_text(&["--iri"], LOG),
-        "1.2.3.4 - - \"GET /s?wd=北京 HTTP/1.1\" 200 http://example.jp/日本\n\
+        "1.2.3.4 - - \"GET /s?wd=北京天气 HTTP/1.1\" 200 http://example.jp/日本\n\
          not a url at all\n\
          \n\
          /wiki/日本\n"
@@ -59,11 +59,11 @@ fn jsonl_has_exactly_the_contract_fields() {
     let first = &lines[0];
     assert_eq!(first["changed"], true);
     // `url` and `iri` are the (first) URL, `line` the whole line (issue 18).
-    assert_eq!(first["url"], "/s?wd=%E5%8C%97%E4%BA%AC");
-    assert_eq!(first["iri"], "/s?wd=北京");
+    assert_eq!(first["url"], "/s?wd=%E5%8C%97%E4%BA%AC%E5%A4%A9%E6%B0%94");
+    assert_eq!(first["iri"], "/s?wd=北京天气");
     assert_eq!(
         first["line"],
-        "1.2.3.4 - - \"GET /s?wd=%E5%8C%97%E4%BA%AC HTTP/1.1\" 200 http://example.jp/%E6%97%A5%E6%9C%AC"
+        "1.2.3.4 - - \"GET /s?wd=%E5%8C%97%E4%BA%AC%E5%A4%A9%E6%B0%94 HTTP/1.1\" 200 http://example.jp/%E6%97%A5%E6%9C%AC"
     );
     let parts: Vec<(&str, &str)> = first["components"]
         .as_array()
@@ -128,8 +128,9 @@ fn bad_options_are_usage_errors() {
 #[test]
 fn tld_shifts_the_prior_of_single_characters() {
     let line = b"/s?q=%B0%A1\n";
-    assert_eq!(url_text(&["--iri", "--tld", "kr"], line), "/s?q=가\n");
-    assert_eq!(url_text(&["--iri", "--tld", "cn"], line), "/s?q=啊\n");
+    let floor = ["--iri", "--min-confidence", "0.9", "--tld"];
+    assert_eq!(url_text(&[&floor[..], &["kr"]].concat(), line), "/s?q=가\n");
+    assert_eq!(url_text(&[&floor[..], &["cn"]].concat(), line), "/s?q=啊\n");
 }
 
 #[test]
@@ -189,4 +190,112 @@ proptest! {
             }
         }
     }
+}
+
+/// Issue 21: European and Cyrillic escapes, read in their language.
+#[test]
+fn r21_single_byte_escapes_are_read() {
+    let log = b"http://example.de/stra%DFe?q=M%FCnchen\n/wiki/d%E9j%E0-vu\n\
+/wiki/Caf%E9_au_lait\n/wiki/%CC%EE%F1%EA%E2%E0\n";
+    assert_eq!(
+        url_text(&["--iri"], log),
+        "http://example.de/straße?q=München\n/wiki/déjà-vu\n/wiki/Café_au_lait\n/wiki/Москва\n"
+    );
+}
+
+fn first_component(args: &[&str], line: &[u8]) -> Value {
+    let out = url_text(&[&["--format", "jsonl"], args].concat(), line);
+    let record: Value = serde_json::from_str(out.trim_end()).unwrap();
+    record["components"][0].clone()
+}
+
+#[test]
+fn r21_broken_escapes_are_kept_byte_for_byte() {
+    let log = b"/s?y=%E4%B8\n/s?y=%E4%B8%AD%E4\n/s?y=%E4%B8%AD%AD&q=%D6%D0%CE%C4\n";
+    assert_eq!(
+        url_text(&[], log),
+        "/s?y=%E4%B8\n/s?y=%E4%B8%AD%E4\n/s?y=%E4%B8%AD%AD&q=%E4%B8%AD%E6%96%87\n"
+    );
+    assert_eq!(first_component(&[], b"/s?y=%E4%B8\n")["kept"], "broken escapes");
+}
+
+#[test]
+fn r21_min_confidence_keeps_what_is_below_it() {
+    let line = b"/s?q=%B0%A1\n";
+    assert_eq!(url_text(&["--min-confidence", "1"], line), "/s?q=%B0%A1\n");
+    let component = first_component(&["--min-confidence", "1"], line);
+    assert_eq!(component["kept"], "low confidence");
+    assert!(first_component(&["--min-confidence", "0"], line).get("kept").is_none());
+    for bad in ["2", "-0.1", "x"] {
+        let (out, code) = url(&["--min-confidence", bad], line);
+        assert_eq!((out.len(), code), (0, 2), "{bad}");
+    }
+}
+
+#[test]
+fn r21_host_hints_add_sites_and_bad_lines_name_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let hints = dir.path().join("hints.tsv");
+    std::fs::write(&hints, "# mine\nexample.com\tEUC-KR\n").unwrap();
+    let line = b"http://www.example.com/s?q=%B0%A1 http://www.baidu.com/s?wd=%B0%A1\n";
+    let args = ["--iri", "--min-confidence", "0.9", "--host-hints", hints.to_str().unwrap()];
+    assert_eq!(
+        url_text(&args, line),
+        "http://www.example.com/s?q=가 http://www.baidu.com/s?wd=啊\n"
+    );
+    std::fs::write(&hints, "example.com\tEUC-KR\nexample.org EUC-KR\n").unwrap();
+    let output = charsight().arg("url").args(args).write_stdin(&line[..]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let message = String::from_utf8(output.stderr).unwrap();
+    assert!(message.contains(hints.to_str().unwrap()) && message.contains("line 2"), "{message}");
+    std::fs::write(&hints, "example.com\tklingon\n").unwrap();
+    let output = charsight().arg("url").args(args).write_stdin(&line[..]).output().unwrap();
+    let message = String::from_utf8(output.stderr).unwrap();
+    assert!(message.contains("line 1") && message.contains("klingon"), "{message}");
+}
+
+#[test]
+fn r21_idna_hosts_read_in_the_iri() {
+    assert_eq!(url_text(&["--iri"], b"http://xn--fsq.com/a\n"), "http://例.com/a\n");
+    assert_eq!(url_text(&[], b"http://xn--fsq.com/a\n"), "http://xn--fsq.com/a\n");
+    assert_eq!(url_text(&[], "http://例.com/a\n".as_bytes()), "http://xn--fsq.com/a\n");
+}
+
+/// Issue 25: characters beyond U+FFFF show in the IRI.
+#[test]
+fn r25_iri_shows_emoji_and_extension_b() {
+    assert_eq!(url_text(&["--iri"], b"/%F0%9F%98%80/%F0%A0%80%80\n"), "/😀/𠀀\n");
+}
+
+/// Issue 25: any number of jobs, at most the cores are used.
+#[test]
+fn r25_huge_jobs_do_not_abort() {
+    let log = b"/s?wd=%B1%B1%BE%A9\n/a\n";
+    for jobs in ["65535", "30000"] {
+        assert_eq!(url_text(&["--jobs", jobs], log), url_text(&[], log));
+    }
+}
+
+/// Issue 25: a directory is an error that names it.
+#[test]
+fn r25_a_directory_is_named_in_the_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = charsight().arg("url").arg(dir.path()).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let message = String::from_utf8(output.stderr).unwrap();
+    assert!(message.contains(dir.path().to_str().unwrap()), "{message}");
+}
+
+/// Issue 25: a long non-ASCII component is read in linear time.
+#[test]
+fn r25_a_megabyte_component_is_rewritten() {
+    let mut line = b"/s?q=".to_vec();
+    line.extend_from_slice(&b"\xB1\xBE".repeat(524_000));
+    line.push(b'\n');
+    let started = std::time::Instant::now();
+    let (out, code) = url(&[], &line);
+    assert_eq!(code, 0);
+    assert!(out.is_ascii() && out.ends_with(b"\n"));
+    // Linear: seconds even unoptimised; it was minutes.
+    assert!(started.elapsed() < std::time::Duration::from_secs(30));
 }

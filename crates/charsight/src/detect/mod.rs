@@ -107,7 +107,7 @@ const CONTEXT: usize = 64;
 /// bits per halving of probability, fitted on the tuning half of the held-out
 /// text (`cargo run --release -p xtask -- samples --part tune --out DIR`, then
 /// `xtask calibrate DIR`).
-const TEMPERATURE: f64 = 1.5;
+pub(crate) const TEMPERATURE: f64 = 1.5;
 
 /// A streaming content detector.
 ///
@@ -450,11 +450,29 @@ impl Detector {
     pub fn with_hints(tld: Option<&str>, language: Option<&str>) -> Detector {
         // Every reading's set-up is the same: built once, copied.
         static FRESH: std::sync::OnceLock<Detector> = std::sync::OnceLock::new();
-        let mut detector = FRESH.get_or_init(Detector::unhinted).clone();
+        FRESH.get_or_init(Detector::unhinted).clone().hinted(tld, language)
+    }
+
+    /// This detector with the hints of [`Detector::with_hints`].
+    pub(crate) fn hinted(mut self, tld: Option<&str>, language: Option<&str>) -> Detector {
         let hints = Hints::new(tld, language);
         if hints != Hints::default() {
-            detector.own_charges = Charges::new(None, &hints);
-            detector.hints = hints;
+            self.own_charges = Charges::new(None, &hints);
+            self.hints = hints;
+        }
+        self
+    }
+
+    /// A detector that has seen nothing and considers only `charsets`: the
+    /// other readings are out from the start and cost nothing to run (for
+    /// short strings known to be in one of a few encodings).
+    pub(crate) fn only(charsets: &[Charset]) -> Detector {
+        let mut detector = Detector::unhinted();
+        for (entry, e) in entries().iter().enumerate() {
+            if !charsets.contains(&e.charset) {
+                detector.status[entry] = Status::Disqualified;
+                detector.single.retire(entry);
+            }
         }
         detector
     }
@@ -1129,7 +1147,7 @@ impl Detector {
 /// many bits each is `behind` the best (`temperature` bits per halving),
 /// summed over the readings that decode them alike (`decodings`: a label of
 /// each reading's decoding, below `behind.len() + 1`).
-fn confidences(behind: &[f64], decodings: &[usize], temperature: f64) -> Vec<f32> {
+pub(crate) fn confidences(behind: &[f64], decodings: &[usize], temperature: f64) -> Vec<f32> {
     let weights: Vec<f64> = behind.iter().map(|b| (-b / temperature).exp2()).collect();
     let total: f64 = weights.iter().sum();
     let mut alike = vec![0f64; behind.len() + 1];

@@ -2,7 +2,7 @@
 //! `charsight_tables::charfreq`.
 //!
 //! A frequency is given as a *cost*: `-log2 p` quantised to eighths of a bit
-//! ([`CharFreq::STEPS_PER_BIT`]), where `p` is the probability of the
+//! (`charsight_tables::charfreq::STEPS_PER_BIT` steps a bit), where `p` is the probability of the
 //! character among the non-ASCII characters of the language's text. Common
 //! characters cost little (the ideographic full stop 。 about 5 bits in
 //! Japanese), rare ones much; characters missing from the table cost the
@@ -13,9 +13,9 @@
 //! unigram model, so readings of the same bytes in different encodings can be
 //! compared by their total cost.
 
-use charsight_tables::charfreq::{
-    CHARS, COSTS, FLOORS, LANGS, PAIR_COSTS, PAIR_SECOND, PAIR_START, STEPS_PER_BIT,
-};
+use charsight_tables::charfreq::LANGS;
+#[cfg(any(test, feature = "unstable"))]
+use charsight_tables::charfreq::{CHARS, COSTS, FLOORS, PAIR_COSTS, PAIR_SECOND, PAIR_START};
 
 /// The character frequencies of one language.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -31,9 +31,6 @@ impl CharFreq {
         CharFreq { column: 2 },
         CharFreq { column: 3 },
     ];
-
-    /// Cost steps per bit: a cost of `c` means `p = 2^(-c / STEPS_PER_BIT)`.
-    pub const STEPS_PER_BIT: u8 = STEPS_PER_BIT;
 
     /// The table for a BCP 47 language tag, compared case-insensitively:
     /// `ja`, `ko`, `zh-Hans` (also `zh`, `zh-CN`, `zh-SG`), `zh-Hant` (also
@@ -60,6 +57,7 @@ impl CharFreq {
         self.cost_at(index(c)?)
     }
 
+    #[cfg(any(test, feature = "unstable"))]
     /// The cost of the character at `index` (from [`index`]).
     pub(crate) fn cost_at(self, index: usize) -> Option<u8> {
         Some(COSTS[self.column][index]).filter(|&cost| cost != u8::MAX)
@@ -80,6 +78,7 @@ impl CharFreq {
         self.pair_at(index(first)?, second)
     }
 
+    #[cfg(any(test, feature = "unstable"))]
     /// The joint cost of the character at `first` (an [`index`]) followed by
     /// `second`.
     pub(crate) fn pair_at(self, first: usize, second: char) -> Option<u8> {
@@ -89,6 +88,7 @@ impl CharFreq {
         Some(PAIR_COSTS[self.column][range.start + at])
     }
 
+    #[cfg(any(test, feature = "unstable"))]
     /// The cost of a character the table does not have: half the probability
     /// of a character seen once in the training text. Every cost in the
     /// table is below it.
@@ -97,6 +97,7 @@ impl CharFreq {
     }
 }
 
+#[cfg(any(test, feature = "unstable"))]
 /// Where `c` is in the table (the same place for every language), for the
 /// `*_at` lookups that skip searching again.
 pub(crate) fn index(c: char) -> Option<usize> {
@@ -107,6 +108,7 @@ pub(crate) fn index(c: char) -> Option<usize> {
     }
 }
 
+#[cfg(any(test, feature = "unstable"))]
 /// For each code point of the Basic Multilingual Plane, one more than its
 /// place in [`CHARS`], or 0: built on first use from the generated table,
 /// so a lookup is one read instead of a binary search.

@@ -7,5 +7,4 @@
 
 mod charfreq;
 
-pub(crate) use charfreq::index;
 pub use charfreq::CharFreq;

@@ -8,11 +8,17 @@
 //! value, fragment) the encoding found, with a confidence.
 //!
 //! Each component is detected on its own ([`guess`]), since a site may
-//! write its path in UTF-8 and take its query in GBK. In queries `+` reads as
-//! a space. A `%` not followed by two hex digits stays as it is and is
-//! reported; bytes that no encoding reads (a truncated `%E4%B8`) keep their
-//! escapes; raw and escaped bytes may mix. ASCII, escaped or not, is never
-//! rewritten, so `%2F` stays `%2F`.
+//! write its path in UTF-8 and take its query in GBK; the host's top-level
+//! domain and the site hints ([`HostHints`]) are priors. A component is
+//! rewritten only when its reading's confidence reaches the floor
+//! ([`UrlDecoder::min_confidence`]); below it, it stays as it was and
+//! [`Component::kept`] says why. In queries `+` reads as a space. A `%` not
+//! followed by two hex digits stays as it is and is reported; bytes shaped
+//! like UTF-8 cut short (`%E4%B8`) keep their escapes; raw and escaped bytes
+//! may mix, but a literal ASCII byte never joins an escaped byte in one
+//! character. ASCII, escaped or not, is never rewritten, so `%2F` stays
+//! `%2F`. Host names are shown in Unicode in the IRI and written in their
+//! IDNA `xn--` form in the URL.
 //!
 //! # Example
 //! ```
@@ -26,6 +32,7 @@
 //! ```
 
 mod escape;
+mod hosts;
 mod short;
 
 use std::fmt;
@@ -33,12 +40,31 @@ use std::ops::Range;
 
 use crate::Charset;
 use escape::{Origin, Unescaped};
-pub use short::{guess, tld_hint, ShortGuess, CANDIDATES};
+pub use hosts::{HostHints, HostHintsError};
+pub use short::{guess, ShortGuess, CANDIDATES};
+
+/// The default of [`UrlDecoder::min_confidence`], chosen on development
+/// URLs (keywords from the held-out text, `xtask url-eval --dev`) so that
+/// fewer than one component in a thousand is rewritten wrongly (0.035%
+/// there; 0.97 would give 0.088%).
+pub const DEFAULT_MIN_CONFIDENCE: f32 = 0.99;
 
 /// Decodes URLs; holds the options.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct UrlDecoder {
     tld: Option<String>,
+    min_confidence: f32,
+    hosts: HostHints,
+}
+
+impl Default for UrlDecoder {
+    fn default() -> UrlDecoder {
+        UrlDecoder {
+            tld: None,
+            min_confidence: DEFAULT_MIN_CONFIDENCE,
+            hosts: HostHints::built_in(),
+        }
+    }
 }
 
 /// Which component of a URL.
@@ -91,6 +117,37 @@ pub struct Component {
     pub mixed: bool,
     /// How many `%` signs were not followed by two hex digits.
     pub bad_escapes: usize,
+    /// Why the component was left as it was, if it was: its bytes stand in
+    /// the output exactly as in the input (raw non-ASCII bytes escaped).
+    pub kept: Option<Kept>,
+}
+
+/// Why a component was left as it was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Kept {
+    /// The likeliest reading's confidence is below the floor.
+    LowConfidence,
+    /// The bytes are UTF-8 with pieces cut off or stray (a truncated
+    /// sequence, a lone continuation byte): the broken pieces keep their
+    /// escapes, and the rest is UTF-8 already.
+    BrokenEscapes,
+}
+
+impl Kept {
+    /// `low confidence` or `broken escapes`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kept::LowConfidence => "low confidence",
+            Kept::BrokenEscapes => "broken escapes",
+        }
+    }
+}
+
+impl fmt::Display for Kept {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// A decoded URL.
@@ -110,27 +167,47 @@ pub struct DecodedUrl {
 }
 
 impl UrlDecoder {
-    /// A decoder that takes its site hint from each URL's host.
+    /// A decoder with the defaults: priors from each URL's host (its
+    /// top-level domain, and the built-in [`HostHints`]), and the floor
+    /// [`DEFAULT_MIN_CONFIDENCE`].
     pub fn new() -> UrlDecoder {
         UrlDecoder::default()
     }
 
-    /// Uses `tld` (`cn`, `jp`, …) as the site hint instead of the host's
-    /// top-level domain; see [`tld_hint`].
+    /// Uses `tld` (`cn`, `de`, …) as the prior instead of the host's
+    /// top-level domain, as [`Detector::with_hints`](crate::detect::Detector::with_hints)
+    /// reads it.
     pub fn tld(mut self, tld: &str) -> UrlDecoder {
         self.tld = Some(tld.to_owned());
+        self
+    }
+
+    /// Rewrites a component only when its reading's confidence is at least
+    /// `floor` (0 rewrites every clean reading); below it the component is
+    /// kept ([`Kept::LowConfidence`]).
+    pub fn min_confidence(mut self, floor: f32) -> UrlDecoder {
+        self.min_confidence = floor;
+        self
+    }
+
+    /// Uses `hints` as the site hints instead of the built-in table (to add
+    /// to it, [`HostHints::extend`] the built-in one).
+    pub fn host_hints(mut self, hints: HostHints) -> UrlDecoder {
+        self.hosts = hints;
         self
     }
 
     /// Decodes one URL, component by component.
     pub fn decode(&self, input: &[u8]) -> DecodedUrl {
         let pieces = split(input);
-        let host = pieces.iter().find(|p| p.part == Some(Part::Host));
+        let host =
+            pieces.iter().find(|p| p.part == Some(Part::Host)).map(|h| &input[h.span.clone()]);
         let tld = match &self.tld {
-            Some(tld) => tld.as_bytes(),
-            None => host.map_or(&b""[..], |h| top_level_domain(&input[h.span.clone()])),
+            Some(tld) => Some(tld.as_str()),
+            None => host.and_then(|h| std::str::from_utf8(top_level_domain(h)).ok()),
         };
-        let favoured = std::str::from_utf8(tld).map_or(&[][..], tld_hint);
+        let hinted = host.and_then(|h| self.hosts.get(h));
+        let favoured = hinted.as_slice();
         let mut url = String::with_capacity(input.len() * 2);
         let mut iri = String::with_capacity(input.len() * 2);
         let mut components = Vec::new();
@@ -139,13 +216,41 @@ impl UrlDecoder {
             let component = piece.part.filter(|_| escape::may_have_non_ascii(bytes));
             let Some(part) = component else {
                 push_verbatim(&mut url, bytes);
-                push_verbatim(&mut iri, bytes);
+                match piece.part {
+                    Some(Part::Host) => push_host_iri(&mut iri, bytes),
+                    _ => push_verbatim(&mut iri, bytes),
+                }
                 continue;
             };
             let plus_is_space = matches!(part, Part::QueryKey(_) | Part::QueryValue(_));
             let unescaped = escape::unescape(bytes, plus_is_space);
-            let found = guess(&unescaped.bytes, favoured);
-            let text = rewrite(found.charset, found.clean, bytes, &unescaped, &mut url, &mut iri);
+            let found = remembered(bytes, plus_is_space, tld, hinted, || {
+                short::guess_where(&unescaped.bytes, tld, favoured, |charset| {
+                    keeps_literals_apart(charset, &unescaped)
+                })
+            });
+            let kept = if !found.clean {
+                Some(Kept::BrokenEscapes)
+                    .filter(|_| short::shaped_like_broken_utf8(&unescaped.bytes))
+                    .or(Some(Kept::LowConfidence))
+            } else {
+                (found.confidence < self.min_confidence).then_some(Kept::LowConfidence)
+            };
+            let url_start = url.len();
+            let text = if kept == Some(Kept::LowConfidence) {
+                push_verbatim(&mut url, bytes);
+                push_verbatim(&mut iri, bytes);
+                read(found.charset, &unescaped.bytes)
+            } else {
+                rewrite(found.charset, found.clean, bytes, &unescaped, &mut url, &mut iri)
+            };
+            if part == Part::Host && kept.is_none() {
+                // The URL form of a host name is its IDNA one.
+                if let Ok(ascii) = idna::domain_to_ascii(&text) {
+                    url.truncate(url_start);
+                    url.push_str(&ascii);
+                }
+            }
             if unescaped.bytes.is_ascii() {
                 continue;
             }
@@ -158,11 +263,51 @@ impl UrlDecoder {
                 clean: found.clean,
                 mixed: unescaped.mixed,
                 bad_escapes: unescaped.bad_escapes.len(),
+                kept,
             });
         }
         let changed = url.as_bytes() != input;
         DecodedUrl { url, iri, components, changed }
     }
+}
+
+/// Components at most this long are remembered (see [`remembered`])…
+const REMEMBER_LEN: usize = 256;
+/// …this many per thread, forgotten all at once when full.
+const REMEMBER_COUNT: usize = 4096;
+
+/// The guess for a component (its bytes as they stand, whether `+` is a
+/// space, the site's TLD and hint), from `guess` or from the last time the
+/// thread saw the same: logs repeat their search keywords many times.
+fn remembered(
+    bytes: &[u8],
+    plus_is_space: bool,
+    tld: Option<&str>,
+    hinted: Option<Charset>,
+    guess: impl FnOnce() -> ShortGuess,
+) -> ShortGuess {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+    thread_local! {
+        static SEEN: RefCell<HashMap<Vec<u8>, ShortGuess>> = RefCell::new(HashMap::new());
+    }
+    if bytes.len() > REMEMBER_LEN {
+        return guess();
+    }
+    let tld = tld.unwrap_or("").as_bytes();
+    let hint = hinted.map_or(u8::MAX, |c| c as u8);
+    let key = [tld, &[0, hint, u8::from(plus_is_space)], bytes].concat();
+    if let Some(found) = SEEN.with_borrow(|seen| seen.get(&key).copied()) {
+        return found;
+    }
+    let found = guess();
+    SEEN.with_borrow_mut(|seen| {
+        if seen.len() >= REMEMBER_COUNT {
+            seen.clear();
+        }
+        seen.insert(key, found);
+    });
+    found
 }
 
 /// Whether a token looks like a URL: no ASCII whitespace or control, and
@@ -184,11 +329,15 @@ pub fn is_url(token: &[u8]) -> bool {
     token[0] == b'/' || scheme_len(token).is_some()
 }
 
-/// Whether decoding `url` could change it: it has a non-ASCII byte, raw or
-/// escaped. When false, [`UrlDecoder::decode`] would give the input back,
-/// so callers may skip it (the fast path for pure-ASCII log lines).
+/// Whether decoding `url` could change it or its IRI form: it has a
+/// non-ASCII byte, raw or escaped, or an IDNA label (`xn--`). When false,
+/// [`UrlDecoder::decode`] would give the input back as both, so callers may
+/// skip it (the fast path for pure-ASCII log lines).
 pub fn needs_decoding(url: &[u8]) -> bool {
     escape::may_have_non_ascii(url)
+        || memchr::memchr_iter(b'-', url).any(|i| {
+            i >= 2 && url.get(i + 1) == Some(&b'-') && url[i - 2..i].eq_ignore_ascii_case(b"xn")
+        })
 }
 
 /// The length of the scheme and its colon (`http:` → 5), if `url` has one.
@@ -302,9 +451,73 @@ fn push_escape(out: &mut String, byte: u8) {
 }
 
 /// Whether an IRI shows `c` escaped: controls, spaces and characters real
-/// text does not carry.
+/// text does not carry (private use, specials, noncharacters).
 fn iri_escapes(c: char) -> bool {
-    c.is_control() || c.is_whitespace() || matches!(u32::from(c), 0xE000..=0xF8FF | 0xFFF0..)
+    c.is_control()
+        || c.is_whitespace()
+        || matches!(u32::from(c), 0xE000..=0xF8FF | 0xFDD0..=0xFDEF | 0xFFF0..=0xFFFF | 0xF0000..)
+        || u32::from(c) & 0xFFFE == 0xFFFE
+}
+
+/// Appends an ASCII host name to an IRI: its `xn--` labels in Unicode when
+/// the whole name converts, else as it stands.
+fn push_host_iri(iri: &mut String, host: &[u8]) {
+    let has_ace = host.windows(4).any(|w| w.eq_ignore_ascii_case(b"xn--"));
+    let unicode = std::str::from_utf8(host).ok().filter(|_| has_ace).and_then(|host| {
+        let (unicode, result) = idna::domain_to_unicode(host);
+        result.is_ok().then_some(unicode)
+    });
+    match unicode {
+        Some(unicode) if !unicode.chars().any(iri_escapes) => iri.push_str(&unicode),
+        _ => push_verbatim(iri, host),
+    }
+}
+
+/// Whether a reading in `charset` keeps literal ASCII bytes out of
+/// characters that also hold escaped bytes: in `d%E9j`, `j` was typed as
+/// itself, so no GBK character `%E9` + `j` exists.
+///
+/// In GBK, EUC-KR and EUC-JP, whose characters in common use never end in
+/// an ASCII byte (the GB2312, KS X 1001 and JIS X 0208 cores), never. In
+/// Big5 and Shift_JIS half the characters end in one, and a browser
+/// submitting a form leaves ASCII bytes as they are (`人` is `%A4H`, `ア`
+/// is `%83A`): there only when the character would stand inside a word of
+/// literal ASCII letters (`pa%A8tu`, `%8Avica`).
+fn keeps_literals_apart(charset: Charset, unescaped: &Unescaped) -> bool {
+    let (bytes, origins) = (&unescaped.bytes, &unescaped.origins);
+    let literal = |j: usize| bytes[j].is_ascii() && origins[j] != Origin::Escaped;
+    let risky = (1..bytes.len()).any(|j| origins[j - 1] == Origin::Escaped && literal(j));
+    let always = matches!(charset, Charset::Gbk | Charset::EucKr | Charset::EucJp);
+    if !risky || !(always || matches!(charset, Charset::Big5 | Charset::ShiftJis)) {
+        return true;
+    }
+    // A letter that stands alone, not as the end of a character.
+    let letter = |j: usize| {
+        literal(j)
+            && bytes[j].is_ascii_alphanumeric()
+            && short::sequence_len(charset, bytes, j) == 1
+    };
+    let (mut pos, mut after_letter) = (0, false);
+    while pos < bytes.len() {
+        let end = (pos + short::sequence_len(charset, bytes, pos)).min(bytes.len());
+        let sequence = pos..end;
+        let in_a_word = after_letter || (end < bytes.len() && letter(end));
+        if end - pos > 1
+            && origins[sequence.clone()].contains(&Origin::Escaped)
+            && sequence.clone().any(literal)
+            && (always || in_a_word)
+        {
+            return false;
+        }
+        after_letter = end - pos == 1 && letter(pos);
+        pos = end;
+    }
+    true
+}
+
+/// The text of bytes in `charset`, U+FFFD for each malformed sequence.
+fn read(charset: Charset, bytes: &[u8]) -> String {
+    short::whatwg(charset).decode_without_bom_handling(bytes).0.into_owned()
 }
 
 /// Rewrites one component read in `charset` into `url` and `iri`; returns
@@ -399,17 +612,7 @@ impl Decoded {
         let mut segments = Vec::with_capacity(bytes.len());
         let mut pos = 0;
         for (at, c) in text.char_indices() {
-            let first = bytes.get(pos).copied().unwrap_or(0);
-            let len = match charset {
-                _ if first < 0x80 => 1,
-                Charset::Utf8 => c.len_utf8(),
-                Charset::Gbk if first == 0x80 => 1,
-                Charset::Gbk if bytes.get(pos + 1).is_some_and(u8::is_ascii_digit) => 4,
-                Charset::ShiftJis if first == 0x80 || (0xA1..=0xDF).contains(&first) => 1,
-                Charset::EucJp if first == 0x8F => 3,
-                _ => 2,
-            };
-            let end = (pos + len).min(bytes.len());
+            let end = (pos + short::sequence_len(charset, bytes, pos)).min(bytes.len());
             segments.push(Segment { bytes: pos..end, chars: Some(at..at + c.len_utf8()) });
             pos = end;
         }
@@ -558,7 +761,7 @@ mod tests {
         let component = &found.components[0];
         assert_eq!(component.charset, Charset::Utf8);
         assert!(!component.clean);
-        assert!(component.confidence <= 0.5);
+        assert_eq!(component.kept, Some(Kept::BrokenEscapes));
         assert_eq!(component.text, "中\u{FFFD}");
         assert_eq!(found.iri, "/a/中%E6%96");
         assert_eq!(found.url, "/a/%E4%B8%AD%E6%96");
@@ -599,6 +802,107 @@ mod tests {
         assert_eq!(found.iri, "http://例.com/例?例=例#例");
     }
 
+    /// The reproductions of issue 21: European and Cyrillic escapes.
+    #[test]
+    fn r21_single_byte_escapes_read_in_their_language() {
+        for (url, iri, charset) in [
+            (
+                &b"http://example.de/stra%DFe?q=M%FCnchen"[..],
+                "http://example.de/straße?q=München",
+                Charset::Windows1252,
+            ),
+            (b"/wiki/d%E9j%E0-vu", "/wiki/déjà-vu", Charset::Windows1252),
+            (b"/wiki/Caf%E9_au_lait", "/wiki/Café_au_lait", Charset::Windows1252),
+            (b"/wiki/%CC%EE%F1%EA%E2%E0", "/wiki/Москва", Charset::Windows1251),
+            (
+                b"http://example.gr/?q=%C1%E8%DE%ED%E1",
+                "http://example.gr/?q=Αθήνα",
+                Charset::Windows1253,
+            ),
+        ] {
+            let found = decode(url);
+            assert_eq!(found.iri, iri);
+            assert_eq!(found.components.last().map(|c| c.charset), Some(charset), "{iri}");
+            assert!(found.components.iter().all(|c| c.kept.is_none() && c.clean));
+        }
+    }
+
+    #[test]
+    fn r21_a_literal_letter_never_joins_an_escaped_byte() {
+        // E9 6A would be one GBK character; `j` stood as itself.
+        let found = UrlDecoder::new().tld("cn").decode(b"/s?q=d%E9j%E0-vu");
+        assert_ne!(found.components[0].charset, Charset::Gbk);
+        // Typed raw, the same bytes may be one character.
+        let unescaped = escape::unescape(b"d\xE9j", false);
+        assert!(keeps_literals_apart(Charset::Gbk, &unescaped));
+        let unescaped = escape::unescape(b"d%E9j", false);
+        assert!(!keeps_literals_apart(Charset::Gbk, &unescaped));
+        assert!(keeps_literals_apart(Charset::Windows1252, &unescaped));
+        // Big5 人 as a browser writes it, and š inside a Latin word.
+        assert!(keeps_literals_apart(Charset::Big5, &escape::unescape(b"%A4H%A4f%A4%E5", false)));
+        assert!(!keeps_literals_apart(Charset::Big5, &escape::unescape(b"pa%A8tu", false)));
+    }
+
+    #[test]
+    fn r21_broken_escapes_are_kept_and_the_rest_is_fixed() {
+        for url in [&b"/s?y=%E4%B8"[..], b"/s?y=%E4%B8%AD%E4", b"/s?y=%E4%B8%AD%AD"] {
+            let found = decode(url);
+            assert_eq!(found.url.as_bytes(), url);
+            assert!(!found.changed);
+            assert_eq!(found.components[0].kept, Some(Kept::BrokenEscapes), "{url:?}");
+        }
+        let found = decode(b"/%D6%D0%CE%C4/s?y=%E4%B8&z=%G1");
+        assert_eq!(found.url, "/%E4%B8%AD%E6%96%87/s?y=%E4%B8&z=%G1");
+    }
+
+    #[test]
+    fn r21_below_the_floor_the_bytes_stay() {
+        let url = b"/s?q=%B0%A1";
+        let found = UrlDecoder::new().min_confidence(1.0).decode(url);
+        assert_eq!(found.url.as_bytes(), url);
+        assert_eq!(found.iri.as_bytes(), url);
+        assert_eq!(found.components[0].kept, Some(Kept::LowConfidence));
+        assert!(!found.changed);
+        let raw = UrlDecoder::new().min_confidence(1.0).decode(b"/s?q=\xB0\xA1");
+        assert_eq!(raw.url, "/s?q=%B0%A1");
+    }
+
+    #[test]
+    fn r21_site_hints_decide_single_characters() {
+        // B0 A1: 啊 in GBK, 가 in EUC-KR.
+        let found = decode(b"http://www.baidu.com/s?wd=%B0%A1");
+        assert_eq!(found.components[0].charset, Charset::Gbk);
+        assert!(found.components[0].confidence > 0.9, "{:?}", found.components[0]);
+        let found =
+            UrlDecoder::new().min_confidence(0.9).decode(b"http://www.baidu.com/s?wd=%B0%A1");
+        assert_eq!(found.iri, "http://www.baidu.com/s?wd=啊");
+        let found = decode(b"http://search.naver.com/s?q=%B0%A1");
+        assert_eq!(found.components[0].charset, Charset::EucKr);
+        let mine = HostHints::parse("example.com\tGBK").unwrap();
+        let found = UrlDecoder::new().host_hints(mine).decode(b"http://example.com/s?q=%B0%A1");
+        assert_eq!(found.components[0].charset, Charset::Gbk);
+    }
+
+    #[test]
+    fn r21_idna_host_names() {
+        let found = decode(b"http://xn--fsq.com/a");
+        assert_eq!(found.iri, "http://例.com/a");
+        assert_eq!(found.url, "http://xn--fsq.com/a");
+        assert!(!found.changed);
+        assert!(needs_decoding(b"http://XN--fsq.com/a"));
+        let found = decode("http://例.com/a".as_bytes());
+        assert_eq!(found.url, "http://xn--fsq.com/a");
+        assert_eq!(found.iri, "http://例.com/a");
+        // Not a valid IDNA name: left as it is.
+        assert_eq!(decode(b"http://xn--.com/").iri, "http://xn--.com/");
+    }
+
+    #[test]
+    fn r25_the_iri_shows_characters_beyond_the_bmp() {
+        let found = decode(b"/%F0%9F%98%80/%F0%A0%80%80?q=%EF%BF%BF");
+        assert_eq!(found.iri, "/😀/𠀀?q=%EF%BF%BF");
+    }
+
     #[test]
     fn urls_are_told_from_other_tokens() {
         assert!(is_url(b"http://a"));
@@ -632,7 +936,14 @@ mod tests {
             which in 0usize..6,
             picks in proptest::collection::vec(0usize..1000, 1..7),
         ) {
-            let charset = CANDIDATES[which];
+            let charset = [
+                Charset::Utf8,
+                Charset::Gbk,
+                Charset::Big5,
+                Charset::ShiftJis,
+                Charset::EucJp,
+                Charset::EucKr,
+            ][which];
             let pool: Vec<char> = match charset {
                 Charset::Big5 => "這個中文繁體字測試資料網頁搜尋學習電腦軟體".chars().collect(),
                 Charset::ShiftJis | Charset::EucJp => {
@@ -650,6 +961,7 @@ mod tests {
             }
             let found = decode(&url);
             let component = &found.components[0];
+            proptest::prop_assume!(component.kept.is_none());
             proptest::prop_assert!(component.clean);
             let again = decode(found.url.as_bytes());
             proptest::prop_assert_eq!(&again.components[0].text, &component.text);
