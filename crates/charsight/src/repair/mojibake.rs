@@ -1023,18 +1023,30 @@ fn guessed(text: &str, fixed: &str) -> bool {
 pub(crate) fn judge_in_place(line: &str, proposals: Vec<Proposal>) -> Vec<(Proposal, f32)> {
     let (all, at) = apply(line, &proposals);
     let language = score::line_language(&all);
+    // A lone proposal in a line that, repaired, has too little non-ASCII
+    // text to tell its language must also clear the base margin when judged
+    // conservatively: its reading in its own best language against the
+    // text as it stands in its own (`ë…”` read as UTF-8 is `녔`, cheap in
+    // Korean, while the line reads as English as it stands). Several
+    // proposals vouch for each other.
+    let lone = language.is_none() && proposals.len() == 1;
     proposals
         .into_iter()
         .zip(at)
         .map(|(mut p, start)| {
             let window = Window::new(&all, start..start + p.after().len(), language);
-            match window.choose(&line[p.range.clone()], &p.layers, false) {
-                Some((i, gain)) => {
-                    p.chosen = i;
-                    (p, gain)
+            let original = &line[p.range.clone()];
+            let Some((i, gain)) = window.choose(original, &p.layers, false) else {
+                return (p, f32::NEG_INFINITY);
+            };
+            p.chosen = i;
+            if lone {
+                let conservative = window.judge(original, &p.layers, true).gains[i];
+                if conservative < MARGIN {
+                    return (p, conservative);
                 }
-                None => (p, f32::NEG_INFINITY),
             }
+            (p, gain)
         })
         .collect()
 }
