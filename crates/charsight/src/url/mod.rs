@@ -26,7 +26,7 @@
 //! ```
 
 mod escape;
-mod short;
+pub(crate) mod short;
 
 use std::fmt;
 use std::ops::Range;
