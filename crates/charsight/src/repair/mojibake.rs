@@ -977,7 +977,7 @@ pub(crate) fn repair_text(text: &str) -> Vec<Edit> {
     for (_, body, by_via) in &lines {
         for (via, share) in &mut block {
             let proposals = by_via.iter().find(|(v, _)| v == via).map_or(&[][..], |(_, p)| p);
-            share.add(self::share(body, proposals));
+            share.add(Share::of(body, covered(body, proposals)));
         }
     }
     let mut edits = Vec::new();
@@ -990,12 +990,9 @@ pub(crate) fn repair_text(text: &str) -> Vec<Edit> {
     edits
 }
 
-/// The share of `line`'s non-ASCII text that `proposals` cover, counted as
-/// they would make it ([`Share::repairing`]).
-fn share(line: &str, proposals: &[Proposal]) -> Share {
-    let covered = proposals.iter().map(|p| line[p.range.clone()].chars().count()).sum();
-    let repaired = proposals.iter().map(|p| p.after().chars().filter(|c| !c.is_ascii()).count());
-    Share::repairing(line, covered, repaired.sum())
+/// How many characters of `line` `proposals` cover.
+fn covered(line: &str, proposals: &[Proposal]) -> usize {
+    proposals.iter().map(|p| line[p.range.clone()].chars().count()).sum()
 }
 
 /// The repairs of one line given each encoding's proposals for it and the
@@ -1008,7 +1005,7 @@ fn repair_line(line: &str, by_via: Vec<(Via, Vec<Proposal>)>, block: &[(Via, Sha
     ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
     let mut edits: Vec<Edit> = Vec::new();
     for (_, via, proposals) in ranked {
-        let share = share(line, &proposals);
+        let share = Share::of(line, covered(line, &proposals));
         let in_block = block.iter().find(|(v, _)| *v == via).map_or(share, |&(_, s)| s);
         let margin = share.margin(in_block, MARGIN);
         for (p, gain) in judge_in_place(line, proposals) {

@@ -18,8 +18,7 @@
 //! they mean unless shown otherwise) then also needs the gain with each
 //! reading under its own best language. Symbols that no language's training
 //! text showed are charged [`UNSEEN_SYMBOL_BITS`] each (the class models
-//! give them all one cheap class), and so is each change between scripts
-//! that real text keeps apart ([`script_changes`]).
+//! give them all one cheap class).
 //!
 //! A repair is made only when its gain clears a margin: the kind's base
 //! margin, plus up to [`WITNESS_BITS`] in proportion to the share of the
@@ -38,7 +37,6 @@ use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
 
 use crate::decode::is_escape;
 use crate::detect::{language_cost, language_costs, LanguageCosts};
-use crate::url::short::{script, Script, SCRIPT_CHANGE_BITS};
 use crate::Charset;
 
 /// Characters of context scored on each side of a stretch.
@@ -158,15 +156,15 @@ impl<'a> Window<'a> {
         let before = costs(&self.with(original));
         let key = |costs: &LanguageCosts| self.key(costs);
         let mut verdicts = Verdicts {
-            original: key(&before) + self.charge(original),
+            original: key(&before) + unseen(original),
             costs: Vec::new(),
             gains: Vec::new(),
         };
-        let charged = self.charge(original);
+        let charged = unseen(original);
         let own = |costs: &LanguageCosts| costs.best().map_or(0.0, |(_, bits)| bits);
         for reading in readings {
             let after = costs(&self.with(reading.as_ref()));
-            let charge = self.charge(reading.as_ref());
+            let charge = unseen(reading.as_ref());
             verdicts.costs.push(key(&after) + charge);
             let language = context.or_else(|| after.best().map(|(l, _)| l));
             let mut gain = match language.map(|l| (before.get(l), after.get(l))) {
@@ -186,7 +184,7 @@ impl<'a> Window<'a> {
     /// each text scored under that language's models alone.
     fn judge_in<S: AsRef<str>>(&self, language: &str, original: &str, readings: &[S]) -> Verdicts {
         let before = cost_in(&self.with(original), language);
-        let charged = self.charge(original);
+        let charged = unseen(original);
         let mut verdicts = Verdicts {
             original: before.unwrap_or(f32::INFINITY) + charged,
             costs: Vec::with_capacity(readings.len()),
@@ -194,7 +192,7 @@ impl<'a> Window<'a> {
         };
         for reading in readings {
             let after = cost_in(&self.with(reading.as_ref()), language);
-            let charge = self.charge(reading.as_ref());
+            let charge = unseen(reading.as_ref());
             verdicts.costs.push(after.unwrap_or(f32::INFINITY) + charge);
             let gain = match (before, after) {
                 (Some(b), Some(a)) => b - a,
@@ -206,21 +204,14 @@ impl<'a> Window<'a> {
     }
 
     /// The cost of the window with `middle` in the stretch (bits, under the
-    /// context's language or its own best, with [`Window::charge`]).
+    /// context's language or its own best, with [`unseen`] symbols charged).
     pub(crate) fn cost(&self, middle: &str) -> f32 {
         let with = self.with(middle);
         let cost = match self.language {
             Some(language) => cost_in(&with, language).unwrap_or(f32::INFINITY),
             None => self.key(&costs(&with)),
         };
-        cost + self.charge(middle)
-    }
-
-    /// What the models cannot see of the window with `middle` in the
-    /// stretch: [`unseen`] symbols of `middle`, and the window's
-    /// [`script_changes`].
-    fn charge(&self, middle: &str) -> f32 {
-        unseen(middle) + script_changes(&self.with(middle))
+        cost + unseen(middle)
     }
 
     /// A window's cost under the context's language, or its own best.
@@ -271,14 +262,6 @@ impl Share {
     pub(crate) fn of(text: &str, covered: usize) -> Share {
         let all = text.chars().filter(|&c| tells_language(c)).count();
         Share { left: all.saturating_sub(covered), covered }
-    }
-
-    /// The share of `text` when stretches of `covered` of its characters
-    /// are proposed for repair into `repaired` characters: the part
-    /// covered counted as the repair would have it, in the same units as
-    /// the part left (mojibake writes each character as two to four).
-    pub(crate) fn repairing(text: &str, covered: usize, repaired: usize) -> Share {
-        Share { covered: repaired, ..Share::of(text, covered) }
     }
 
     /// Both shares added.
@@ -336,17 +319,16 @@ pub(crate) fn prior(charset: Charset) -> f32 {
 }
 
 /// The cost of `text` under its most plausible language, with
-/// [`unseen`] symbols and [`script_changes`] charged.
+/// [`unseen`] symbols charged.
 pub(crate) fn bits(text: &str) -> f32 {
-    costs(text).best().map_or(0.0, |(_, bits)| bits) + unseen(text) + script_changes(text)
+    costs(text).best().map_or(0.0, |(_, bits)| bits) + unseen(text)
 }
 
-/// The cost of `text` under `language`, with [`unseen`] symbols and
-/// [`script_changes`] charged;
+/// The cost of `text` under `language`, with [`unseen`] symbols charged;
 /// without a language (or for one without a model), [`bits`].
 pub(crate) fn bits_in(text: &str, language: Option<&str>) -> f32 {
     match language.and_then(|language| cost_in(text, language)) {
-        Some(cost) => cost + unseen(text) + script_changes(text),
+        Some(cost) => cost + unseen(text),
         None => bits(text),
     }
 }
@@ -420,22 +402,6 @@ pub(crate) fn unseen(text: &str) -> f32 {
             _ => UNSEEN_SYMBOL_BITS,
         })
         .sum()
-}
-
-/// The charge for the changes between two scripts that real text keeps
-/// apart, side by side in `text` (the URL reader's [`SCRIPT_CHANGE_BITS`]
-/// each): a character-frequency model prices a character of another script
-/// cheaply, so half-width katakana read as UTF-8 (`ｱﾙｷ` as `۱ٷ`, after
-/// more katakana) would look no worse than it.
-pub(crate) fn script_changes(text: &str) -> f32 {
-    let mut previous = None;
-    let changes = text.chars().filter(|&c| !is_undecodable(c)).filter(|&c| {
-        let script = (!c.is_ascii()).then(|| script(c));
-        let change = matches!((previous, script), (Some(a), Some(b)) if !Script::mixes_with(a, b));
-        previous = script;
-        change
-    });
-    changes.count() as f32 * SCRIPT_CHANGE_BITS
 }
 
 /// A variation selector (U+FE00–U+FE0F): it picks a form of the character

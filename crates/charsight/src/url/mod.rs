@@ -26,7 +26,7 @@
 //! ```
 
 mod escape;
-pub(crate) mod short;
+mod short;
 
 use std::fmt;
 use std::ops::Range;

@@ -57,7 +57,7 @@ const TEMPERATURE: f32 = 2.0;
 /// The cost of a change between two scripts that real text does not mix
 /// (half-width katakana next to other CJK, hangul next to kana, letters of
 /// two alphabets).
-pub(crate) const SCRIPT_CHANGE_BITS: f32 = 10.0;
+const SCRIPT_CHANGE_BITS: f32 = 10.0;
 
 /// Readings this close to the best one get their round trip checked, since
 /// they weigh in the confidence (at [`TEMPERATURE`] 2, 24 bits weigh 1/4096).
@@ -419,7 +419,7 @@ fn script_penalties(text: &str) -> f32 {
 
 /// Broad script classes, enough to see a change of script.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Script {
+enum Script {
     Latin,
     Greek,
     Cyrillic,
@@ -442,7 +442,7 @@ impl Script {
     }
 
     /// Whether real text puts these two scripts side by side.
-    pub(crate) fn mixes_with(self, other: Script) -> bool {
+    fn mixes_with(self, other: Script) -> bool {
         use Script::*;
         let east_asian = |s| matches!(s, Han | Kana | Hangul | CjkSymbol);
         self == other
@@ -453,7 +453,7 @@ impl Script {
     }
 }
 
-pub(crate) fn script(c: char) -> Script {
+fn script(c: char) -> Script {
     match u32::from(c) {
         0xD7 | 0xF7 => Script::Symbol,
         0xC0..=0x24F | 0x1E00..=0x1EFF => Script::Latin,

@@ -418,13 +418,25 @@ fn clean_text_is_never_changed() {
     assert!(failures.is_empty(), "{failures:?}");
 }
 
+/// The corpus files that repair still changes, and why (docs/repair.md):
+/// listed so that the list cannot grow unseen, and must shrink when one is
+/// fixed.
+const CORPUS_KNOWN_CHANGES: [&str; 1] = [
+    // A poem in half-width katakana, whose `ﾊｵﾛｵﾛｱﾙｷ` (CA B5 DB B5 DB B1
+    // D9 B7) is valid UTF-8 (`ʵ۵۱ٷ`): the models price half-width katakana
+    // above that mix of scripts.
+    "cp932-japanese/5554s2a-cp932.txt",
+];
+
 /// Every file of `../shared/corpus` and `../shared/corpus-wide` whose label
 /// names an encoding charsight decodes, and which decodes cleanly in it,
-/// comes out of every repair as its plain decode.
+/// comes out of every repair as its plain decode, but for
+/// [`CORPUS_KNOWN_CHANGES`].
 #[test]
 fn correctly_labelled_corpus_files_are_never_changed() {
     let mut checked = 0;
     let mut failures = Vec::new();
+    let mut known = Vec::new();
     for file in testkit::corpus().into_iter().chain(testkit::corpus_wide()) {
         let Ok(charset) = charsight::label::resolve(file.encoding.as_bytes()) else { continue };
         let bytes = std::fs::read(&file.path).unwrap();
@@ -436,13 +448,23 @@ fn correctly_labelled_corpus_files_are_never_changed() {
         }
         checked += 1;
         let (out, findings) = repair_all(bytes, charset);
-        if out != expected {
+        if out == expected {
+            continue;
+        }
+        if CORPUS_KNOWN_CHANGES.contains(&file.name.as_str()) {
+            known.push(file.name);
+        } else {
             failures.push(format!("{}: {:?}", file.name, findings.first()));
         }
     }
     println!("{checked} correctly labelled corpus files checked");
     assert!(checked >= 650, "{checked}");
     assert!(failures.is_empty(), "{} changed: {failures:#?}", failures.len());
+    assert_eq!(
+        known.len(),
+        CORPUS_KNOWN_CHANGES.len(),
+        "now left as they are: remove from the list"
+    );
 }
 
 /// The lines of the never-change battery that repair still changes, and
