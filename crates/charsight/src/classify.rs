@@ -41,13 +41,29 @@ impl Class {
     ];
 }
 
+/// The flag of a mark (general category M) in a code point's number in the
+/// table, beside its class.
+pub const MARK: u8 = 8;
+
+/// The number of `c` in the generated table.
+#[inline]
+fn number(c: char) -> u8 {
+    let c = c as usize;
+    let block = usize::from(BLOCK_INDEX[c >> BLOCK_BITS]);
+    BLOCKS[(block << BLOCK_BITS) | (c & ((1 << BLOCK_BITS) - 1))]
+}
+
 /// The class of `c`.
 #[inline]
 pub fn class(c: char) -> Class {
-    let c = c as usize;
-    let block = usize::from(BLOCK_INDEX[c >> BLOCK_BITS]);
-    let number = BLOCKS[(block << BLOCK_BITS) | (c & ((1 << BLOCK_BITS) - 1))];
-    Class::ALL[usize::from(number)]
+    Class::ALL[usize::from(number(c) & !MARK)]
+}
+
+/// Whether `c` is a mark (a combining character: general category Mn, Mc
+/// or Me), whatever its class.
+#[inline]
+pub fn is_mark(c: char) -> bool {
+    number(c) & MARK != 0
 }
 
 /// Whether `c` is a letter of text (the generator's rule too): see
@@ -84,5 +100,7 @@ mod tests {
         ] {
             assert_eq!(class(c), expected, "{c:?} U+{:04X}", c as u32);
         }
+        assert!(is_mark('\u{102C}') && class('\u{102C}') == Class::Letter); // Myanmar vowel sign aa
+        assert!(is_mark('\u{301}') && !is_mark('a') && !is_mark('\u{1090}'));
     }
 }

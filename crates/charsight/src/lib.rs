@@ -124,7 +124,7 @@ pub use verify::Verification;
 /// Behind the `unstable` feature, with no stability promise: not for users.
 #[cfg(feature = "unstable")]
 pub mod unstable {
-    pub use crate::classify::{class, is_letter, Class};
+    pub use crate::classify::{class, is_letter, is_mark, Class, MARK};
     pub use crate::lang::CharFreq;
     pub use crate::zawgyi::to_zawgyi;
 }

@@ -63,6 +63,18 @@ pub fn is_myanmar(c: char) -> bool {
     class(c) != 0
 }
 
+/// Whether `unicode` (text converted from Zawgyi) is well formed where
+/// its words begin: none of its space-separated words starts with a
+/// Myanmar-block mark (a vowel sign, medial, asat or virama, which follow
+/// a consonant in Unicode order). Converted Zawgyi never starts a word so;
+/// other text that uses the code points Zawgyi took (Shan's letters and its
+/// digits U+1090-U+1099) does, once misread as Zawgyi.
+pub fn words_start_well(unicode: &str) -> bool {
+    unicode.split([' ', '\u{200B}']).all(|word| {
+        word.chars().next().is_none_or(|c| !is_myanmar(c) || !crate::classify::is_mark(c))
+    })
+}
+
 /// A line (or paragraph) of Burmese text and its Zawgyi probability.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Segment {

@@ -150,8 +150,19 @@ pub struct Labelled {
 
 /// Every labelled file of `shared/corpus`.
 pub fn corpus() -> Vec<Labelled> {
-    let dir = shared_dir().join("corpus");
-    let labels = std::fs::read_to_string(dir.join("labels.tsv")).expect("corpus/labels.tsv");
+    labelled("corpus")
+}
+
+/// Every labelled file of `shared/corpus-wide` (the long tail: EBCDIC,
+/// DOS and Mac code pages, UTF-16/32, binary files labelled `binary`).
+pub fn corpus_wide() -> Vec<Labelled> {
+    labelled("corpus-wide")
+}
+
+/// Every labelled file of the corpus in `shared/<folder>` (`labels.tsv`).
+fn labelled(folder: &str) -> Vec<Labelled> {
+    let dir = shared_dir().join(folder);
+    let labels = std::fs::read_to_string(dir.join("labels.tsv")).expect("labels.tsv");
     labels
         .lines()
         .skip(1)

@@ -9,9 +9,9 @@
 //! Unicode versions, so `check` fails when a dependency's data changes.
 
 use anyhow::{Context, Result};
-use charsight::unstable::Class;
+use charsight::unstable::{Class, MARK};
 use unicode_normalization::char::{decompose_canonical, decompose_compatible};
-use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
+use unicode_properties::{GeneralCategory, GeneralCategoryGroup, UnicodeGeneralCategory};
 
 use crate::emit::Output;
 
@@ -35,11 +35,18 @@ fn class_of(c: char) -> Class {
     }
 }
 
-/// The class of every code point (surrogates, which are not characters, as
+/// The number of `c` in the table: its class, plus [`MARK`] for a mark
+/// (general category M).
+fn number(c: char) -> u8 {
+    let mark = c.general_category_group() == GeneralCategoryGroup::Mark;
+    class_of(c) as u8 | if mark { MARK } else { 0 }
+}
+
+/// The number of every code point (surrogates, which are not characters, as
 /// [`Class::Unassigned`]).
 fn classes() -> Vec<u8> {
     (0..=char::MAX as u32)
-        .map(|cp| char::from_u32(cp).map_or(Class::Unassigned, class_of) as u8)
+        .map(|cp| char::from_u32(cp).map_or(Class::Unassigned as u8, number))
         .collect()
 }
 
@@ -63,7 +70,8 @@ pub fn emit(out: &mut Output) -> Result<()> {
     );
     let list = |values: &mut dyn Iterator<Item = String>| values.collect::<Vec<_>>().join(",");
     let body = format!(
-        "//! The class of every code point (`charsight::classify::Class` by number), in\n\
+        "//! The class of every code point (`charsight::classify::Class` by number, plus\n\
+         //! `MARK` for a mark), in\n\
          //! blocks of 2^BLOCK_BITS code points. {versions}.\n\n\
          pub const BLOCK_BITS: u32 = {BLOCK_BITS};\n\n\
          /// For each block of code points, its contents' index in `BLOCKS` (in blocks).\n\
@@ -88,7 +96,8 @@ mod tests {
         let table = classes();
         for (cp, &number) in table.iter().enumerate() {
             if let Some(c) = char::from_u32(cp as u32) {
-                assert_eq!(charsight::unstable::class(c) as u8, number, "U+{cp:04X}");
+                assert_eq!(charsight::unstable::class(c) as u8, number & !MARK, "U+{cp:04X}");
+                assert_eq!(charsight::unstable::is_mark(c), number & MARK != 0, "U+{cp:04X}");
             }
         }
     }

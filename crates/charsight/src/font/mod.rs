@@ -241,7 +241,7 @@ fn zawgyi_runs(text: &str) -> Vec<Conversion> {
         let joiner = |c: char| c == ' ' || c == '\u{200B}';
         for run in runs(text, segment.range, zawgyi::is_myanmar, joiner) {
             let after = zawgyi::to_unicode(&text[run.clone()]);
-            if after != text[run.clone()] {
+            if after != text[run.clone()] && zawgyi::words_start_well(&after) {
                 out.push(Conversion {
                     before: text[run.clone()].to_owned(),
                     range: run,
@@ -387,6 +387,17 @@ mod tests {
         assert_eq!(pass.text, "x αβ y");
         assert_eq!(pass.conversions[0].basis, Basis::SymbolPrivateUse);
         assert!(pass.conversions[0].confidence < 0.6);
+    }
+
+    #[test]
+    fn shan_is_not_zawgyi() {
+        // Shan (shn_MM) with its digits U+1090-U+1099: the Zawgyi model
+        // knows only Burmese, and would make words begin with a medial.
+        let shan = "ႁူဝ်ၼႃႈ ႑ ၸဵမ်ႁူဝ်ၼႃႈ ႒႐";
+        let pass = convert(shan, Markup::Text, &Registry::builtin());
+        assert!(pass.conversions.is_empty(), "{:?}", pass.conversions);
+        let pass = convert("ျမန္မာႏိုင္ငံ", Markup::Text, &Registry::builtin());
+        assert_eq!(pass.text, "မြန်မာနိုင်ငံ");
     }
 
     #[test]

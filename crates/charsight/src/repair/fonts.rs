@@ -54,10 +54,17 @@ pub(crate) fn repair_text(
         .map(|c| c.before.chars().filter(|&ch| zawgyi::is_myanmar(ch)).count())
         .sum();
     let zawgyi_document = 2 * in_zawgyi >= burmese;
+    // U+F020-U+F0FF outside any scope is a symbol font's private-use form
+    // only where the block puts text in a symbol font somewhere: icon fonts
+    // (Font Awesome's link icon is U+F0C1) use the same code points. Left
+    // alone, such characters are reported by the `pua` repair.
+    let symbol_fonts =
+        pass.scopes.iter().any(|s| registry.get(&s.font).is_some_and(|t| t.is_symbol_font()));
     let mut conversions: Vec<font::Conversion> = pass
         .conversions
         .into_iter()
         .filter(|c| c.basis != Basis::Zawgyi || zawgyi_document)
+        .filter(|c| c.basis != Basis::SymbolPrivateUse || symbol_fonts)
         .collect();
     // The Zawgyi model judges lines, and a converted line can still read
     // as Zawgyi and convert again: then the block's Zawgyi conversions are
@@ -114,7 +121,12 @@ mod tests {
         assert_eq!(edits[0].rule, "Symbol font (font_scope)");
         assert_eq!(&*scopes[0].1.font, "Symbol");
         let (edits, _) = repair_text("x \u{F061}\u{F062} y\n", &registry);
-        assert_eq!(edits[0].after, "αβ");
+        assert!(edits.is_empty());
+        let icon = "<p>Permalink \u{F0C1} here</p>\n";
+        assert!(repair_text(icon, &registry).0.is_empty());
+        let page = "<p><font face=Symbol>p</font> r = \u{F061}</p>\n";
+        let (edits, _) = repair_text(page, &registry);
+        assert_eq!(edits.iter().map(|e| e.after.as_str()).collect::<Vec<_>>(), ["π", "α"]);
         assert!(repair_text("plain text, no fonts\n", &registry).0.is_empty());
     }
 

@@ -123,9 +123,7 @@ impl Via {
     /// the text used its C1 controls.
     fn name(self, text: &str) -> &'static str {
         match self {
-            Via::Windows1252 if text.chars().any(|c| ('\u{80}'..='\u{9F}').contains(&c)) => {
-                "ISO-8859-1"
-            }
+            Via::Windows1252 if text.chars().any(is_c1_control) => "ISO-8859-1",
             v => v.charset().name(),
         }
     }
@@ -655,6 +653,30 @@ fn windows_1252_runs(line: &str, groups: &[Vec<Range<usize>>], lost: LostSpaces)
     groups.into_iter().flat_map(|g| g.runs).collect()
 }
 
+/// The C1 controls of `line` outside `runs` that stand for a byte
+/// windows-1252 defines, each as that character: a windows-1252 byte
+/// decoded as ISO-8859-1 (`\u{84}Handwerk\u{93}` for `„Handwerk“`). Text
+/// holds C1 controls far more rarely than the punctuation they stand for
+/// ([`score::unseen`] charges them as invisible characters).
+fn c1_controls(line: &str, runs: &Runs) -> Runs {
+    let mut found = Vec::new();
+    for (i, c) in line.char_indices().filter(|&(_, c)| is_c1_control(c)) {
+        if UNDEFINED.contains(&c) || runs.iter().any(|(r, _)| r.start <= i && i < r.end) {
+            continue;
+        }
+        // U+0080-U+009F is the byte itself in ISO-8859-1.
+        let byte = [u32::from(c) as u8];
+        let (fixed, _) = Charset::Windows1252.decode(&byte);
+        found.push((i..i + c.len_utf8(), fixed.into_owned()));
+    }
+    found
+}
+
+/// Whether `c` is a C1 control (U+0080-U+009F).
+fn is_c1_control(c: char) -> bool {
+    ('\u{80}'..='\u{9F}').contains(&c)
+}
+
 /// The language a line's slot choices are weighed in: the one it reads as
 /// with its runs undone as they stand, found when a choice is first
 /// weighed (in most lines none is).
@@ -890,7 +912,10 @@ fn proposals(line: &str, lost: LostSpaces) -> Vec<(Via, Vec<Proposal>)> {
         .into_iter()
         .map(|via| {
             if via == Via::Windows1252 {
-                return (via, windows_1252_runs(line, &groups, lost));
+                let mut runs = windows_1252_runs(line, &groups, lost);
+                runs.extend(c1_controls(line, &runs));
+                runs.sort_unstable_by_key(|(r, _)| r.start);
+                return (via, runs);
             }
             let runs = groups.iter().flat_map(|group| {
                 let (first, last) = (group[0].start, group[group.len() - 1].end);
@@ -987,11 +1012,17 @@ fn repair_line(line: &str, by_via: Vec<(Via, Vec<Proposal>)>, block: &[(Via, Sha
             if edits.iter().any(|e| e.range.start < p.range.end && p.range.start < e.range.end) {
                 continue;
             }
+            // A C1 control is damage whatever is done: the text left as it
+            // is does not vouch against reading it so.
+            let before = &line[p.range.clone()];
+            let c1 = before.chars().all(is_c1_control);
+            let margin = if c1 { MARGIN } else { margin };
             if gain < margin {
                 continue;
             }
-            let name = via.name(&line[p.range.clone()]);
+            let name = via.name(before);
             let mut rule = match p.chosen {
+                _ if c1 => "windows-1252 read as ISO-8859-1 (a C1 control)".to_owned(),
                 0 => format!("UTF-8 read as {name}"),
                 n => format!("UTF-8 read as {name}, {} times", n + 1),
             };
@@ -1023,18 +1054,30 @@ fn guessed(text: &str, fixed: &str) -> bool {
 pub(crate) fn judge_in_place(line: &str, proposals: Vec<Proposal>) -> Vec<(Proposal, f32)> {
     let (all, at) = apply(line, &proposals);
     let language = score::line_language(&all);
+    // A lone proposal in a line that, repaired, has too little non-ASCII
+    // text to tell its language must also clear the base margin when judged
+    // conservatively: its reading in its own best language against the
+    // text as it stands in its own (`ë…”` read as UTF-8 is `녔`, cheap in
+    // Korean, while the line reads as English as it stands). Several
+    // proposals vouch for each other.
+    let lone = language.is_none() && proposals.len() == 1;
     proposals
         .into_iter()
         .zip(at)
         .map(|(mut p, start)| {
             let window = Window::new(&all, start..start + p.after().len(), language);
-            match window.choose(&line[p.range.clone()], &p.layers, false) {
-                Some((i, gain)) => {
-                    p.chosen = i;
-                    (p, gain)
+            let original = &line[p.range.clone()];
+            let Some((i, gain)) = window.choose(original, &p.layers, false) else {
+                return (p, f32::NEG_INFINITY);
+            };
+            p.chosen = i;
+            if lone {
+                let conservative = window.judge(original, &p.layers, true).gains[i];
+                if conservative < MARGIN {
+                    return (p, conservative);
                 }
-                None => (p, f32::NEG_INFINITY),
             }
+            (p, gain)
         })
         .collect()
 }
@@ -1127,6 +1170,17 @@ mod tests {
         assert_eq!(edits.len(), 1);
         assert_eq!(edits[0].after, "’");
         assert_eq!(edits[0].rule, "UTF-8 read as ISO-8859-1");
+        // windows-1252 bytes read as ISO-8859-1, with no UTF-8 to undo.
+        let line = "\u{84}Handwerk bringt dich \u{fc}berall hin\u{93}: Von der YOU bis nach Monaco";
+        assert_eq!(repair(line), "„Handwerk bringt dich überall hin“: Von der YOU bis nach Monaco");
+        let edits = repair_text(line);
+        assert_eq!(edits[0].rule, "windows-1252 read as ISO-8859-1 (a C1 control)");
+        // Beside mojibake, and undefined bytes left alone.
+        assert_eq!(
+            repair("ok \u{e2}\u{80}\u{9c}senza modifiche\u{94} qui"),
+            "ok “senza modifiche” qui"
+        );
+        assert!(repair_text("x \u{81} y").is_empty());
     }
 
     #[test]

@@ -384,10 +384,10 @@ pub(crate) const UNSEEN_SYMBOL_BITS: f32 = 12.0;
 /// class with one cost, so a box-drawing piece or a stray combining mark
 /// would cost no more than the typographic quote it stands in for.
 ///
-/// Invisible characters (format characters such as U+2064 INVISIBLE PLUS),
-/// private-use and unassigned code points are charged twice: text holds
-/// them far more rarely than a visible symbol (`❤` and `⁤` are both
-/// `E2 xx A4`).
+/// Invisible characters (C1 controls, format characters such as U+2064
+/// INVISIBLE PLUS), private-use and unassigned code points are charged
+/// twice: text holds them far more rarely than a visible symbol (`❤` and
+/// `⁤` are both `E2 xx A4`; `¬ô` read as UTF-8 is the control U+0099).
 pub(crate) fn unseen(text: &str) -> f32 {
     use charsight_tables::detect::SYMBOLS;
     text.chars()
@@ -395,7 +395,9 @@ pub(crate) fn unseen(text: &str) -> f32 {
         .filter(|&c| !is_variation_selector(c))
         .filter(|c| SYMBOLS.binary_search(&c.to_lowercase().next().unwrap_or(*c)).is_err())
         .map(|c| match class(c) {
-            Class::Format | Class::PrivateUse | Class::Unassigned => 2.0 * UNSEEN_SYMBOL_BITS,
+            Class::Control | Class::Format | Class::PrivateUse | Class::Unassigned => {
+                2.0 * UNSEEN_SYMBOL_BITS
+            }
             _ => UNSEEN_SYMBOL_BITS,
         })
         .sum()

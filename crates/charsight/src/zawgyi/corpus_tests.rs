@@ -96,3 +96,18 @@ fn unicode_burmese_round_trips_through_zawgyi() {
     let back = lines.iter().filter(|l| zawgyi::to_unicode(&zawgyi::to_zawgyi(l)) == **l).count();
     assert!(back * 100 >= lines.len() * 95, "{back} of {} lines round-trip", lines.len());
 }
+
+#[test]
+fn converted_held_out_zawgyi_starts_its_words_well() {
+    let items = held_out_items();
+    let ill: Vec<&String> = items
+        .iter()
+        .filter(|u| !zawgyi::words_start_well(&zawgyi::to_unicode(&zawgyi::to_zawgyi(u))))
+        .collect();
+    println!(
+        "{} of {} held-out items, through Zawgyi and back, start a word with a mark",
+        ill.len(),
+        items.len()
+    );
+    assert!(ill.is_empty(), "{:?}", &ill[..ill.len().min(5)]);
+}

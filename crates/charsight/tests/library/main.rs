@@ -9,5 +9,6 @@ mod conformance;
 mod detect;
 mod everyday;
 mod fonts;
+mod ftfy;
 mod policies;
 mod repair;

@@ -418,14 +418,26 @@ fn clean_text_is_never_changed() {
     assert!(failures.is_empty(), "{failures:?}");
 }
 
-/// Every file of `../shared/corpus` whose label names an encoding charsight
-/// decodes, and which decodes cleanly in it, comes out of every repair as
-/// its plain decode.
+/// The corpus files that repair still changes, and why (docs/repair.md):
+/// listed so that the list cannot grow unseen, and must shrink when one is
+/// fixed.
+const CORPUS_KNOWN_CHANGES: [&str; 1] = [
+    // A poem in half-width katakana, whose `ﾊｵﾛｵﾛｱﾙｷ` (CA B5 DB B5 DB B1
+    // D9 B7) is valid UTF-8 (`ʵ۵۱ٷ`): the models price half-width katakana
+    // above that mix of scripts.
+    "cp932-japanese/5554s2a-cp932.txt",
+];
+
+/// Every file of `../shared/corpus` and `../shared/corpus-wide` whose label
+/// names an encoding charsight decodes, and which decodes cleanly in it,
+/// comes out of every repair as its plain decode, but for
+/// [`CORPUS_KNOWN_CHANGES`].
 #[test]
 fn correctly_labelled_corpus_files_are_never_changed() {
     let mut checked = 0;
     let mut failures = Vec::new();
-    for file in testkit::corpus() {
+    let mut known = Vec::new();
+    for file in testkit::corpus().into_iter().chain(testkit::corpus_wide()) {
         let Ok(charset) = charsight::label::resolve(file.encoding.as_bytes()) else { continue };
         let bytes = std::fs::read(&file.path).unwrap();
         let bom = charset.bom().filter(|b| bytes.starts_with(b)).map_or(0, <[u8]>::len);
@@ -436,12 +448,69 @@ fn correctly_labelled_corpus_files_are_never_changed() {
         }
         checked += 1;
         let (out, findings) = repair_all(bytes, charset);
-        if out != expected {
+        if out == expected {
+            continue;
+        }
+        if CORPUS_KNOWN_CHANGES.contains(&file.name.as_str()) {
+            known.push(file.name);
+        } else {
             failures.push(format!("{}: {:?}", file.name, findings.first()));
         }
     }
-    assert!(checked >= 150, "{checked}");
-    assert!(failures.is_empty(), "{failures:?}");
+    println!("{checked} correctly labelled corpus files checked");
+    assert!(checked >= 650, "{checked}");
+    assert!(failures.is_empty(), "{} changed: {failures:#?}", failures.len());
+    assert_eq!(
+        known.len(),
+        CORPUS_KNOWN_CHANGES.len(),
+        "now left as they are: remove from the list"
+    );
+}
+
+/// The lines of the never-change battery that repair still changes, and
+/// why (docs/repair.md, "Known problems"): listed so that the list cannot
+/// grow unseen, and must shrink when one is fixed.
+const BATTERY_KNOWN_CHANGES: [(&str, &str); 2] = [
+    // `√π` is MacRoman's reading of `ù`: the language models price the
+    // symbol pair far above one letter, in any language.
+    ("(-1/2)! = √π", "√π"),
+    // A quoted mojibake example beside one `é`: one witness is too few.
+    ("if (x <= y && y >= z) { return \"Ã©\"; } // the mojibake of é, as a test string", "Ã©"),
+];
+
+/// Correct text that looks like damage to a careless repairer (symbols,
+/// math, code, URLs, emoticons and kaomoji, rare letters, CJK with its
+/// punctuation, mixed scripts, box drawing), written for this test rather
+/// than taken from the training text: no repair changes it, as a whole
+/// or line by line (where a line has no neighbours to vouch for it), but
+/// for [`BATTERY_KNOWN_CHANGES`].
+#[test]
+fn the_never_change_battery_is_never_changed() {
+    let battery = include_str!("data/never-change.txt");
+    let mut changes = Vec::new();
+    for (whole, text) in std::iter::once((true, battery))
+        .chain(battery.split_inclusive('\n').map(|line| (false, line)))
+    {
+        let (out, findings) = repair_all(text.as_bytes(), Charset::Utf8);
+        if out != text {
+            let at = if whole { "(whole battery)" } else { text.trim_end() };
+            let applied = findings.iter().filter(|f| f.applied);
+            changes.extend(applied.map(|f| (at, f.before.clone(), f.after.clone())));
+        }
+    }
+    let known = |line: &str, before: &str| {
+        BATTERY_KNOWN_CHANGES.iter().any(|&(l, b)| l == line && b == before)
+    };
+    let new: Vec<String> = changes
+        .iter()
+        .filter(|(line, before, _)| !known(line, before))
+        .map(|(line, before, after)| format!("{line}: {before:?} -> {after:?}"))
+        .collect();
+    assert!(new.is_empty(), "{} changes:\n{}", new.len(), new.join("\n"));
+    for (line, before) in BATTERY_KNOWN_CHANGES {
+        let seen = changes.iter().any(|(l, b, _)| *l == line && *b == before);
+        assert!(seen, "{line}: now left as it is; remove it from BATTERY_KNOWN_CHANGES");
+    }
 }
 
 /// Sentences to damage in the property tests.
