@@ -150,7 +150,7 @@ pub fn run(args: &Args) -> Result<()> {
     write(&args.out, tune, args.per, kind)
 }
 
-/// What [`write`] writes.
+/// What [`write()`] writes.
 pub enum Kind<'a> {
     /// Samples of these lengths in bytes.
     Short(&'a [usize]),
