@@ -149,6 +149,10 @@ fn analyze(py: Python<'_>, data: &[u8], context: Context) -> PyResult<String> {
     report(&found, data)
 }
 
+/// The JSON objects of a WARC file's records, and the offset and reason of
+/// each corrupt one.
+type WarcRecords = (Vec<String>, Vec<(u64, String)>);
+
 /// The records of a WARC file, given as its bytes, read and analysed as
 /// `charsight warc` does (the same reader and analysis): one JSON object
 /// per record that was analysed or reported (`path` names the file), and
@@ -159,7 +163,7 @@ fn analyze_warc(
     data: &[u8],
     path: &str,
     context: Context,
-) -> PyResult<(Vec<String>, Vec<(u64, String)>)> {
+) -> PyResult<WarcRecords> {
     use charsight_warc::reader::{ReadError, Records};
     let engine = engine(context)?;
     py.allow_threads(|| {

@@ -170,7 +170,7 @@ fn one<W: Write>(
         if batch.is_empty() {
             break;
         }
-        batch::run_with(&batch, jobs, progress, &work, |done| {
+        batch::run_with(&batch, jobs, progress, work, |done| {
             match done {
                 Ok(done) => {
                     summary.count(done.analysis.as_ref(), &done.warc_type);

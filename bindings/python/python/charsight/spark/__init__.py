@@ -93,7 +93,12 @@ def _analyze_batches(policy: str, arrow_schema: Any) -> Callable[[Iterator[Any]]
 def analyze_warcs(spark: "SparkSession", paths: List[str], policy: str = "verify") -> "DataFrame":
     """A DataFrame of the analysed records of the WARC files ``paths``, one
     row per record (columns: :data:`SCHEMA`). Nothing is read until an
-    action runs; each file is read and analysed in an executor."""
+    action runs; each file is read and analysed in an executor.
+
+    Spark's ``binaryFile`` source packs files smaller than
+    ``spark.sql.files.maxPartitionBytes`` into one task; set it to ``1`` on
+    the session (as ``python -m charsight.spark`` does) for one task per
+    file."""
     if policy not in ("verify", "whatwg", "detect"):
         raise ValueError(f"policy must be 'verify', 'whatwg' or 'detect', not {policy!r}")
     types = importlib.import_module("pyspark.sql.types")

@@ -42,7 +42,11 @@ def main(argv: Optional[List[str]] = None) -> int:
         os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     spark = builder.getOrCreate()
     try:
+        # One WARC file per task (binaryFile would pack small files into
+        # one); only while the files are read.
+        spark.conf.set("spark.sql.files.maxPartitionBytes", "1")
         analyze_warcs(spark, args.warcs, args.policy).write.parquet(args.output)
+        spark.conf.unset("spark.sql.files.maxPartitionBytes")
         written = spark.read.parquet(args.output).count()
         print(f"{written} records written to {args.output}")
     finally:
