@@ -149,6 +149,42 @@ fn analyze(py: Python<'_>, data: &[u8], context: Context) -> PyResult<String> {
     report(&found, data)
 }
 
+/// The JSON objects of a WARC file's records, and the offset and reason of
+/// each corrupt one.
+type WarcRecords = (Vec<String>, Vec<(u64, String)>);
+
+/// The records of a WARC file, given as its bytes, read and analysed as
+/// `charsight warc` does (the same reader and analysis): one JSON object
+/// per record that was analysed or reported (`path` names the file), and
+/// the offset and reason of each corrupt record.
+#[pyfunction]
+fn analyze_warc(
+    py: Python<'_>,
+    data: &[u8],
+    path: &str,
+    context: Context,
+) -> PyResult<WarcRecords> {
+    use charsight_warc::reader::{ReadError, Records};
+    let engine = engine(context)?;
+    py.allow_threads(|| {
+        let (mut lines, mut corrupt) = (Vec::new(), Vec::new());
+        for item in Records::new(data) {
+            match item {
+                Ok(record) => {
+                    if let Some(analysis) = charsight_warc::analyze(&record, &engine) {
+                        let line = serde_json::to_string(&analysis.line(path))
+                            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+                        lines.push(line);
+                    }
+                }
+                Err(ReadError::Corrupt(c)) => corrupt.push((c.offset, c.reason)),
+                Err(ReadError::Io(e)) => return Err(PyValueError::new_err(e.to_string())),
+            }
+        }
+        Ok((lines, corrupt))
+    })
+}
+
 /// The text of `data` (without a BOM) in the decided charset, and the report.
 #[pyfunction]
 fn decode(
@@ -348,6 +384,7 @@ fn _charsight(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(detect, m)?)?;
     m.add_function(wrap_pyfunction!(detect_all, m)?)?;
     m.add_function(wrap_pyfunction!(analyze, m)?)?;
+    m.add_function(wrap_pyfunction!(analyze_warc, m)?)?;
     m.add_function(wrap_pyfunction!(decode, m)?)?;
     m.add_function(wrap_pyfunction!(repair, m)?)?;
     m.add_function(wrap_pyfunction!(fix_url, m)?)?;

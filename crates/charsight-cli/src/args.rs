@@ -65,6 +65,19 @@ pub enum Command {
     /// place and a short excerpt, and which repairs would apply. Colour on
     /// a terminal, plain when piped (NO_COLOR is respected).
     Explain(ExplainArgs),
+    /// Report the encoding of every document in web archives (WARC files).
+    ///
+    /// Reads WARC 1.0 and 1.1 files, plain or gzip-compressed per record,
+    /// record by record in bounded memory. Each `response` record's HTTP
+    /// payload (de-chunked and decompressed as its headers say) and each
+    /// `resource` record of a text type is analysed as `detect` analyses a
+    /// file, with the HTTP Content-Type as evidence; `request`, `metadata`,
+    /// `revisit` and `warcinfo` records are skipped and counted in a summary
+    /// on standard error; media types that are not text are reported as
+    /// binary without analysis. A corrupt record is reported on standard
+    /// error with its offset and skipped; the run goes on, and ends with
+    /// exit code 1.
+    Warc(WarcArgs),
     /// Print a shell completion script to standard output.
     ///
     /// For example, for bash: `charsight completions bash >
@@ -193,6 +206,48 @@ pub struct DecodeArgs {
     /// emoji in Shift_JIS), every other one reported and left. Every change
     /// is listed in the report's 'repairs'.
     #[arg(long, value_name = "KINDS", value_parser = parse_repairs)]
+    pub repair: Option<RepairPolicy>,
+
+    #[command(flatten)]
+    pub jobs: JobsArg,
+
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct WarcArgs {
+    /// WARC files, plain or gzip-compressed; '-' is standard input.
+    ///
+    /// With no FILE, standard input is read when it is not a terminal.
+    #[arg(value_name = "FILE")]
+    pub paths: Vec<PathBuf>,
+
+    /// Output format.
+    ///
+    /// 'jsonl' prints one JSON object per analysed record: path (the WARC
+    /// file), offset, record_id, uri, date, content_type (HTTP),
+    /// http_charset, truncated, then the fields of `detect --format jsonl`;
+    /// a record not analysed has binary: true (a media type that is not
+    /// text) or error instead. 'text' prints one readable line per record.
+    #[arg(long, value_enum, default_value_t = Format::Jsonl)]
+    pub format: Format,
+
+    /// Write a WARC of `conversion` records, one for each document decoded:
+    /// its text as UTF-8, its declarations rewritten to say so, repairs
+    /// made as --repair says.
+    ///
+    /// Each conversion record refers to its response (WARC-Refers-To).
+    /// DIR gets NAME.charsight.warc.gz for each input NAME.warc(.gz),
+    /// gzip-compressed per record; '-' writes plain WARC to standard output
+    /// instead of the report.
+    #[arg(long, value_name = "DIR")]
+    pub emit: Option<PathBuf>,
+
+    /// Repairs to make in the emitted text (--emit): none, all, or a
+    /// comma-separated list of mixed, mojibake, ncr, fonts, declaration, pua
+    /// [default: none].
+    #[arg(long, value_name = "KINDS", value_parser = parse_repairs, requires = "emit")]
     pub repair: Option<RepairPolicy>,
 
     #[command(flatten)]

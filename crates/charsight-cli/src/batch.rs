@@ -20,12 +20,26 @@ pub fn run<T: Sync, R: Send>(
     items: &[T],
     jobs: usize,
     work: impl Fn(&T) -> R + Sync,
-    mut emit: impl FnMut(R) -> Result<()>,
+    emit: impl FnMut(R) -> Result<()>,
 ) -> Result<()> {
     let progress = progress(items.len());
+    let result = run_with(items, jobs, &progress, work, emit);
+    progress.finish_and_clear();
+    result
+}
+
+/// [`run`], counting the items done on `progress` (the caller's bar, or a
+/// hidden one).
+pub fn run_with<T: Sync, R: Send>(
+    items: &[T],
+    jobs: usize,
+    progress: &ProgressBar,
+    work: impl Fn(&T) -> R + Sync,
+    mut emit: impl FnMut(R) -> Result<()>,
+) -> Result<()> {
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let result = std::thread::scope(|scope| {
+    std::thread::scope(|scope| {
         let (send, receive) = mpsc::channel();
         for _ in 0..jobs.clamp(1, items.len().max(1)) {
             let send = send.clone();
@@ -56,9 +70,7 @@ pub fn run<T: Sync, R: Send>(
             }
         }
         Ok(())
-    });
-    progress.finish_and_clear();
-    result
+    })
 }
 
 /// A progress bar for `len` inputs, drawn only when standard error is a

@@ -51,54 +51,62 @@ fn write_detection(
             serde_json::to_writer(&mut *out, &DetectLine::new(path, found, seen))?;
             writeln!(out)?;
         }
-        Format::Text if seen.empty() => writeln!(out, "{}: empty", path.display())?,
-        Format::Text => {
-            write!(
-                out,
-                "{}: {} ({}, confidence {:.2})",
-                path.display(),
-                found.charset,
-                found.source.name(),
-                found.confidence
-            )?;
-            match found.rule {
-                Rule::Overridden { declared, reason } => write!(
-                    out,
-                    " declared {declared}, actual {}: {}",
-                    found.charset,
-                    reason.name()
-                )?,
-                Rule::Unverified { reason } => write!(out, " unverified: {}", reason.name())?,
-                Rule::MostlyUtf8 => write!(out, " {}", utf8_damage(found))?,
-                Rule::Utf8Fragments => write!(out, " with UTF-8 fragments")?,
-                Rule::StrayBytes => write!(out, " with stray bytes")?,
-                _ => {}
-            }
-            if let Some(language) = found.language {
-                write!(out, " language {language}")?;
-            }
-            if found.ascii {
-                write!(out, " ascii")?;
-            }
-            if found.binary {
-                write!(out, " binary")?;
-            }
-            if let Some(ebcdic) = found.ebcdic {
-                write!(out, " {}", ebcdic.name())?;
-                if !found.charset.is_ebcdic() {
-                    write!(out, " (not decoded)")?;
-                }
-            }
-            if let Some(font) = &found.font {
-                write!(out, " font {} ({:.2})", font.name, font.confidence)?;
-            }
-            if !found.evidence.is_empty() {
-                let declared: Vec<String> = found.evidence.iter().map(describe).collect();
-                write!(out, "; declared: {}", declared.join(", "))?;
-            }
-            writeln!(out)?;
+        Format::Text => write_text(out, &path.display(), found, seen.empty())?,
+    }
+    Ok(())
+}
+
+/// The readable line of `found`, the detection of the input called `name`.
+pub(crate) fn write_text(
+    out: &mut impl Write,
+    name: &dyn std::fmt::Display,
+    found: &Detection,
+    empty: bool,
+) -> Result<()> {
+    if empty {
+        writeln!(out, "{name}: empty")?;
+        return Ok(());
+    }
+    write!(
+        out,
+        "{name}: {} ({}, confidence {:.2})",
+        found.charset,
+        found.source.name(),
+        found.confidence
+    )?;
+    match found.rule {
+        Rule::Overridden { declared, reason } => {
+            write!(out, " declared {declared}, actual {}: {}", found.charset, reason.name())?
+        }
+        Rule::Unverified { reason } => write!(out, " unverified: {}", reason.name())?,
+        Rule::MostlyUtf8 => write!(out, " {}", utf8_damage(found))?,
+        Rule::Utf8Fragments => write!(out, " with UTF-8 fragments")?,
+        Rule::StrayBytes => write!(out, " with stray bytes")?,
+        _ => {}
+    }
+    if let Some(language) = found.language {
+        write!(out, " language {language}")?;
+    }
+    if found.ascii {
+        write!(out, " ascii")?;
+    }
+    if found.binary {
+        write!(out, " binary")?;
+    }
+    if let Some(ebcdic) = found.ebcdic {
+        write!(out, " {}", ebcdic.name())?;
+        if !found.charset.is_ebcdic() {
+            write!(out, " (not decoded)")?;
         }
     }
+    if let Some(font) = &found.font {
+        write!(out, " font {} ({:.2})", font.name, font.confidence)?;
+    }
+    if !found.evidence.is_empty() {
+        let declared: Vec<String> = found.evidence.iter().map(describe).collect();
+        write!(out, "; declared: {}", declared.join(", "))?;
+    }
+    writeln!(out)?;
     Ok(())
 }
 

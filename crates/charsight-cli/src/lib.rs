@@ -15,6 +15,7 @@ mod explain;
 mod input;
 mod json;
 mod url;
+mod warc;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -58,6 +59,7 @@ pub fn main() -> ExitCode {
         Command::Url(args) => url::run(&args, &mut out),
         Command::Repair(args) => decode::run(&args, RepairPolicy::all(), &mut out),
         Command::Explain(args) => explain::run(&args, &mut out),
+        Command::Warc(args) => warc::run(&args, &mut out),
         Command::Completions(args) => {
             clap_complete::generate(args.shell, &mut command(), "charsight", &mut out);
             Ok(Status::Success)

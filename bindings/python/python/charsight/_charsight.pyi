@@ -7,6 +7,7 @@ __all__ = [
     "StreamDecoder",
     "__version__",
     "analyze",
+    "analyze_warc",
     "charsets",
     "decode",
     "detect",
@@ -36,6 +37,11 @@ def analyze(
     data: bytes,
     context: _Context,
 ) -> str: ...
+def analyze_warc(
+    data: bytes,
+    path: str,
+    context: _Context,
+) -> Tuple[List[str], List[Tuple[int, str]]]: ...
 def decode(
     data: bytes,
     errors: str,

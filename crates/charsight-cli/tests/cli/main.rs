@@ -6,3 +6,4 @@ mod detect;
 mod repair;
 mod url;
 mod util;
+mod warc;
