@@ -298,16 +298,13 @@ impl Plan {
         let stale = declared_in_document(detection)
             .filter(|_| !fixes.is_empty() && !args.fix_declaration && !args.keep_encoding);
         let splices = if args.fix_declaration { fixes } else { Vec::new() };
-        Ok(Plan {
-            detection: detection.clone(),
-            repairs,
-            output,
-            errors,
-            unmappable,
-            splices,
-            decided_on,
-            stale,
-        })
+        let mut detection = detection.clone();
+        if errors == Errors::Escape {
+            // Nothing is dropped: a byte order mark stays in the text, so
+            // that it is written back (and none is added: see `transcode`).
+            detection.bom_len = 0;
+        }
+        Ok(Plan { detection, repairs, output, errors, unmappable, splices, decided_on, stale })
     }
 
     /// A decoder for the input that makes the repairs asked for.
@@ -352,7 +349,8 @@ type Transcoded = (Outcome, Option<DataFailure>);
 fn transcode(plan: &Plan, mut input: impl Read, mut sink: impl Write) -> io::Result<Transcoded> {
     let mut pipe = Pipe::new(plan);
     let mut outcome = Outcome::default();
-    if let Some(bom) = plan.output.bom().filter(|_| plan.output != Charset::Utf8) {
+    let escape = plan.errors == Errors::Escape;
+    if let Some(bom) = plan.output.bom().filter(|_| plan.output != Charset::Utf8 && !escape) {
         sink.write_all(bom)?;
     }
     outcome.after.decided_on_bytes = plan.decided_on;
@@ -385,7 +383,9 @@ impl Pipe {
     /// A pipe for `plan`.
     fn new(plan: &Plan) -> Pipe {
         let decoder = plan.decoder().count_malformed_past(plan.decided_on);
-        let raw_escapes = plan.errors == Errors::Escape && !plan.output.is_unicode();
+        // Escapes are written back as their bytes in every encoding but
+        // UTF-8, the text form that carries them.
+        let raw_escapes = plan.errors == Errors::Escape && plan.output != Charset::Utf8;
         let encoder = TextEncoder::new(plan.output, plan.unmappable).raw_escapes(raw_escapes);
         let fits = Fits::new(plan.stale);
         Pipe { decoder, encoder, text: String::new(), bytes: Vec::new(), fits }

@@ -146,6 +146,39 @@ fn escape_keeps_undecodable_bytes_recoverable() {
         .stdout(predicate::eq(sjis.as_slice()));
 }
 
+/// `decode --errors escape --force-encoding ENC` of `bytes`, then the text
+/// decoded as UTF-8 with escapes and written in ENC again.
+fn escape_round_trip(bytes: &[u8], encoding: &str) -> Vec<u8> {
+    let text = charsight()
+        .args(["decode", "--errors", "escape", "--force-encoding", encoding, "-"])
+        .write_stdin(bytes)
+        .output()
+        .unwrap();
+    assert!(text.status.success(), "{}", String::from_utf8_lossy(&text.stderr));
+    let back = charsight()
+        .args(["decode", "--errors", "escape", "--force-encoding", "UTF-8", "--to", encoding, "-"])
+        .write_stdin(text.stdout)
+        .output()
+        .unwrap();
+    assert!(back.status.success(), "{}", String::from_utf8_lossy(&back.stderr));
+    back.stdout
+}
+
+#[test]
+fn r25_escape_round_trips_every_encoding_through_the_command() {
+    let cases: [(&[u8], &str); 6] = [
+        (b"a\xf0\x40\x87\x90\xee\x96b", "Shift_JIS"),
+        (b"\xa2\xe3\xa3\xa0\x81\x30\x81\x30", "GBK"),
+        (b"\xff\xfeh\x00\x00\xd8i\x00", "UTF-16LE"),
+        (b"\x00h\xd8\x00", "UTF-16BE"),
+        (b"\xef\xbb\xbfbom kept", "UTF-8"),
+        (b"\x88\x62\x88\x66\xa4\x40", "Big5"),
+    ];
+    for (bytes, encoding) in cases {
+        assert_eq!(escape_round_trip(bytes, encoding), bytes, "{encoding}");
+    }
+}
+
 #[test]
 fn to_a_legacy_encoding_uses_references_or_fails_in_strict_mode() {
     let dir = tempfile::tempdir().unwrap();
