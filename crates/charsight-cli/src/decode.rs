@@ -147,7 +147,7 @@ fn one(
 ) -> Result<(Status, Option<String>)> {
     let name = input.name().to_path_buf();
     let engine = args.engine.engine();
-    let Decided { mut detections, seen, reader } =
+    let Decided { mut detections, seen, reader, rewind } =
         decide(input, std::slice::from_ref(&engine), true)
             .with_context(|| format!("{}", name.display()))?;
     let detection = detections.remove(0);
@@ -162,22 +162,23 @@ fn one(
 
     let (outcome, failure) = if args.errors == crate::args::ErrorsArg::Strict || args.keep_encoding
     {
-        // First pass: check everything, write nothing.
-        let mut spool = matches!(input, Input::Stdin).then(tempfile::tempfile).transpose()?;
+        // First pass: check everything, write nothing. The input is read
+        // once: a regular file again through the handle that read it, any
+        // other input (a pipe, a FIFO) from a copy spooled on the way.
+        let context = || format!("{}", name.display());
+        let (mut again, mut spool) = match rewind {
+            Some(file) => (file, None),
+            None => {
+                let spool = tempfile::tempfile().context("a temporary file to spool the input")?;
+                (spool.try_clone()?, Some(spool))
+            }
+        };
         let tee = Tee { reader, copy: spool.as_mut() };
-        let checked =
-            transcode(&plan, tee, io::sink()).with_context(|| format!("{}", name.display()))?;
+        let checked = transcode(&plan, tee, io::sink()).with_context(context)?;
         if checked.1.is_some() {
             checked
         } else {
-            let again: Box<dyn Read> = match (input, spool) {
-                (_, Some(mut spool)) => {
-                    spool.seek(SeekFrom::Start(0))?;
-                    Box::new(spool)
-                }
-                (Input::File(path), None) => Box::new(File::open(path)?),
-                (Input::Stdin, None) => Box::new(io::empty()),
-            };
+            again.seek(SeekFrom::Start(0)).with_context(context)?;
             write_output(output, stdout, |w| transcode(&plan, again, w))?
         }
     } else {

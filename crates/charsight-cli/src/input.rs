@@ -99,6 +99,10 @@ pub struct Decided {
     /// The whole input from its first byte, when [`decide`] was asked to
     /// replay it (else empty).
     pub reader: Box<dyn Read + Send>,
+    /// For a regular file, a second handle on the file opened (sharing its
+    /// position), to read it again from its start: the same file even if
+    /// its path is replaced meanwhile.
+    pub rewind: Option<File>,
 }
 
 /// What reading an input to decide saw, besides the detections.
@@ -128,22 +132,30 @@ impl Seen {
 pub fn decide(input: &Input, engines: &[Engine], replay: bool) -> io::Result<Decided> {
     let mut sessions: Vec<Session> = engines.iter().map(Engine::session).collect();
     let mut tags = TagScan::default();
+    let mut rewind = None;
     let (decided_on, reader): (u64, Box<dyn Read + Send>) = match input {
-        Input::File(path) if std::fs::metadata(path)?.is_file() => {
+        Input::File(path) => {
+            // One open: what is read is this file, whatever happens to the
+            // path later.
             let mut file = File::open(path)?;
-            let decided_on = feed(&mut file, &mut sessions, &mut tags, None)?;
-            if replay {
-                file.seek(SeekFrom::Start(0))?;
-                (decided_on, Box::new(file))
+            if !file.metadata()?.is_file() {
+                spooled(file, &mut sessions, &mut tags, replay)?
             } else {
-                (decided_on, Box::new(io::empty()))
+                let decided_on = feed(&mut file, &mut sessions, &mut tags, None)?;
+                if replay {
+                    file.seek(SeekFrom::Start(0))?;
+                    rewind = Some(file.try_clone()?);
+                    (decided_on, Box::new(file))
+                } else {
+                    (decided_on, Box::new(io::empty()))
+                }
             }
         }
-        Input::File(path) => spooled(File::open(path)?, &mut sessions, &mut tags, replay)?,
         Input::Stdin => spooled(io::stdin(), &mut sessions, &mut tags, replay)?,
     };
     let detections = sessions.into_iter().map(Session::finish).collect();
-    Ok(Decided { detections, seen: Seen { bytes: decided_on, markup: tags.seen() }, reader })
+    let seen = Seen { bytes: decided_on, markup: tags.seen() };
+    Ok(Decided { detections, seen, reader, rewind })
 }
 
 /// [`decide`] for an input that cannot be read twice: what was read is

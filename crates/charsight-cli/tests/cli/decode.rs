@@ -503,3 +503,38 @@ fn a_utf8_bom_with_a_stray_byte_decodes_as_utf8_without_the_bom() {
     bytes.extend_from_slice(&Charset::Windows1251.encode(&text).0);
     charsight().arg("decode").arg("-").write_stdin(bytes).assert().code(0).stdout(text);
 }
+
+/// Strict mode and `--keep-encoding` read their input once: from a FIFO or
+/// a process substitution (`<(…)`), which cannot be read twice, they write
+/// the whole text (neither hang nor fail with "Illegal seek").
+#[test]
+fn r25_strict_and_keep_encoding_read_a_pipe_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = "<meta charset=iso-8859-1><p>naïve café</p>";
+    let input = write(dir.path(), "in.html", &Charset::Windows1252.encode(page).0);
+    let fifo = dir.path().join("fifo");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let bin = assert_cmd::cargo::cargo_bin("charsight");
+    for args in [&["--errors", "strict"][..], &["--keep-encoding"]] {
+        let expected: &[u8] = match args[0] {
+            "--keep-encoding" => &fs::read(&input).unwrap(),
+            _ => page.as_bytes(),
+        };
+        let writer = {
+            let (fifo, input) = (fifo.clone(), input.clone());
+            std::thread::spawn(move || fs::write(fifo, fs::read(input).unwrap()).unwrap())
+        };
+        let output = charsight()
+            .arg("decode")
+            .args(args)
+            .arg(&fifo)
+            .timeout(std::time::Duration::from_secs(20))
+            .output()
+            .unwrap();
+        writer.join().unwrap();
+        assert_eq!((output.status.code(), &output.stdout[..]), (Some(0), expected), "{args:?}");
+        let script = format!("exec '{}' decode {} <(cat '{input}')", bin.display(), args.join(" "));
+        let output = std::process::Command::new("bash").arg("-c").arg(script).output().unwrap();
+        assert_eq!((output.status.code(), &output.stdout[..]), (Some(0), expected), "{args:?}");
+    }
+}
