@@ -5,8 +5,9 @@
 //! for every command); then the whole input is streamed through the
 //! decoder. When the run must not write anything partial (`--errors
 //! strict`, `--keep-encoding`), a first pass checks the whole input and a
-//! second writes it; standard input is spooled to a temporary file between
-//! them. `-o OUT` is written to a temporary file beside OUT and renamed.
+//! second writes it, reading the input once: a regular file again through
+//! the handle that read it, anything else from a copy spooled to a
+//! temporary file. `-o OUT` is written as [`crate::output`] says.
 //! Input that is not text (binary data) or is EBCDIC text is refused with
 //! exit code 1, unless `--force-encoding` says how to decode it.
 
@@ -28,6 +29,7 @@ use crate::args::DecodeArgs;
 use crate::batch;
 use crate::input::{self, decide, read_some, Decided, Expanded, Input, Named, CHUNK};
 use crate::json::{AfterDecision, DecodeReport, DetectLine, Output, Repairs};
+use crate::output::write_output;
 use crate::Status;
 
 /// Runs `decode` (or `repair`, whose `repairs` default to all): one input
@@ -179,10 +181,10 @@ fn one(
             checked
         } else {
             again.seek(SeekFrom::Start(0)).with_context(context)?;
-            write_output(output, stdout, |w| transcode(&plan, again, w))?
+            write_output(output, stdout, |w| transcode(&plan, again, w), |r| r.1.is_none())?
         }
     } else {
-        write_output(output, stdout, |w| transcode(&plan, reader, w))?
+        write_output(output, stdout, |w| transcode(&plan, reader, w), |r| r.1.is_none())?
     };
     let error = failure.map(|f| f.to_string());
 
@@ -426,66 +428,6 @@ impl Pipe {
             (_, Err(e)) => Some(DataFailure::Encode(e)),
             _ => None,
         })
-    }
-}
-
-/// Runs `write` into standard output, or into `path`. A regular file (or a
-/// path that does not exist yet) is written through a temporary file beside
-/// it that replaces it only if the run succeeds; a symbolic link is followed
-/// so that its target, not the link, is replaced. The file gets the mode a
-/// plain write would give it: an existing file's own, else 0666 less the
-/// umask. Errors name `path`, never the temporary file. Anything else (a
-/// device such as `/dev/null`, a FIFO) cannot be replaced and is written
-/// directly.
-fn write_output(
-    path: Option<&Path>,
-    stdout: &mut dyn Write,
-    write: impl FnOnce(&mut dyn Write) -> io::Result<Transcoded>,
-) -> Result<Transcoded> {
-    let Some(path) = path.filter(|p| p.as_os_str() != "-") else {
-        return write(stdout).context("standard output");
-    };
-    let context = || format!("{}", path.display());
-    let (target, existing) = match std::fs::metadata(path) {
-        Ok(meta) if !meta.is_file() => {
-            let file = std::fs::OpenOptions::new().write(true).open(path).with_context(context)?;
-            let mut w = io::BufWriter::new(file);
-            return write(&mut w).and_then(|r| w.flush().map(|_| r)).with_context(context);
-        }
-        Ok(meta) => (std::fs::canonicalize(path).with_context(context)?, Some(meta.permissions())),
-        Err(_) => (path.to_path_buf(), None),
-    };
-    let dir = target.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let (file, temp) = create_in(dir).with_context(context)?;
-    if let Some(permissions) = existing {
-        file.set_permissions(permissions).with_context(context)?;
-    }
-    let mut w = io::BufWriter::new(file);
-    let result = write(&mut w).and_then(|r| w.flush().map(|_| r));
-    drop(w);
-    let result = result.with_context(context)?;
-    if result.1.is_none() {
-        temp.persist(&target).map_err(|e| e.error).with_context(context)?;
-    }
-    Ok(result)
-}
-
-/// A new temporary file in `dir`, removed unless persisted. It is created
-/// with the mode a plain create asks for (0666, less the umask); its errors
-/// are the system's, without its name (tempfile's would add it).
-fn create_in(dir: &Path) -> io::Result<(File, tempfile::TempPath)> {
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o666);
-    let mut attempt = 0;
-    loop {
-        let path = dir.join(format!(".charsight-{}-{attempt}.tmp", std::process::id()));
-        match options.open(&path) {
-            Ok(file) => return Ok((file, tempfile::TempPath::try_from_path(path)?)),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt < 100 => attempt += 1,
-            Err(e) => return Err(e),
-        }
     }
 }
 

@@ -96,6 +96,9 @@ fn write_detection(
                 let declared: Vec<String> = found.evidence.iter().map(describe).collect();
                 write!(out, "; declared: {}", declared.join(", "))?;
             }
+            if let Some(prefix) = seen.prefix() {
+                write!(out, "; decided on the first {prefix} bytes")?;
+            }
             writeln!(out)?;
         }
     }

@@ -112,12 +112,22 @@ pub struct Seen {
     pub bytes: u64,
     /// Whether the input's first [`CHUNK`] bytes hold a tag (markup).
     pub markup: bool,
+    /// Whether the reading reached the end of the input (else the decision
+    /// rests on a prefix: the engines wanted no more, or [`DECIDE_LIMIT`]
+    /// was reached).
+    pub whole: bool,
 }
 
 impl Seen {
     /// Whether the input is empty.
     pub fn empty(self) -> bool {
-        self.bytes == 0
+        self.bytes == 0 && self.whole
+    }
+
+    /// The length of the prefix the decision rests on, if the input went
+    /// on past it (or may have: a pipe is not read to its end).
+    pub fn prefix(self) -> Option<u64> {
+        (!self.whole).then_some(self.bytes)
     }
 }
 
@@ -133,28 +143,30 @@ pub fn decide(input: &Input, engines: &[Engine], replay: bool) -> io::Result<Dec
     let mut sessions: Vec<Session> = engines.iter().map(Engine::session).collect();
     let mut tags = TagScan::default();
     let mut rewind = None;
-    let (decided_on, reader): (u64, Box<dyn Read + Send>) = match input {
+    let (read, reader): (Reading, Box<dyn Read + Send>) = match input {
         Input::File(path) => {
             // One open: what is read is this file, whatever happens to the
             // path later.
             let mut file = File::open(path)?;
-            if !file.metadata()?.is_file() {
+            let meta = file.metadata()?;
+            if !meta.is_file() {
                 spooled(file, &mut sessions, &mut tags, replay)?
             } else {
-                let decided_on = feed(&mut file, &mut sessions, &mut tags, None)?;
+                let mut read = feed(&mut file, &mut sessions, &mut tags, None)?;
+                read.whole |= read.bytes >= meta.len();
                 if replay {
                     file.seek(SeekFrom::Start(0))?;
                     rewind = Some(file.try_clone()?);
-                    (decided_on, Box::new(file))
+                    (read, Box::new(file))
                 } else {
-                    (decided_on, Box::new(io::empty()))
+                    (read, Box::new(io::empty()))
                 }
             }
         }
         Input::Stdin => spooled(io::stdin(), &mut sessions, &mut tags, replay)?,
     };
     let detections = sessions.into_iter().map(Session::finish).collect();
-    let seen = Seen { bytes: decided_on, markup: tags.seen() };
+    let seen = Seen { bytes: read.bytes, markup: tags.seen(), whole: read.whole };
     Ok(Decided { detections, seen, reader, rewind })
 }
 
@@ -165,32 +177,39 @@ fn spooled(
     sessions: &mut [Session],
     tags: &mut TagScan,
     replay: bool,
-) -> io::Result<(u64, Box<dyn Read + Send>)> {
+) -> io::Result<(Reading, Box<dyn Read + Send>)> {
     if !replay {
         return Ok((feed(&mut reader, sessions, tags, None)?, Box::new(io::empty())));
     }
     let mut spool = tempfile::spooled_tempfile(SPOOL_IN_MEMORY);
-    let decided_on = feed(&mut reader, sessions, tags, Some(&mut spool))?;
+    let read = feed(&mut reader, sessions, tags, Some(&mut spool))?;
     spool.seek(SeekFrom::Start(0))?;
-    Ok((decided_on, Box::new(spool.chain(reader))))
+    Ok((read, Box::new(spool.chain(reader))))
+}
+
+/// How far [`feed`] read.
+struct Reading {
+    bytes: u64,
+    /// It met the end of the input.
+    whole: bool,
 }
 
 /// Feeds `reader` to every session while they want more, up to
 /// [`DECIDE_LIMIT`], and its first [`CHUNK`] bytes to `tags`, copying what
-/// it reads to `copy`; the bytes read.
+/// it reads to `copy`.
 fn feed(
     reader: &mut impl Read,
     sessions: &mut [Session],
     tags: &mut TagScan,
     mut copy: Option<&mut SpooledTempFile>,
-) -> io::Result<u64> {
+) -> io::Result<Reading> {
     let mut buf = vec![0; CHUNK];
     let mut read = 0;
     while read < DECIDE_LIMIT && sessions.iter().any(Session::wants_more) {
         let room = usize::try_from(DECIDE_LIMIT - read).unwrap_or(usize::MAX).min(CHUNK);
         let n = read_some(reader, &mut buf[..room])?;
         if n == 0 {
-            break;
+            return Ok(Reading { bytes: read, whole: true });
         }
         for session in sessions.iter_mut() {
             session.feed(&buf[..n]);
@@ -203,7 +222,7 @@ fn feed(
         }
         read += n as u64;
     }
-    Ok(read)
+    Ok(Reading { bytes: read, whole: false })
 }
 
 /// One `read`, retried when interrupted.

@@ -191,7 +191,8 @@ impl Engine {
 
     /// A streaming detection: feed chunks, then finish.
     pub fn session(&self) -> Session<'_> {
-        Session { engine: self, prefix: Vec::new(), detector: self.detector(), len: 0 }
+        let forced = self.forced.as_ref().is_some_and(|c| crate::label::resolve(c.label()).is_ok());
+        Session { engine: self, prefix: Vec::new(), detector: self.detector(), len: 0, forced }
     }
 
     /// A content detector with this engine's hints.
@@ -218,6 +219,8 @@ pub struct Session<'e> {
     prefix: Vec<u8>,
     detector: Detector,
     len: u64,
+    /// The engine forces an encoding: the content cannot change it.
+    forced: bool,
 }
 
 impl Session<'_> {
@@ -230,8 +233,13 @@ impl Session<'_> {
     }
 
     /// Whether more bytes could change the result. Once false, a caller
-    /// may stop reading and [`finish`](Session::finish).
+    /// may stop reading and [`finish`](Session::finish). With an encoding
+    /// forced ([`Engine::force_encoding`], a label that resolves), no more
+    /// once something was fed: the evidence reported is what it holds.
     pub fn wants_more(&self) -> bool {
+        if self.forced {
+            return self.len == 0;
+        }
         self.prefix.len() < self.engine.prefix || self.detector.wants_more()
     }
 

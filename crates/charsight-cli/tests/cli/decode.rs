@@ -538,3 +538,87 @@ fn r25_strict_and_keep_encoding_read_a_pipe_once() {
         assert_eq!((output.status.code(), &output.stdout[..]), (Some(0), expected), "{args:?}");
     }
 }
+
+/// `-o` over a file with other hard links refuses (the links would keep the
+/// old text), keeps an existing file's owner and mode, and never replaces a
+/// file the user could not write, even in a directory they can write.
+#[test]
+fn r25_output_keeps_links_owner_and_permissions() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(dir.path(), "in.txt", "naïve café".as_bytes());
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    fs::write(&a, "old").unwrap();
+    fs::hard_link(&a, &b).unwrap();
+    charsight().args(["decode", &input, "-o", a.to_str().unwrap()]).assert().code(2).stderr(
+        predicate::str::contains(format!("{}: not replaced: it has 2 hard links", a.display())),
+    );
+    assert_eq!(fs::read_to_string(&b).unwrap(), "old");
+
+    let root = fs::metadata(&input).unwrap().uid() == 0;
+    if !root {
+        return; // Giving files away and running as another user need root.
+    }
+    let owned = dir.path().join("owned");
+    fs::write(&owned, "old").unwrap();
+    std::os::unix::fs::chown(&owned, Some(1234), Some(4321)).unwrap();
+    fs::set_permissions(&owned, fs::Permissions::from_mode(0o640)).unwrap();
+    charsight().args(["decode", &input, "-o", owned.to_str().unwrap()]).assert().success();
+    let meta = fs::metadata(&owned).unwrap();
+    assert_eq!((meta.uid(), meta.gid(), meta.mode() & 0o7777), (1234, 4321, 0o640));
+
+    // As nobody, in a world-writable directory, a root-owned read-only file.
+    fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o1777)).unwrap();
+    fs::set_permissions(&input, fs::Permissions::from_mode(0o644)).unwrap();
+    let protected = dir.path().join("protected");
+    fs::write(&protected, "root's").unwrap();
+    fs::set_permissions(&protected, fs::Permissions::from_mode(0o444)).unwrap();
+    let output = std::process::Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .arg(assert_cmd::cargo::cargo_bin("charsight"))
+        .args(["decode", &input, "-o", protected.to_str().unwrap()])
+        .output();
+    let Ok(output) = output else { return }; // no setpriv
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains(&format!("{}: not replaced: cannot write it", protected.display())));
+    assert_eq!(fs::read_to_string(&protected).unwrap(), "root's");
+}
+
+/// Interrupted while writing `-o OUT`, the command leaves no temporary
+/// file behind.
+#[test]
+fn r25_output_temporary_file_removed_on_sigterm_and_sigint() {
+    for signal in ["TERM", "INT"] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out.txt");
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("charsight"))
+            .args(["decode", "--force-encoding", "utf-8", "-", "-o", out.to_str().unwrap()])
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Some text, then the pipe stays open: the command waits for more.
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all("naïve café\n".repeat(1000).as_bytes()).unwrap();
+        let temp = || {
+            fs::read_dir(dir.path())
+                .unwrap()
+                .filter_map(|e| e.ok())
+                .any(|e| e.file_name().to_string_lossy().starts_with(".charsight-"))
+        };
+        let start = std::time::Instant::now();
+        while !temp() && start.elapsed().as_secs() < 20 {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        assert!(temp(), "the temporary file is being written");
+        let kill = std::process::Command::new("kill")
+            .args([&format!("-{signal}"), &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(kill.success());
+        let status = child.wait().unwrap();
+        assert!(!status.success(), "{signal}: {status:?}");
+        assert!(!temp(), "{signal}: the temporary file is removed");
+        assert!(!out.exists());
+    }
+}
