@@ -63,6 +63,7 @@ pub fn run(args: &DecodeArgs, repairs: RepairPolicy, stdout: &mut impl Write) ->
         .context("several inputs: give -o DIR, the directory to write each one's text into")?;
     fs::create_dir_all(dir).with_context(|| format!("{}", dir.display()))?;
     let jobs = targets(&inputs, dir);
+    let report_name = || args.report.as_deref().map_or(String::new(), |p| p.display().to_string());
     let mut reports: Option<Box<dyn Write + '_>> = match &args.report {
         None => None,
         Some(_) if report_to_stdout => Some(Box::new(&mut *stdout)),
@@ -92,7 +93,7 @@ pub fn run(args: &DecodeArgs, repairs: RepairPolicy, stdout: &mut impl Write) ->
             Ok((done, report)) => {
                 status = status.max(done);
                 if let (Some(sink), Some(report)) = (reports.as_mut(), report) {
-                    writeln!(sink, "{report}")?;
+                    writeln!(sink, "{report}").with_context(report_name)?;
                 }
             }
             Err(err) => {
@@ -103,7 +104,7 @@ pub fn run(args: &DecodeArgs, repairs: RepairPolicy, stdout: &mut impl Write) ->
         Ok(())
     })?;
     if let Some(sink) = reports.as_mut() {
-        sink.flush()?;
+        sink.flush().with_context(report_name)?;
     }
     Ok(status)
 }

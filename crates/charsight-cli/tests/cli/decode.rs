@@ -622,3 +622,25 @@ fn r25_output_temporary_file_removed_on_sigterm_and_sigint() {
         assert!(!out.exists());
     }
 }
+
+/// A report that cannot be written is an error (exit 2) naming its path,
+/// for one input and for several.
+#[test]
+fn r25_report_write_errors_are_errors() {
+    if !std::path::Path::new("/dev/full").exists() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let a = write(dir.path(), "a.txt", "naïve".as_bytes());
+    let b = write(dir.path(), "b.txt", "café".as_bytes());
+    let (file, out) = (dir.path().join("a.out"), dir.path().join("out"));
+    for (inputs, out) in [(vec![a.as_str()], file), (vec![a.as_str(), b.as_str()], out)] {
+        charsight()
+            .arg("decode")
+            .args(&inputs)
+            .args(["-o", out.to_str().unwrap(), "--report", "/dev/full"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("charsight: /dev/full: No space left on device"));
+    }
+}
