@@ -385,7 +385,10 @@ fn reads_ascii_as_ascii(charset: Charset) -> bool {
 
 fn parse_output_label(label: &str) -> Result<Charset, String> {
     match parse_label(label).map_err(|e| e.to_string())? {
-        Charset::Replacement => Err("'replacement' has no encoder".to_owned()),
+        Charset::Replacement => Err(format!(
+            "{label} cannot be written: the Encoding Standard reads it as 'replacement' (a \
+             security measure), which has no encoder"
+        )),
         charset => Ok(charset),
     }
 }

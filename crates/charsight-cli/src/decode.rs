@@ -161,7 +161,8 @@ fn one(
         ));
         return Ok((Status::Negative, None));
     }
-    let plan = Plan::new(args, args.repair.unwrap_or(repairs), &detection, seen.bytes)?;
+    let plan = Plan::new(args, args.repair.unwrap_or(repairs), &detection, seen.bytes)
+        .with_context(|| format!("{}", name.display()))?;
 
     let (outcome, failure) = if args.errors == crate::args::ErrorsArg::Strict || args.keep_encoding
     {
@@ -172,8 +173,10 @@ fn one(
         let (mut again, mut spool) = match rewind {
             Some(file) => (file, None),
             None => {
-                let spool = tempfile::tempfile().context("a temporary file to spool the input")?;
-                (spool.try_clone()?, Some(spool))
+                let spool = tempfile::tempfile()
+                    .and_then(|spool| Ok((spool.try_clone()?, Some(spool))))
+                    .with_context(|| format!("{}: a temporary file to spool it", name.display()))?;
+                spool
             }
         };
         let tee = Tee { reader, copy: spool.as_mut() };

@@ -62,13 +62,21 @@ pub fn expand(paths: &[PathBuf]) -> Result<Vec<Expanded>> {
             continue;
         }
         for entry in walkdir::WalkDir::new(path).sort_by_file_name() {
-            match entry {
-                Ok(entry) if entry.file_type().is_file() => {
+            // A symbolic link to a file is followed; one to a directory is
+            // not (walking it could leave the tree, or loop); a dangling
+            // one is an error for its path.
+            let file = entry.as_ref().map_or(Ok(false), |entry| match entry.file_type() {
+                t if t.is_symlink() => std::fs::metadata(entry.path()).map(|m| m.is_file()),
+                t => Ok(t.is_file()),
+            });
+            match (entry, file) {
+                (Ok(entry), Ok(true)) => {
                     let name = entry.path().strip_prefix(path).unwrap_or(entry.path()).to_owned();
                     inputs.push(Ok(Named { input: Input::File(entry.into_path()), name }))
                 }
-                Ok(_) => {}
-                Err(err) => {
+                (Ok(entry), Err(err)) => inputs.push(Err((entry.into_path(), err))),
+                (Ok(_), Ok(false)) => {}
+                (Err(err), _) => {
                     let at = err.path().unwrap_or(path).to_path_buf();
                     inputs.push(Err((at, err.into())));
                 }

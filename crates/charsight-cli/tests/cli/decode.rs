@@ -644,3 +644,17 @@ fn r25_report_write_errors_are_errors() {
             .stderr(predicate::str::contains("charsight: /dev/full: No space left on device"));
     }
 }
+
+/// An encoding without an encoder is refused by its own name.
+#[test]
+fn r25_to_an_encoding_without_encoder_names_it() {
+    charsight()
+        .args(["decode", "--to", "hz-gb-2312", "-"])
+        .write_stdin("x")
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("hz-gb-2312 cannot be written")
+                .and(predicate::str::contains("'replacement' has no encoder").not()),
+        );
+}

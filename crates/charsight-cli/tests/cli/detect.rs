@@ -327,3 +327,23 @@ fn r25_detect_reads_a_bounded_prefix_and_says_so() {
     let line = String::from_utf8(output.stdout).unwrap();
     assert!(line.ends_with("; decided on the first 67108864 bytes\n"), "{line}");
 }
+
+/// A directory walk follows symbolic links to files and reports dangling
+/// ones by their path (exit 2), instead of skipping both silently.
+#[test]
+fn r25_walks_follow_links_to_files_and_report_dangling_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir(dir.path().join("sub")).unwrap();
+    fs::write(dir.path().join("sub/real.txt"), "naïve").unwrap();
+    std::os::unix::fs::symlink("sub/real.txt", dir.path().join("link.txt")).unwrap();
+    std::os::unix::fs::symlink("nowhere", dir.path().join("dangling.txt")).unwrap();
+    let (lines, code) = detect_jsonl(&[dir.path().to_str().unwrap()], None);
+    let paths: Vec<&str> = lines.iter().map(|l| l["path"].as_str().unwrap()).collect();
+    let dangling = dir.path().join("dangling.txt");
+    let link = dir.path().join("link.txt");
+    let real = dir.path().join("sub/real.txt");
+    assert_eq!(paths, [dangling.to_str().unwrap(), link.to_str().unwrap(), real.to_str().unwrap()]);
+    assert!(lines[0]["error"].as_str().unwrap().contains("No such file"));
+    assert_eq!(lines[1]["encoding"], "UTF-8");
+    assert_eq!(code, 2);
+}
