@@ -812,7 +812,11 @@ mod tests {
             let found = Engine::new().policy(Policy::Whatwg).detect(&page);
             assert_ne!(found.source, Source::Meta, "{label}");
             let meta = &found.evidence[0];
-            assert_eq!((meta.charset, meta.notes.last()), (None, Some(&Note::NotWhatwg)), "{label}");
+            assert_eq!(
+                (meta.charset, meta.notes.last()),
+                (None, Some(&Note::NotWhatwg)),
+                "{label}"
+            );
             // The verify policy reads it.
             let found = Engine::new().detect(&page);
             assert!(found.evidence[0].charset.is_some(), "{label}");

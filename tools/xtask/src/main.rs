@@ -1,11 +1,13 @@
 //! Project tasks that are not part of the build: the Python package's tests
 //! (which `cargo test` runs), evaluations against baselines on held-out
-//! data, and the man page. Each command lives in its own module.
+//! data, the man page, and a short run of the fuzz targets. Each command
+//! lives in its own module.
 
 mod calibrate;
 mod compare;
 mod declared_eval;
 mod everyday;
+mod fuzz_smoke;
 mod labels;
 mod man;
 mod python_test;
@@ -50,6 +52,8 @@ enum Command {
     DeclaredEval(declared_eval::Args),
     /// Write the charsight man page, docs/charsight.1 (or check it is current).
     Man(man::Args),
+    /// Run every fuzz target for a short time (needs cargo-fuzz).
+    FuzzSmoke(fuzz_smoke::Args),
 }
 
 fn main() -> Result<()> {
@@ -65,5 +69,6 @@ fn main() -> Result<()> {
         Command::Everyday(args) => everyday::run(&args),
         Command::Reliability(args) => reliability::run(&args),
         Command::Man(args) => man::run(&args),
+        Command::FuzzSmoke(args) => fuzz_smoke::run(&args),
     }
 }
