@@ -27,7 +27,7 @@ use charsight::{Charset, Detection, Source};
 use crate::advice::{self, count, declared_in_document, Fits};
 use crate::args::DecodeArgs;
 use crate::batch;
-use crate::input::{self, decide, read_some, Decided, Expanded, Input, Named, CHUNK};
+use crate::input::{self, decide, read_some, Decided, Expanded, Input, Named, NamedReader, CHUNK};
 use crate::json::{AfterDecision, DecodeReport, DetectLine, Output, Repairs};
 use crate::output::write_output;
 use crate::Status;
@@ -185,9 +185,11 @@ fn one(
             checked
         } else {
             again.seek(SeekFrom::Start(0)).with_context(context)?;
+            let again = NamedReader { reader: again, name: &name };
             write_output(output, stdout, |w| transcode(&plan, again, w), |r| r.1.is_none())?
         }
     } else {
+        let reader = NamedReader { reader, name: &name };
         write_output(output, stdout, |w| transcode(&plan, reader, w), |r| r.1.is_none())?
     };
     let error = failure.map(|f| f.to_string());

@@ -242,3 +242,42 @@ pub fn read_some(reader: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
         }
     }
 }
+
+/// An error reading an input, naming it: where the text goes has errors of
+/// its own, which name the output instead.
+#[derive(Debug)]
+pub struct InputError {
+    name: PathBuf,
+    source: io::Error,
+}
+
+impl std::fmt::Display for InputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.name.display(), self.source)
+    }
+}
+
+/// Its message holds its source's, so it has no other source.
+impl std::error::Error for InputError {}
+
+impl InputError {
+    /// Whether `err` is an error reading an input (already naming it).
+    pub fn is(err: &io::Error) -> bool {
+        err.get_ref().is_some_and(|e| e.is::<InputError>())
+    }
+}
+
+/// A reader whose errors are [`InputError`]s naming the input.
+pub struct NamedReader<'a, R> {
+    pub reader: R,
+    pub name: &'a Path,
+}
+
+impl<R: Read> Read for NamedReader<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.reader.read(buf).map_err(|source| {
+            let kind = source.kind();
+            io::Error::new(kind, InputError { name: self.name.to_path_buf(), source })
+        })
+    }
+}

@@ -17,6 +17,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
+use crate::input::InputError;
+
 /// Runs `write` into standard output, or into `path` (see the module's
 /// doc); the file is kept only if `keep` says so of the result.
 pub fn write_output<T>(
@@ -26,14 +28,16 @@ pub fn write_output<T>(
     keep: impl FnOnce(&T) -> bool,
 ) -> Result<T> {
     let Some(path) = path.filter(|p| p.as_os_str() != "-") else {
-        return write(stdout).context("standard output");
+        return write(stdout).map_err(|e| naming(e, "standard output"));
     };
     let context = || format!("{}", path.display());
     let (target, existing) = match fs::metadata(path) {
         Ok(meta) if !meta.is_file() => {
             let file = fs::OpenOptions::new().write(true).open(path).with_context(context)?;
             let mut w = io::BufWriter::new(file);
-            return write(&mut w).and_then(|r| w.flush().map(|_| r)).with_context(context);
+            return write(&mut w)
+                .and_then(|r| w.flush().map(|_| r))
+                .map_err(|e| naming(e, context()));
         }
         Ok(meta) => {
             let target = fs::canonicalize(path).with_context(context)?;
@@ -52,11 +56,20 @@ pub fn write_output<T>(
     let mut w = io::BufWriter::new(file);
     let result = write(&mut w).and_then(|r| w.flush().map(|_| r));
     drop(w);
-    let result = result.with_context(context)?;
+    let result = result.map_err(|e| naming(e, context()))?;
     if keep(&result) {
         temp.persist(&target).map_err(|e| e.error).with_context(context)?;
     }
     Ok(result)
+}
+
+/// `err`, naming the output `name` unless it is an error reading the input
+/// (which names the input).
+fn naming(err: io::Error, name: impl std::fmt::Display + Send + Sync + 'static) -> anyhow::Error {
+    match InputError::is(&err) {
+        true => err.into(),
+        false => anyhow::Error::new(err).context(name),
+    }
 }
 
 /// Whether the existing regular file `target` may be replaced: the user
@@ -201,4 +214,44 @@ mod interrupt {
     }
 
     pub struct Watched;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::NamedReader;
+
+    /// A reader or writer that fails.
+    struct Broken;
+
+    impl io::Read for Broken {
+        fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+            Err(io::Error::other("unreadable"))
+        }
+    }
+
+    impl io::Write for Broken {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            Err(io::Error::other("unwritable"))
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn errors_name_the_input_or_the_output() {
+        let mut input = NamedReader { reader: Broken, name: Path::new("in.txt") };
+        let err = write_output(None, &mut Vec::new(), |w| io::copy(&mut input, w), |_| true);
+        assert_eq!(format!("{:#}", err.unwrap_err()), "in.txt: unreadable");
+        let mut input = NamedReader { reader: &b"text"[..], name: Path::new("in.txt") };
+        let err = write_output(None, &mut Broken, |w| io::copy(&mut input, w), |_| true);
+        assert_eq!(format!("{:#}", err.unwrap_err()), "standard output: unwritable");
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out.txt");
+        let mut input = NamedReader { reader: Broken, name: Path::new("in.txt") };
+        let err = write_output(Some(&out), &mut Vec::new(), |w| io::copy(&mut input, w), |_| true);
+        assert_eq!(format!("{:#}", err.unwrap_err()), "in.txt: unreadable");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0, "nothing left behind");
+    }
 }
