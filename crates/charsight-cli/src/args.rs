@@ -32,7 +32,8 @@ pub enum Command {
     /// bytes are replaced with U+FFFD and listed in the report (--errors
     /// replace), stop the run with exit code 1 and no output (--errors
     /// strict), or are kept recoverable (--errors escape: byte NN becomes the
-    /// private-use character U+10FENN). Several inputs (or a directory)
+    /// private-use character U+10FENN; written back with --to the input's
+    /// encoding, the text gives the input's bytes back). Several inputs (or a directory)
     /// are written into the directory -o DIR, --jobs at a time.
     Decode(DecodeArgs),
     /// Rewrite the URLs of each line so their non-ASCII parts read right.
@@ -105,7 +106,8 @@ pub struct DetectArgs {
     ///
     /// 'text' prints one readable line per input. 'jsonl' prints one JSON
     /// object per input per line: path, encoding, confidence, source,
-    /// declared, language, ascii, binary, bom_len, document; or path and
+    /// declared, language, ascii, binary, bom_len, document, prefix (the
+    /// bytes the decision rests on when the input went on); or path and
     /// error for an input that could not be read.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -145,7 +147,8 @@ pub struct DecodeArgs {
 
     /// Write the text to this file instead of standard output (written in
     /// full or not at all, with the mode a plain write gives: an existing
-    /// file keeps its own).
+    /// file keeps its own, and its owner when allowed; a file the user
+    /// cannot write, or with other hard links, is not replaced).
     ///
     /// With several inputs or a directory, OUT is a directory (created if
     /// need be): each input's text goes to OUT/NAME, NAME being the file's
@@ -278,7 +281,8 @@ pub enum ErrorsArg {
     Replace,
     /// Stop at the first malformed sequence (exit 1, no output written).
     Strict,
-    /// Keep undecodable bytes recoverable: byte NN becomes U+10FENN.
+    /// Lossless: each undecodable byte NN, and each byte of a valid
+    /// sequence that would not encode back the same, becomes U+10FENN.
     Escape,
 }
 
@@ -440,7 +444,10 @@ fn reads_ascii_as_ascii(charset: Charset) -> bool {
 
 fn parse_output_label(label: &str) -> Result<Charset, String> {
     match parse_label(label).map_err(|e| e.to_string())? {
-        Charset::Replacement => Err("'replacement' has no encoder".to_owned()),
+        Charset::Replacement => Err(format!(
+            "{label} cannot be written: the Encoding Standard reads it as 'replacement' (a \
+             security measure), which has no encoder"
+        )),
         charset => Ok(charset),
     }
 }

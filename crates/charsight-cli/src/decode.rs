@@ -5,8 +5,9 @@
 //! for every command); then the whole input is streamed through the
 //! decoder. When the run must not write anything partial (`--errors
 //! strict`, `--keep-encoding`), a first pass checks the whole input and a
-//! second writes it; standard input is spooled to a temporary file between
-//! them. `-o OUT` is written to a temporary file beside OUT and renamed.
+//! second writes it, reading the input once: a regular file again through
+//! the handle that read it, anything else from a copy spooled to a
+//! temporary file. `-o OUT` is written as [`crate::output`] says.
 //! Input that is not text (binary data) or is EBCDIC text is refused with
 //! exit code 1, unless `--force-encoding` says how to decode it.
 
@@ -26,8 +27,9 @@ use charsight::{Charset, Detection, Source};
 use crate::advice::{self, count, declared_in_document, Fits};
 use crate::args::DecodeArgs;
 use crate::batch;
-use crate::input::{self, decide, read_some, Decided, Expanded, Input, Named, CHUNK};
+use crate::input::{self, decide, read_some, Decided, Expanded, Input, Named, NamedReader, CHUNK};
 use crate::json::{AfterDecision, DecodeReport, DetectLine, Output, Repairs};
+use crate::output::write_output;
 use crate::Status;
 
 /// Runs `decode` (or `repair`, whose `repairs` default to all): one input
@@ -61,6 +63,7 @@ pub fn run(args: &DecodeArgs, repairs: RepairPolicy, stdout: &mut impl Write) ->
         .context("several inputs: give -o DIR, the directory to write each one's text into")?;
     fs::create_dir_all(dir).with_context(|| format!("{}", dir.display()))?;
     let jobs = targets(&inputs, dir);
+    let report_name = || args.report.as_deref().map_or(String::new(), |p| p.display().to_string());
     let mut reports: Option<Box<dyn Write + '_>> = match &args.report {
         None => None,
         Some(_) if report_to_stdout => Some(Box::new(&mut *stdout)),
@@ -90,7 +93,7 @@ pub fn run(args: &DecodeArgs, repairs: RepairPolicy, stdout: &mut impl Write) ->
             Ok((done, report)) => {
                 status = status.max(done);
                 if let (Some(sink), Some(report)) = (reports.as_mut(), report) {
-                    writeln!(sink, "{report}")?;
+                    writeln!(sink, "{report}").with_context(report_name)?;
                 }
             }
             Err(err) => {
@@ -101,7 +104,7 @@ pub fn run(args: &DecodeArgs, repairs: RepairPolicy, stdout: &mut impl Write) ->
         Ok(())
     })?;
     if let Some(sink) = reports.as_mut() {
-        sink.flush()?;
+        sink.flush().with_context(report_name)?;
     }
     Ok(status)
 }
@@ -147,7 +150,7 @@ fn one(
 ) -> Result<(Status, Option<String>)> {
     let name = input.name().to_path_buf();
     let engine = args.engine.engine();
-    let Decided { mut detections, seen, reader } =
+    let Decided { mut detections, seen, reader, rewind } =
         decide(input, std::slice::from_ref(&engine), true)
             .with_context(|| format!("{}", name.display()))?;
     let detection = detections.remove(0);
@@ -158,30 +161,36 @@ fn one(
         ));
         return Ok((Status::Negative, None));
     }
-    let plan = Plan::new(args, args.repair.unwrap_or(repairs), &detection, seen.bytes)?;
+    let plan = Plan::new(args, args.repair.unwrap_or(repairs), &detection, seen.bytes)
+        .with_context(|| format!("{}", name.display()))?;
 
     let (outcome, failure) = if args.errors == crate::args::ErrorsArg::Strict || args.keep_encoding
     {
-        // First pass: check everything, write nothing.
-        let mut spool = matches!(input, Input::Stdin).then(tempfile::tempfile).transpose()?;
+        // First pass: check everything, write nothing. The input is read
+        // once: a regular file again through the handle that read it, any
+        // other input (a pipe, a FIFO) from a copy spooled on the way.
+        let context = || format!("{}", name.display());
+        let (mut again, mut spool) = match rewind {
+            Some(file) => (file, None),
+            None => {
+                let spool = tempfile::tempfile()
+                    .and_then(|spool| Ok((spool.try_clone()?, Some(spool))))
+                    .with_context(|| format!("{}: a temporary file to spool it", name.display()))?;
+                spool
+            }
+        };
         let tee = Tee { reader, copy: spool.as_mut() };
-        let checked =
-            transcode(&plan, tee, io::sink()).with_context(|| format!("{}", name.display()))?;
+        let checked = transcode(&plan, tee, io::sink()).with_context(context)?;
         if checked.1.is_some() {
             checked
         } else {
-            let again: Box<dyn Read> = match (input, spool) {
-                (_, Some(mut spool)) => {
-                    spool.seek(SeekFrom::Start(0))?;
-                    Box::new(spool)
-                }
-                (Input::File(path), None) => Box::new(File::open(path)?),
-                (Input::Stdin, None) => Box::new(io::empty()),
-            };
-            write_output(output, stdout, |w| transcode(&plan, again, w))?
+            again.seek(SeekFrom::Start(0)).with_context(context)?;
+            let again = NamedReader { reader: again, name: &name };
+            write_output(output, stdout, |w| transcode(&plan, again, w), |r| r.1.is_none())?
         }
     } else {
-        write_output(output, stdout, |w| transcode(&plan, reader, w))?
+        let reader = NamedReader { reader, name: &name };
+        write_output(output, stdout, |w| transcode(&plan, reader, w), |r| r.1.is_none())?
     };
     let error = failure.map(|f| f.to_string());
 
@@ -298,16 +307,13 @@ impl Plan {
         let stale = declared_in_document(detection)
             .filter(|_| !fixes.is_empty() && !args.fix_declaration && !args.keep_encoding);
         let splices = if args.fix_declaration { fixes } else { Vec::new() };
-        Ok(Plan {
-            detection: detection.clone(),
-            repairs,
-            output,
-            errors,
-            unmappable,
-            splices,
-            decided_on,
-            stale,
-        })
+        let mut detection = detection.clone();
+        if errors == Errors::Escape {
+            // Nothing is dropped: a byte order mark stays in the text, so
+            // that it is written back (and none is added: see `transcode`).
+            detection.bom_len = 0;
+        }
+        Ok(Plan { detection, repairs, output, errors, unmappable, splices, decided_on, stale })
     }
 
     /// A decoder for the input that makes the repairs asked for.
@@ -352,7 +358,8 @@ type Transcoded = (Outcome, Option<DataFailure>);
 fn transcode(plan: &Plan, mut input: impl Read, mut sink: impl Write) -> io::Result<Transcoded> {
     let mut pipe = Pipe::new(plan);
     let mut outcome = Outcome::default();
-    if let Some(bom) = plan.output.bom().filter(|_| plan.output != Charset::Utf8) {
+    let escape = plan.errors == Errors::Escape;
+    if let Some(bom) = plan.output.bom().filter(|_| plan.output != Charset::Utf8 && !escape) {
         sink.write_all(bom)?;
     }
     outcome.after.decided_on_bytes = plan.decided_on;
@@ -385,7 +392,9 @@ impl Pipe {
     /// A pipe for `plan`.
     fn new(plan: &Plan) -> Pipe {
         let decoder = plan.decoder().count_malformed_past(plan.decided_on);
-        let raw_escapes = plan.errors == Errors::Escape && !plan.output.is_unicode();
+        // Escapes are written back as their bytes in every encoding but
+        // UTF-8, the text form that carries them.
+        let raw_escapes = plan.errors == Errors::Escape && plan.output != Charset::Utf8;
         let encoder = TextEncoder::new(plan.output, plan.unmappable).raw_escapes(raw_escapes);
         let fits = Fits::new(plan.stale);
         Pipe { decoder, encoder, text: String::new(), bytes: Vec::new(), fits }
@@ -425,66 +434,6 @@ impl Pipe {
             (_, Err(e)) => Some(DataFailure::Encode(e)),
             _ => None,
         })
-    }
-}
-
-/// Runs `write` into standard output, or into `path`. A regular file (or a
-/// path that does not exist yet) is written through a temporary file beside
-/// it that replaces it only if the run succeeds; a symbolic link is followed
-/// so that its target, not the link, is replaced. The file gets the mode a
-/// plain write would give it: an existing file's own, else 0666 less the
-/// umask. Errors name `path`, never the temporary file. Anything else (a
-/// device such as `/dev/null`, a FIFO) cannot be replaced and is written
-/// directly.
-fn write_output(
-    path: Option<&Path>,
-    stdout: &mut dyn Write,
-    write: impl FnOnce(&mut dyn Write) -> io::Result<Transcoded>,
-) -> Result<Transcoded> {
-    let Some(path) = path.filter(|p| p.as_os_str() != "-") else {
-        return write(stdout).context("standard output");
-    };
-    let context = || format!("{}", path.display());
-    let (target, existing) = match std::fs::metadata(path) {
-        Ok(meta) if !meta.is_file() => {
-            let file = std::fs::OpenOptions::new().write(true).open(path).with_context(context)?;
-            let mut w = io::BufWriter::new(file);
-            return write(&mut w).and_then(|r| w.flush().map(|_| r)).with_context(context);
-        }
-        Ok(meta) => (std::fs::canonicalize(path).with_context(context)?, Some(meta.permissions())),
-        Err(_) => (path.to_path_buf(), None),
-    };
-    let dir = target.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let (file, temp) = create_in(dir).with_context(context)?;
-    if let Some(permissions) = existing {
-        file.set_permissions(permissions).with_context(context)?;
-    }
-    let mut w = io::BufWriter::new(file);
-    let result = write(&mut w).and_then(|r| w.flush().map(|_| r));
-    drop(w);
-    let result = result.with_context(context)?;
-    if result.1.is_none() {
-        temp.persist(&target).map_err(|e| e.error).with_context(context)?;
-    }
-    Ok(result)
-}
-
-/// A new temporary file in `dir`, removed unless persisted. It is created
-/// with the mode a plain create asks for (0666, less the umask); its errors
-/// are the system's, without its name (tempfile's would add it).
-fn create_in(dir: &Path) -> io::Result<(File, tempfile::TempPath)> {
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o666);
-    let mut attempt = 0;
-    loop {
-        let path = dir.join(format!(".charsight-{}-{attempt}.tmp", std::process::id()));
-        match options.open(&path) {
-            Ok(file) => return Ok((file, tempfile::TempPath::try_from_path(path)?)),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt < 100 => attempt += 1,
-            Err(e) => return Err(e),
-        }
     }
 }
 

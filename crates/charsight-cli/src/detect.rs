@@ -51,17 +51,19 @@ fn write_detection(
             serde_json::to_writer(&mut *out, &DetectLine::new(path, found, seen))?;
             writeln!(out)?;
         }
-        Format::Text => write_text(out, &path.display(), found, seen.empty())?,
+        Format::Text => write_text(out, &path.display(), found, seen.empty(), seen.prefix())?,
     }
     Ok(())
 }
 
-/// The readable line of `found`, the detection of the input called `name`.
+/// The readable line of `found`, the detection of the input called `name`,
+/// decided on its first `prefix` bytes if it was not read whole.
 pub(crate) fn write_text(
     out: &mut impl Write,
     name: &dyn std::fmt::Display,
     found: &Detection,
     empty: bool,
+    prefix: Option<u64>,
 ) -> Result<()> {
     if empty {
         writeln!(out, "{name}: empty")?;
@@ -105,6 +107,9 @@ pub(crate) fn write_text(
     if !found.evidence.is_empty() {
         let declared: Vec<String> = found.evidence.iter().map(describe).collect();
         write!(out, "; declared: {}", declared.join(", "))?;
+    }
+    if let Some(prefix) = prefix {
+        write!(out, "; decided on the first {prefix} bytes")?;
     }
     writeln!(out)?;
     Ok(())

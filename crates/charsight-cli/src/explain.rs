@@ -67,7 +67,7 @@ fn one(args: &ExplainArgs, input: &Input, out: &mut impl Write) -> Result<Status
     let engine = args.engine.engine();
     let mut engines = vec![engine.clone()];
     engines.extend(POLICIES.map(|p| engine.clone().policy(p)));
-    let Decided { mut detections, seen, mut reader } =
+    let Decided { mut detections, seen, mut reader, .. } =
         decide(input, &engines, true).with_context(|| name.clone())?;
     let policies: Vec<(Policy, Detection)> =
         POLICIES.into_iter().zip(detections.split_off(1)).collect();

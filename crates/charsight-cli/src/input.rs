@@ -62,13 +62,21 @@ pub fn expand(paths: &[PathBuf]) -> Result<Vec<Expanded>> {
             continue;
         }
         for entry in walkdir::WalkDir::new(path).sort_by_file_name() {
-            match entry {
-                Ok(entry) if entry.file_type().is_file() => {
+            // A symbolic link to a file is followed; one to a directory is
+            // not (walking it could leave the tree, or loop); a dangling
+            // one is an error for its path.
+            let file = entry.as_ref().map_or(Ok(false), |entry| match entry.file_type() {
+                t if t.is_symlink() => std::fs::metadata(entry.path()).map(|m| m.is_file()),
+                t => Ok(t.is_file()),
+            });
+            match (entry, file) {
+                (Ok(entry), Ok(true)) => {
                     let name = entry.path().strip_prefix(path).unwrap_or(entry.path()).to_owned();
                     inputs.push(Ok(Named { input: Input::File(entry.into_path()), name }))
                 }
-                Ok(_) => {}
-                Err(err) => {
+                (Ok(entry), Err(err)) => inputs.push(Err((entry.into_path(), err))),
+                (Ok(_), Ok(false)) => {}
+                (Err(err), _) => {
                     let at = err.path().unwrap_or(path).to_path_buf();
                     inputs.push(Err((at, err.into())));
                 }
@@ -99,6 +107,10 @@ pub struct Decided {
     /// The whole input from its first byte, when [`decide`] was asked to
     /// replay it (else empty).
     pub reader: Box<dyn Read + Send>,
+    /// For a regular file, a second handle on the file opened (sharing its
+    /// position), to read it again from its start: the same file even if
+    /// its path is replaced meanwhile.
+    pub rewind: Option<File>,
 }
 
 /// What reading an input to decide saw, besides the detections.
@@ -108,12 +120,22 @@ pub struct Seen {
     pub bytes: u64,
     /// Whether the input's first [`CHUNK`] bytes hold a tag (markup).
     pub markup: bool,
+    /// Whether the reading reached the end of the input (else the decision
+    /// rests on a prefix: the engines wanted no more, or [`DECIDE_LIMIT`]
+    /// was reached).
+    pub whole: bool,
 }
 
 impl Seen {
     /// Whether the input is empty.
     pub fn empty(self) -> bool {
-        self.bytes == 0
+        self.bytes == 0 && self.whole
+    }
+
+    /// The length of the prefix the decision rests on, if the input went
+    /// on past it (or may have: a pipe is not read to its end).
+    pub fn prefix(self) -> Option<u64> {
+        (!self.whole).then_some(self.bytes)
     }
 }
 
@@ -128,22 +150,32 @@ impl Seen {
 pub fn decide(input: &Input, engines: &[Engine], replay: bool) -> io::Result<Decided> {
     let mut sessions: Vec<Session> = engines.iter().map(Engine::session).collect();
     let mut tags = TagScan::default();
-    let (decided_on, reader): (u64, Box<dyn Read + Send>) = match input {
-        Input::File(path) if std::fs::metadata(path)?.is_file() => {
+    let mut rewind = None;
+    let (read, reader): (Reading, Box<dyn Read + Send>) = match input {
+        Input::File(path) => {
+            // One open: what is read is this file, whatever happens to the
+            // path later.
             let mut file = File::open(path)?;
-            let decided_on = feed(&mut file, &mut sessions, &mut tags, None)?;
-            if replay {
-                file.seek(SeekFrom::Start(0))?;
-                (decided_on, Box::new(file))
+            let meta = file.metadata()?;
+            if !meta.is_file() {
+                spooled(file, &mut sessions, &mut tags, replay)?
             } else {
-                (decided_on, Box::new(io::empty()))
+                let mut read = feed(&mut file, &mut sessions, &mut tags, None)?;
+                read.whole |= read.bytes >= meta.len();
+                if replay {
+                    file.seek(SeekFrom::Start(0))?;
+                    rewind = Some(file.try_clone()?);
+                    (read, Box::new(file))
+                } else {
+                    (read, Box::new(io::empty()))
+                }
             }
         }
-        Input::File(path) => spooled(File::open(path)?, &mut sessions, &mut tags, replay)?,
         Input::Stdin => spooled(io::stdin(), &mut sessions, &mut tags, replay)?,
     };
     let detections = sessions.into_iter().map(Session::finish).collect();
-    Ok(Decided { detections, seen: Seen { bytes: decided_on, markup: tags.seen() }, reader })
+    let seen = Seen { bytes: read.bytes, markup: tags.seen(), whole: read.whole };
+    Ok(Decided { detections, seen, reader, rewind })
 }
 
 /// [`decide`] for an input that cannot be read twice: what was read is
@@ -153,32 +185,39 @@ fn spooled(
     sessions: &mut [Session],
     tags: &mut TagScan,
     replay: bool,
-) -> io::Result<(u64, Box<dyn Read + Send>)> {
+) -> io::Result<(Reading, Box<dyn Read + Send>)> {
     if !replay {
         return Ok((feed(&mut reader, sessions, tags, None)?, Box::new(io::empty())));
     }
     let mut spool = tempfile::spooled_tempfile(SPOOL_IN_MEMORY);
-    let decided_on = feed(&mut reader, sessions, tags, Some(&mut spool))?;
+    let read = feed(&mut reader, sessions, tags, Some(&mut spool))?;
     spool.seek(SeekFrom::Start(0))?;
-    Ok((decided_on, Box::new(spool.chain(reader))))
+    Ok((read, Box::new(spool.chain(reader))))
+}
+
+/// How far [`feed`] read.
+struct Reading {
+    bytes: u64,
+    /// It met the end of the input.
+    whole: bool,
 }
 
 /// Feeds `reader` to every session while they want more, up to
 /// [`DECIDE_LIMIT`], and its first [`CHUNK`] bytes to `tags`, copying what
-/// it reads to `copy`; the bytes read.
+/// it reads to `copy`.
 fn feed(
     reader: &mut impl Read,
     sessions: &mut [Session],
     tags: &mut TagScan,
     mut copy: Option<&mut SpooledTempFile>,
-) -> io::Result<u64> {
+) -> io::Result<Reading> {
     let mut buf = vec![0; CHUNK];
     let mut read = 0;
     while read < DECIDE_LIMIT && sessions.iter().any(Session::wants_more) {
         let room = usize::try_from(DECIDE_LIMIT - read).unwrap_or(usize::MAX).min(CHUNK);
         let n = read_some(reader, &mut buf[..room])?;
         if n == 0 {
-            break;
+            return Ok(Reading { bytes: read, whole: true });
         }
         for session in sessions.iter_mut() {
             session.feed(&buf[..n]);
@@ -191,7 +230,7 @@ fn feed(
         }
         read += n as u64;
     }
-    Ok(read)
+    Ok(Reading { bytes: read, whole: false })
 }
 
 /// One `read`, retried when interrupted.
@@ -201,5 +240,44 @@ pub fn read_some(reader: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             result => return result,
         }
+    }
+}
+
+/// An error reading an input, naming it: where the text goes has errors of
+/// its own, which name the output instead.
+#[derive(Debug)]
+pub struct InputError {
+    name: PathBuf,
+    source: io::Error,
+}
+
+impl std::fmt::Display for InputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.name.display(), self.source)
+    }
+}
+
+/// Its message holds its source's, so it has no other source.
+impl std::error::Error for InputError {}
+
+impl InputError {
+    /// Whether `err` is an error reading an input (already naming it).
+    pub fn is(err: &io::Error) -> bool {
+        err.get_ref().is_some_and(|e| e.is::<InputError>())
+    }
+}
+
+/// A reader whose errors are [`InputError`]s naming the input.
+pub struct NamedReader<'a, R> {
+    pub reader: R,
+    pub name: &'a Path,
+}
+
+impl<R: Read> Read for NamedReader<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.reader.read(buf).map_err(|source| {
+            let kind = source.kind();
+            io::Error::new(kind, InputError { name: self.name.to_path_buf(), source })
+        })
     }
 }

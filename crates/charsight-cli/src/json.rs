@@ -23,6 +23,7 @@
 //! | `candidates` | array | each candidate, the chosen one first: `encoding`, `sources`, `detector` (its confidence), `verification` (`chars`, `non_ascii`, `malformed`, `malformed_bytes`, `first_malformed`, `c1_controls`, `private_use`, `unassigned`, `round_trip`), `doubt`, `behind` (for a declaration or the detector's leader that the detector ruled out: bits its text costs more than the pick's) |
 //! | `font_encoding` | string, optional | the font layer found in the decoded prefix (`Zawgyi`, `Symbol`, `Wingdings`, `Kruti Dev 010`, `Bamini`, ...) |
 //! | `font_confidence` | number, optional | probability, 0 to 1, that the text uses that font layer |
+//! | `prefix` | number or null | the decision rests on the input's first so many bytes, and the rest was not read (the detector had decided, or 64 MiB were read); null when the whole input was read |
 //!
 //! An input that could not be read gives `{"version": 2, "path": ...,
 //! "error": ...}`. Version 1 had no `version` and said `html` for plain text
@@ -77,6 +78,9 @@ pub struct DetectLine<'a> {
     pub path: PathField,
     #[serde(flatten)]
     pub detection: DetectionReport<'a>,
+    /// The decision rests on the input's first so many bytes; the rest was
+    /// not read (`None`: the whole input was read).
+    pub prefix: Option<u64>,
 }
 
 impl<'a> DetectLine<'a> {
@@ -86,6 +90,7 @@ impl<'a> DetectLine<'a> {
             version: REPORT_VERSION,
             path: PathField::new(path),
             detection: found.report(seen.markup),
+            prefix: seen.prefix(),
         }
     }
 }

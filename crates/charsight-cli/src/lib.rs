@@ -14,6 +14,7 @@ mod detect;
 mod explain;
 mod input;
 mod json;
+mod output;
 mod url;
 mod warc;
 

@@ -220,7 +220,7 @@ impl<W: Write> Sink<'_, W> {
                 );
                 match &analysis.outcome {
                     Outcome::Analysed { detection, body, .. } => {
-                        write_text(out, &name, detection, body.is_empty())?
+                        write_text(out, &name, detection, body.is_empty(), None)?
                     }
                     Outcome::Media => writeln!(
                         out,

@@ -13,13 +13,20 @@
 //!   code point U+10FE`NN` (plane 16, which real text practically never
 //!   uses), so the original bytes stay recoverable: [`TextEncoder`] with
 //!   [`TextEncoder::raw_escapes`] writes them back, and [`restore`] gives the
-//!   original bytes of a decode whose round trip holds.
+//!   original bytes. So do the bytes of a valid sequence whose text the
+//!   encoder would not write back the same way (Shift_JIS `F0 40`, a
+//!   private-use character, and `87 90`, NEC's copy of `81 E0`; GBK `A2 E3`,
+//!   which reads as `€` like `80`; GB18030's four-byte form of a character
+//!   of the escape range), so that the round trip is exact for every
+//!   encoding but the stateful ISO-2022-JP and ISO-2022-KR, whose escape
+//!   sequences have several spellings.
 //!
 //! A decoder can also splice text over byte ranges (rewriting a declaration
 //! so that the output is self-consistent: [`declaration_fixes`]), and record
 //! where each piece of its text came from in the input ([`OffsetMap`]).
 
 mod offsets;
+mod round_trip;
 
 use std::collections::VecDeque;
 use std::error::Error;
@@ -32,6 +39,7 @@ use crate::{Charset, Detection};
 
 use offsets::Width;
 pub use offsets::{OffsetMap, Piece, PieceKind};
+use round_trip::{Escaped, RoundTrip};
 
 /// The first code point of the escape range: byte `NN` escapes to
 /// `ESCAPE_BASE + NN` (U+10FE00–U+10FEFF).
@@ -192,6 +200,9 @@ pub struct TextDecoder {
     log: MalformedLog,
     /// Decoded characters that fall in the escape range.
     escape_collisions: u64,
+    /// In [`Errors::Escape`] mode, the check that escapes valid sequences
+    /// that do not encode back to their bytes.
+    round_trip: Option<RoundTrip>,
     /// The decoder has been told the input ended.
     finished: bool,
     /// Where the text came from, when asked for.
@@ -212,6 +223,7 @@ impl TextDecoder {
             skip_until: 0,
             log: MalformedLog::default(),
             escape_collisions: 0,
+            round_trip: (errors == Errors::Escape).then(|| RoundTrip::new(charset)).flatten(),
             finished: false,
             offsets: None,
             text_len: 0,
@@ -221,9 +233,12 @@ impl TextDecoder {
     /// Records where each piece of the text came from in the input
     /// ([`TextDecoder::offsets`]). Decoding a legacy multibyte encoding is
     /// slower then: its non-ASCII bytes are fed one at a time, so that each
-    /// character's bytes are known.
+    /// character's bytes are known. With the map, [`Errors::Escape`]
+    /// escapes only malformed bytes: each decoded piece keeps its text (the
+    /// repairs read it so).
     pub fn with_offsets(mut self) -> TextDecoder {
         self.offsets = Some(OffsetMap::new(self.charset));
+        self.round_trip = None;
         self
     }
 
@@ -374,6 +389,9 @@ impl TextDecoder {
         let mut failure = None;
         let mut cut = None;
         let mut escapes = 0;
+        let mut escaped = Vec::new();
+        let checking = self.round_trip.is_some();
+        let offset = self.decoder.position();
         let start = out.len();
         self.decoder.decode_to_string(bytes, out, last, |out, m| {
             if failure.is_some() {
@@ -390,7 +408,12 @@ impl TextDecoder {
                 Errors::Replace => out.push('\u{FFFD}'),
                 Errors::Escape => {
                     escapes += m.len() as u64;
+                    let at = out.len() - start;
                     out.extend(m.bytes().iter().map(|&b| escape(b)));
+                    if checking {
+                        let text = at..out.len() - start;
+                        escaped.push(Escaped { offset: m.offset, len: m.len(), text });
+                    }
                 }
                 Errors::Strict => {
                     cut.get_or_insert(out.len());
@@ -413,11 +436,14 @@ impl TextDecoder {
             self.text_len += (out.len() - start) as u64;
             return Err(failure);
         }
-        self.text_len += (out.len() - start) as u64;
-        if errors == Errors::Escape {
+        if let Some(check) = &mut self.round_trip {
+            // Characters of the escape range are escaped too: not collisions.
+            check.check(bytes, offset, last, &escaped, out, start);
+        } else if errors == Errors::Escape {
             let in_range = out[start..].chars().filter(|&c| is_escape(c)).count() as u64;
             self.escape_collisions += in_range - escapes;
         }
+        self.text_len += (out.len() - start) as u64;
         Ok(())
     }
 
@@ -434,8 +460,10 @@ impl TextDecoder {
         self
     }
 
-    /// In [`Errors::Escape`] mode, how many decoded characters were already
-    /// in the escape range (and so cannot be told from escaped bytes).
+    /// In [`Errors::Escape`] mode, how many characters decoded from a
+    /// Unicode encoding were already in the escape range (and so cannot be
+    /// told from escaped bytes; from other encodings, their bytes are
+    /// escaped).
     pub fn escape_collisions(&self) -> u64 {
         self.escape_collisions
     }
@@ -583,8 +611,10 @@ impl TextEncoder {
 
 /// The original bytes of text decoded from `charset` with
 /// [`Errors::Escape`]: valid parts re-encoded, escapes written back raw.
-/// Exact when the charset's round trip holds (UTF-8, UTF-16, single-byte,
-/// the stateless multibyte encodings on canonical input).
+/// Exact for every charset but the stateful ISO-2022-JP and ISO-2022-KR
+/// (exact there on the encoder's own spelling of the escape sequences),
+/// unless a Unicode input held characters of the escape range
+/// ([`TextDecoder::escape_collisions`]).
 ///
 /// # Example
 /// ```
@@ -774,20 +804,60 @@ mod tests {
         }
 
         #[test]
-        fn escape_then_restore_gives_the_bytes_back(bytes: Vec<u8>, which in 0usize..8) {
-            let charset = [
-                Charset::Utf8,
-                Charset::Windows1252,
-                Charset::Koi8R,
-                Charset::Utf16Le,
-                Charset::Utf16Be,
-                Charset::Ibm037,
-                Charset::Ibm424,
-                Charset::Dos720,
-            ][which];
-            let (text, _) = decode_chunked(charset, Errors::Escape, &bytes, 7, vec![]);
-            prop_assume!(bytes_have_no_collision(&bytes, charset));
-            prop_assert_eq!(restore(&text, charset), bytes);
+        fn escape_then_restore_gives_the_bytes_back(
+            bytes in prop::collection::vec(any::<u8>(), 0..64),
+            chunk in 1usize..9,
+        ) {
+            for &charset in Charset::ALL.iter().filter(|&&c| restorable(c)) {
+                let (text, _) = decode_chunked(charset, Errors::Escape, &bytes, chunk, vec![]);
+                if bytes_have_no_collision(&bytes, charset) {
+                    prop_assert_eq!(restore(&text, charset), &bytes[..], "{}", charset);
+                }
+            }
+        }
+    }
+
+    /// Every charset whose escape round trip is exact for any input.
+    fn restorable(charset: Charset) -> bool {
+        !charset.is_stateful() && charset != Charset::Replacement
+    }
+
+    #[test]
+    fn r25_escape_keeps_sequences_that_do_not_encode_back() {
+        // A private-use character, NEC's copy of U+2252 and an IBM
+        // extension duplicated in NEC's selection.
+        let bytes = b"a\xf0\x40\x87\x90\xee\x96b";
+        let (text, _) = decode_chunked(Charset::ShiftJis, Errors::Escape, bytes, 3, vec![]);
+        assert_eq!(text, "a\u{10FEF0}\u{10FE40}\u{10FE87}\u{10FE90}\u{10FEEE}\u{10FE96}b");
+        assert_eq!(restore(&text, Charset::ShiftJis), bytes);
+        // GBK: A2E3 reads as the euro sign, which encodes as 80; A3A0 as
+        // U+E5E5, which encodes as A1A1. The canonical form stays text.
+        let (text, _) =
+            decode_chunked(Charset::Gbk, Errors::Escape, b"\xa2\xe3\x80\xa3\xa0", 1, vec![]);
+        assert_eq!(text, "\u{10FEA2}\u{10FEE3}€\u{10FEA3}\u{10FEA0}");
+        // GB18030's four-byte form of a character of the escape range.
+        let bytes = Charset::Gb18030.encode("x\u{10FE41}y").0.into_owned();
+        let (text, _) = decode_chunked(Charset::Gb18030, Errors::Escape, &bytes, 2, vec![]);
+        assert_eq!(text.chars().filter(|&c| is_escape(c)).count(), 4);
+        assert_eq!(restore(&text, Charset::Gb18030), bytes);
+    }
+
+    #[test]
+    fn r25_escape_round_trip_over_every_two_byte_sequence() {
+        let multibyte = Charset::ALL
+            .iter()
+            .copied()
+            .filter(|&c| restorable(c) && !c.is_single_byte() && !c.is_unicode());
+        for charset in multibyte {
+            for pair in 0..=u16::MAX {
+                let bytes = pair.to_be_bytes();
+                let (text, _) = decode_chunked(charset, Errors::Escape, &bytes, 2, vec![]);
+                assert_eq!(restore(&text, charset), bytes, "{charset} {bytes:02X?}");
+            }
+            // All the pairs in one stream, in chunks that split sequences.
+            let stream: Vec<u8> = (0..=u16::MAX).flat_map(u16::to_be_bytes).collect();
+            let (text, _) = decode_chunked(charset, Errors::Escape, &stream, 4093, vec![]);
+            assert_eq!(restore(&text, charset), stream, "{charset}: every pair in a row");
         }
     }
 

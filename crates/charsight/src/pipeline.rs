@@ -191,7 +191,8 @@ impl Engine {
 
     /// A streaming detection: feed chunks, then finish.
     pub fn session(&self) -> Session<'_> {
-        Session { engine: self, prefix: Vec::new(), detector: self.detector(), len: 0 }
+        let forced = self.forced.as_ref().is_some_and(|c| crate::label::resolve(c.label()).is_ok());
+        Session { engine: self, prefix: Vec::new(), detector: self.detector(), len: 0, forced }
     }
 
     /// A content detector with this engine's hints.
@@ -218,6 +219,8 @@ pub struct Session<'e> {
     prefix: Vec<u8>,
     detector: Detector,
     len: u64,
+    /// The engine forces an encoding: the content cannot change it.
+    forced: bool,
 }
 
 impl Session<'_> {
@@ -230,8 +233,13 @@ impl Session<'_> {
     }
 
     /// Whether more bytes could change the result. Once false, a caller
-    /// may stop reading and [`finish`](Session::finish).
+    /// may stop reading and [`finish`](Session::finish). With an encoding
+    /// forced ([`Engine::force_encoding`], a label that resolves), no more
+    /// once something was fed: the evidence reported is what it holds.
     pub fn wants_more(&self) -> bool {
+        if self.forced {
+            return self.len == 0;
+        }
         self.prefix.len() < self.engine.prefix || self.detector.wants_more()
     }
 
@@ -267,6 +275,9 @@ fn gather(engine: &Engine, prefix: &[u8]) -> (Vec<Evidence>, DocumentKind) {
             e
         }));
     }
+    if engine.policy == Policy::Whatwg {
+        evidence.iter_mut().for_each(as_a_browser_reads);
+    }
     for (source, choice) in [(Source::Default, &engine.default), (Source::Forced, &engine.forced)] {
         if let Some(choice) = choice {
             let mut e = Evidence::from_label(source, choice.label(), 0);
@@ -275,6 +286,28 @@ fn gather(engine: &Engine, prefix: &[u8]) -> (Vec<Evidence>, DocumentKind) {
         }
     }
     (evidence, document)
+}
+
+/// A declaration as a browser reads it, by the Encoding Standard's labels
+/// only: one the standard lacks (`cp437`, `x-mac-ce`, `utf-32`) is ignored
+/// ([`crate::sniff::Note::NotWhatwg`]), and one charsight reads otherwise means what the
+/// standard says (`iso-2022-kr`: `replacement`). A label already rewritten
+/// by its own rule (UTF-16 in a `<meta>` means UTF-8) keeps its reading.
+fn as_a_browser_reads(e: &mut Evidence) {
+    let declared = matches!(e.source, Source::Http | Source::Meta | Source::Xml);
+    if !declared || e.charset.is_none() {
+        return;
+    }
+    match encoding_rs::Encoding::for_label(e.label.as_bytes()) {
+        Some(encoding) if e.notes.is_empty() => {
+            e.charset = Some(Charset::from_encoding_rs(encoding))
+        }
+        Some(_) => {}
+        None => {
+            e.charset = None;
+            e.notes.push(crate::sniff::Note::NotWhatwg);
+        }
+    }
 }
 
 /// The candidates: every usable declaration in precedence order, the
@@ -771,6 +804,36 @@ mod tests {
         assert_eq!(found.source, Source::Http);
         let found = engine().detect(&page[3..]);
         assert_eq!((found.charset, found.source), (Charset::Gbk, Source::Meta));
+    }
+
+    #[test]
+    fn r25_whatwg_ignores_labels_the_encoding_standard_lacks() {
+        let body = "<p>Fran\u{e7}ois</p>";
+        for label in ["cp437", "ibm850", "viscii", "johab", "euc-tw", "x-mac-ce", "utf-32"] {
+            let page = format!("<meta charset={label}>{body}");
+            let page = Charset::Windows1252.encode(&page).0.into_owned();
+            let found = Engine::new().policy(Policy::Whatwg).detect(&page);
+            assert_ne!(found.source, Source::Meta, "{label}");
+            let meta = &found.evidence[0];
+            assert_eq!(
+                (meta.charset, meta.notes.last()),
+                (None, Some(&Note::NotWhatwg)),
+                "{label}"
+            );
+            // The verify policy reads it.
+            let found = Engine::new().detect(&page);
+            assert!(found.evidence[0].charset.is_some(), "{label}");
+        }
+        // In HTTP too; a label the standard has is taken as it reads it.
+        let found = Engine::new()
+            .policy(Policy::Whatwg)
+            .content_type("text/html; charset=cp850")
+            .detect(b"<p>caf\xe9");
+        assert_eq!(found.evidence[0].notes, [Note::NotWhatwg]);
+        let found = Engine::new().policy(Policy::Whatwg).detect(b"<meta charset=iso-2022-kr>");
+        assert_eq!((found.charset, found.source), (Charset::Replacement, Source::Meta));
+        let found = Engine::new().policy(Policy::Whatwg).detect(b"<meta charset=latin1>");
+        assert_eq!((found.charset, found.source), (Charset::Windows1252, Source::Meta));
     }
 
     #[test]

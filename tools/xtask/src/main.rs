@@ -1,12 +1,14 @@
 //! Project tasks that are not part of the build: the Python package's tests
 //! (which `cargo test` runs), evaluations against baselines on held-out
-//! data, and the man page. Each command lives in its own module.
+//! data, the man page, and a short run of the fuzz targets. Each command
+//! lives in its own module.
 
 mod bench;
 mod calibrate;
 mod compare;
 mod declared_eval;
 mod everyday;
+mod fuzz_smoke;
 mod labels;
 mod man;
 mod python_test;
@@ -59,6 +61,8 @@ enum Command {
         /// A file listing the paths, one per line.
         list: std::path::PathBuf,
     },
+    /// Run every fuzz target for a short time (needs cargo-fuzz).
+    FuzzSmoke(fuzz_smoke::Args),
 }
 
 fn main() -> Result<()> {
@@ -76,5 +80,6 @@ fn main() -> Result<()> {
         Command::Man(args) => man::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::BenchChardetng { list } => bench::chardetng_list(&list),
+        Command::FuzzSmoke(args) => fuzz_smoke::run(&args),
     }
 }

@@ -146,6 +146,39 @@ fn escape_keeps_undecodable_bytes_recoverable() {
         .stdout(predicate::eq(sjis.as_slice()));
 }
 
+/// `decode --errors escape --force-encoding ENC` of `bytes`, then the text
+/// decoded as UTF-8 with escapes and written in ENC again.
+fn escape_round_trip(bytes: &[u8], encoding: &str) -> Vec<u8> {
+    let text = charsight()
+        .args(["decode", "--errors", "escape", "--force-encoding", encoding, "-"])
+        .write_stdin(bytes)
+        .output()
+        .unwrap();
+    assert!(text.status.success(), "{}", String::from_utf8_lossy(&text.stderr));
+    let back = charsight()
+        .args(["decode", "--errors", "escape", "--force-encoding", "UTF-8", "--to", encoding, "-"])
+        .write_stdin(text.stdout)
+        .output()
+        .unwrap();
+    assert!(back.status.success(), "{}", String::from_utf8_lossy(&back.stderr));
+    back.stdout
+}
+
+#[test]
+fn r25_escape_round_trips_every_encoding_through_the_command() {
+    let cases: [(&[u8], &str); 6] = [
+        (b"a\xf0\x40\x87\x90\xee\x96b", "Shift_JIS"),
+        (b"\xa2\xe3\xa3\xa0\x81\x30\x81\x30", "GBK"),
+        (b"\xff\xfeh\x00\x00\xd8i\x00", "UTF-16LE"),
+        (b"\x00h\xd8\x00", "UTF-16BE"),
+        (b"\xef\xbb\xbfbom kept", "UTF-8"),
+        (b"\x88\x62\x88\x66\xa4\x40", "Big5"),
+    ];
+    for (bytes, encoding) in cases {
+        assert_eq!(escape_round_trip(bytes, encoding), bytes, "{encoding}");
+    }
+}
+
 #[test]
 fn to_a_legacy_encoding_uses_references_or_fails_in_strict_mode() {
     let dir = tempfile::tempdir().unwrap();
@@ -469,4 +502,159 @@ fn a_utf8_bom_with_a_stray_byte_decodes_as_utf8_without_the_bom() {
     let mut bytes = b"\xEF\xBB\xBF".to_vec();
     bytes.extend_from_slice(&Charset::Windows1251.encode(&text).0);
     charsight().arg("decode").arg("-").write_stdin(bytes).assert().code(0).stdout(text);
+}
+
+/// Strict mode and `--keep-encoding` read their input once: from a FIFO or
+/// a process substitution (`<(…)`), which cannot be read twice, they write
+/// the whole text (neither hang nor fail with "Illegal seek").
+#[test]
+fn r25_strict_and_keep_encoding_read_a_pipe_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = "<meta charset=iso-8859-1><p>naïve café</p>";
+    let input = write(dir.path(), "in.html", &Charset::Windows1252.encode(page).0);
+    let fifo = dir.path().join("fifo");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let bin = assert_cmd::cargo::cargo_bin("charsight");
+    for args in [&["--errors", "strict"][..], &["--keep-encoding"]] {
+        let expected: &[u8] = match args[0] {
+            "--keep-encoding" => &fs::read(&input).unwrap(),
+            _ => page.as_bytes(),
+        };
+        let writer = {
+            let (fifo, input) = (fifo.clone(), input.clone());
+            std::thread::spawn(move || fs::write(fifo, fs::read(input).unwrap()).unwrap())
+        };
+        let output = charsight()
+            .arg("decode")
+            .args(args)
+            .arg(&fifo)
+            .timeout(std::time::Duration::from_secs(20))
+            .output()
+            .unwrap();
+        writer.join().unwrap();
+        assert_eq!((output.status.code(), &output.stdout[..]), (Some(0), expected), "{args:?}");
+        let script = format!("exec '{}' decode {} <(cat '{input}')", bin.display(), args.join(" "));
+        let output = std::process::Command::new("bash").arg("-c").arg(script).output().unwrap();
+        assert_eq!((output.status.code(), &output.stdout[..]), (Some(0), expected), "{args:?}");
+    }
+}
+
+/// `-o` over a file with other hard links refuses (the links would keep the
+/// old text), keeps an existing file's owner and mode, and never replaces a
+/// file the user could not write, even in a directory they can write.
+#[test]
+fn r25_output_keeps_links_owner_and_permissions() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(dir.path(), "in.txt", "naïve café".as_bytes());
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    fs::write(&a, "old").unwrap();
+    fs::hard_link(&a, &b).unwrap();
+    charsight().args(["decode", &input, "-o", a.to_str().unwrap()]).assert().code(2).stderr(
+        predicate::str::contains(format!("{}: not replaced: it has 2 hard links", a.display())),
+    );
+    assert_eq!(fs::read_to_string(&b).unwrap(), "old");
+
+    let root = fs::metadata(&input).unwrap().uid() == 0;
+    if !root {
+        return; // Giving files away and running as another user need root.
+    }
+    let owned = dir.path().join("owned");
+    fs::write(&owned, "old").unwrap();
+    std::os::unix::fs::chown(&owned, Some(1234), Some(4321)).unwrap();
+    fs::set_permissions(&owned, fs::Permissions::from_mode(0o640)).unwrap();
+    charsight().args(["decode", &input, "-o", owned.to_str().unwrap()]).assert().success();
+    let meta = fs::metadata(&owned).unwrap();
+    assert_eq!((meta.uid(), meta.gid(), meta.mode() & 0o7777), (1234, 4321, 0o640));
+
+    // As nobody, in a world-writable directory, a root-owned read-only file.
+    fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o1777)).unwrap();
+    fs::set_permissions(&input, fs::Permissions::from_mode(0o644)).unwrap();
+    let protected = dir.path().join("protected");
+    fs::write(&protected, "root's").unwrap();
+    fs::set_permissions(&protected, fs::Permissions::from_mode(0o444)).unwrap();
+    let output = std::process::Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .arg(assert_cmd::cargo::cargo_bin("charsight"))
+        .args(["decode", &input, "-o", protected.to_str().unwrap()])
+        .output();
+    let Ok(output) = output else { return }; // no setpriv
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains(&format!("{}: not replaced: cannot write it", protected.display())));
+    assert_eq!(fs::read_to_string(&protected).unwrap(), "root's");
+}
+
+/// Interrupted while writing `-o OUT`, the command leaves no temporary
+/// file behind.
+#[test]
+fn r25_output_temporary_file_removed_on_sigterm_and_sigint() {
+    for signal in ["TERM", "INT"] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out.txt");
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("charsight"))
+            .args(["decode", "--force-encoding", "utf-8", "-", "-o", out.to_str().unwrap()])
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Some text, then the pipe stays open: the command waits for more.
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all("naïve café\n".repeat(1000).as_bytes()).unwrap();
+        let temp = || {
+            fs::read_dir(dir.path())
+                .unwrap()
+                .filter_map(|e| e.ok())
+                .any(|e| e.file_name().to_string_lossy().starts_with(".charsight-"))
+        };
+        let start = std::time::Instant::now();
+        while !temp() && start.elapsed().as_secs() < 20 {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        assert!(temp(), "the temporary file is being written");
+        let kill = std::process::Command::new("kill")
+            .args([&format!("-{signal}"), &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(kill.success());
+        let status = child.wait().unwrap();
+        assert!(!status.success(), "{signal}: {status:?}");
+        assert!(!temp(), "{signal}: the temporary file is removed");
+        assert!(!out.exists());
+    }
+}
+
+/// A report that cannot be written is an error (exit 2) naming its path,
+/// for one input and for several.
+#[test]
+fn r25_report_write_errors_are_errors() {
+    if !std::path::Path::new("/dev/full").exists() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let a = write(dir.path(), "a.txt", "naïve".as_bytes());
+    let b = write(dir.path(), "b.txt", "café".as_bytes());
+    let (file, out) = (dir.path().join("a.out"), dir.path().join("out"));
+    for (inputs, out) in [(vec![a.as_str()], file), (vec![a.as_str(), b.as_str()], out)] {
+        charsight()
+            .arg("decode")
+            .args(&inputs)
+            .args(["-o", out.to_str().unwrap(), "--report", "/dev/full"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("charsight: /dev/full: No space left on device"));
+    }
+}
+
+/// An encoding without an encoder is refused by its own name.
+#[test]
+fn r25_to_an_encoding_without_encoder_names_it() {
+    charsight()
+        .args(["decode", "--to", "hz-gb-2312", "-"])
+        .write_stdin("x")
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("hz-gb-2312 cannot be written")
+                .and(predicate::str::contains("'replacement' has no encoder").not()),
+        );
 }

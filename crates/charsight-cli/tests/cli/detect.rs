@@ -298,3 +298,52 @@ fn ebcdic_text_is_reported_as_ebcdic() {
             .and(predicate::str::contains("EBCDIC (IBM037/IBM500 family)")),
     );
 }
+
+/// `yes | charsight detect -` ends: detection reads a bounded prefix (the
+/// one every command decides on), says so, and with an encoding forced
+/// stops after the first read.
+#[test]
+fn r25_detect_reads_a_bounded_prefix_and_says_so() {
+    let bin = assert_cmd::cargo::cargo_bin("charsight");
+    let run = |args: &str| {
+        let script = format!("yes | timeout 60 '{}' detect --format jsonl {args} -", bin.display());
+        let output = std::process::Command::new("bash").arg("-c").arg(script).output().unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+        serde_json::from_slice::<Value>(&output.stdout).unwrap()
+    };
+    assert_eq!(run("")["prefix"], 64 << 20);
+    let forced = run("--force-encoding latin1");
+    assert_eq!(
+        (forced["encoding"].as_str(), forced["source"].as_str()),
+        (Some("windows-1252"), Some("forced"))
+    );
+    assert!(forced["prefix"].as_u64().is_some_and(|n| n > 0 && n <= 64 * 1024), "{forced}");
+    // Read to its end, a file or a pipe rests on no prefix.
+    assert_eq!(detect_one("naïve café".as_bytes(), &[])["prefix"], Value::Null);
+    let (lines, _) = detect_jsonl(&["-"], Some("naïve café".as_bytes()));
+    assert_eq!(lines[0]["prefix"], Value::Null);
+    let script = format!("yes | head -c 100000000 | '{}' detect -", bin.display());
+    let output = std::process::Command::new("bash").arg("-c").arg(script).output().unwrap();
+    let line = String::from_utf8(output.stdout).unwrap();
+    assert!(line.ends_with("; decided on the first 67108864 bytes\n"), "{line}");
+}
+
+/// A directory walk follows symbolic links to files and reports dangling
+/// ones by their path (exit 2), instead of skipping both silently.
+#[test]
+fn r25_walks_follow_links_to_files_and_report_dangling_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir(dir.path().join("sub")).unwrap();
+    fs::write(dir.path().join("sub/real.txt"), "naïve").unwrap();
+    std::os::unix::fs::symlink("sub/real.txt", dir.path().join("link.txt")).unwrap();
+    std::os::unix::fs::symlink("nowhere", dir.path().join("dangling.txt")).unwrap();
+    let (lines, code) = detect_jsonl(&[dir.path().to_str().unwrap()], None);
+    let paths: Vec<&str> = lines.iter().map(|l| l["path"].as_str().unwrap()).collect();
+    let dangling = dir.path().join("dangling.txt");
+    let link = dir.path().join("link.txt");
+    let real = dir.path().join("sub/real.txt");
+    assert_eq!(paths, [dangling.to_str().unwrap(), link.to_str().unwrap(), real.to_str().unwrap()]);
+    assert!(lines[0]["error"].as_str().unwrap().contains("No such file"));
+    assert_eq!(lines[1]["encoding"], "UTF-8");
+    assert_eq!(code, 2);
+}

@@ -87,6 +87,10 @@ pub enum Note {
     /// single-byte label in an XML declaration written in UTF-16, EBCDIC in
     /// a `<meta>` or XML declaration that reads as ASCII); ignored.
     Mismatch,
+    /// Under the `whatwg` policy, a label the Encoding Standard does not
+    /// have (`cp437`, `johab`, `utf-32`, …): a browser ignores it, and so
+    /// is it. The `verify` policy uses it.
+    NotWhatwg,
 }
 
 impl Note {
@@ -103,6 +107,7 @@ impl Note {
             Note::Autodetected => "autodetected",
             Note::Unsupported => "unsupported",
             Note::Mismatch => "mismatch",
+            Note::NotWhatwg => "not_whatwg",
         }
     }
 }
