@@ -18,6 +18,7 @@ import pytest
 from charsight import spark
 
 ROOT = Path(__file__).resolve().parents[3]
+# `xtask python-test` sets CHARSIGHT_SHARED as the Rust tests find the data.
 SHARED = Path(os.environ.get("CHARSIGHT_SHARED") or ROOT.parent / "shared")
 
 # (corpus file, its encoding, Content-Type sent, gzip, chunked)

@@ -27,6 +27,8 @@ pub fn run() -> Result<()> {
     )?;
     let mut pytest = Command::new(&python);
     pytest.args(["-m", "pytest", "-q", "-p", "no:cacheprovider"]).arg(package.join("tests"));
+    // The shared data, found as the Rust tests find it.
+    pytest.env("CHARSIGHT_SHARED", testkit::shared_dir());
     // The command, when built, for the test that compares the JSON.
     let cli = target.join("debug/charsight");
     if cli.exists() {
