@@ -73,6 +73,31 @@ pub fn is_letter(c: char) -> bool {
     class(c) == Class::Letter
 }
 
+/// What a character is to the detector's language models when they have no
+/// entry of their own for it: the rule the table generator and the runtime
+/// both apply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TextKind {
+    /// Not text: a control character, a private-use character of the Basic
+    /// Multilingual Plane or U+FFFD.
+    Odd,
+    /// A letter of text ([`is_letter`]).
+    Letter,
+    /// Anything else: digits, punctuation, symbols, spaces, marks.
+    Symbol,
+}
+
+/// The [`TextKind`] of `c`.
+#[inline]
+pub fn text_kind(c: char) -> TextKind {
+    match class(c) {
+        Class::Control => TextKind::Odd,
+        _ if ('\u{E000}'..='\u{F8FF}').contains(&c) || c == '\u{FFFD}' => TextKind::Odd,
+        Class::Letter => TextKind::Letter,
+        _ => TextKind::Symbol,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -24,7 +24,7 @@
 //! Beside the pipeline: [`url`] decodes URLs and other short byte strings
 //! component by component, scored with the content detector's models.
 //!
-//! Each stage only reports; the [`pipeline`] decides. Every piece of
+//! Each stage only reports; the pipeline behind [`Engine`] decides. Every piece of
 //! evidence is kept in the result, with where it was found and why it was
 //! used or ignored.
 //!
@@ -54,7 +54,7 @@
 //! | [`sniff::http`] | [RFC 9110 §8.3](https://www.rfc-editor.org/rfc/rfc9110#section-8.3) |
 //! | [`sniff::meta`] | [HTML: prescan a byte stream](https://html.spec.whatwg.org/multipage/parsing.html#prescan-a-byte-stream-to-determine-its-encoding) |
 //! | [`sniff::xml`] | [XML 1.0 Appendix F](https://www.w3.org/TR/xml/#sec-guessing), [RFC 7303](https://www.rfc-editor.org/rfc/rfc7303) |
-//! | [`pipeline`] | [HTML: determining the character encoding](https://html.spec.whatwg.org/multipage/parsing.html#determining-the-character-encoding) |
+//! | [`Engine`] | [HTML: determining the character encoding](https://html.spec.whatwg.org/multipage/parsing.html#determining-the-character-encoding) |
 //!
 //! # Confidence
 //!
@@ -99,10 +99,11 @@ mod damage;
 pub mod decode;
 pub mod detect;
 mod detection;
+mod engine;
 pub mod font;
 pub mod label;
 mod lang;
-pub mod pipeline;
+mod pipeline;
 mod pua;
 pub mod repair;
 pub mod sniff;
@@ -114,7 +115,7 @@ pub use charset::Charset;
 #[cfg(feature = "serde")]
 pub use detection::{round3, DetectionReport, ReportedDocument, REPORT_VERSION};
 pub use detection::{Candidate, Detection, Doubt, Policy, Rule};
-pub use pipeline::{EncodingChoice, Engine, Session};
+pub use engine::{EncodingChoice, Engine, Session};
 pub use sniff::{Evidence, Note, Source};
 pub use verify::Verification;
 
@@ -124,7 +125,7 @@ pub use verify::Verification;
 /// Behind the `unstable` feature, with no stability promise: not for users.
 #[cfg(feature = "unstable")]
 pub mod unstable {
-    pub use crate::classify::{class, is_letter, is_mark, Class, MARK};
+    pub use crate::classify::{class, is_letter, is_mark, text_kind, Class, TextKind, MARK};
     pub use crate::lang::CharFreq;
     pub use crate::zawgyi::to_zawgyi;
 }

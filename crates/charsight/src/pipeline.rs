@@ -1,9 +1,5 @@
-//! The pipeline: gathers evidence, asks the content, and decides by policy.
-//!
-//! [`Engine`] holds the context a caller knows (HTTP `Content-Type`,
-//! default and forced encodings, hints). [`Engine::detect`] takes whole
-//! bytes; [`Engine::session`] takes them in chunks with bounded memory. Both
-//! give the same [`Detection`].
+//! The pipeline: gathers evidence, asks the content, and decides by policy
+//! (gather → verify → decide), for [`Engine`](crate::Engine).
 //!
 //! All precedence lives here. The `whatwg` policy is the browser's:
 //! forced > BOM > HTTP charset > in-document declaration > content > default
@@ -15,241 +11,13 @@
 //! by starting with `<?xml`) the XML declaration or the Appendix F pattern.
 
 use crate::damage::{self, too_malformed, weigh, UTF8_SEQUENCES, WEIGHED_BYTES};
-use crate::detect::{Detector, Guess, Plausibility};
+use crate::detect::{Guess, Plausibility};
 use crate::detection::{Candidate, Detection, Doubt, Policy, Rule};
+use crate::engine::Engine;
 use crate::font::{self, FontLayer};
 use crate::sniff::{self, http, DocumentKind, Evidence, Source};
 use crate::verify::{Sample, Verification};
 use crate::Charset;
-
-/// How many leading bytes evidence gathering reads by default.
-pub const DEFAULT_PREFIX: usize = 64 * 1024;
-
-/// An encoding a caller names for [`Engine::default_encoding`] or
-/// [`Engine::force_encoding`]: a [`Charset`], or a label as a document or a
-/// user would give it (`"latin1"`, `b"Shift_JIS"`), resolved like one; a
-/// label that names nothing is reported as ignored evidence.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum EncodingChoice {
-    /// A charset.
-    Charset(Charset),
-    /// A label, resolved as [`label::resolve`](crate::label::resolve) does.
-    Label(Vec<u8>),
-}
-
-impl EncodingChoice {
-    /// The label the choice is reported with as evidence.
-    fn label(&self) -> &[u8] {
-        match self {
-            EncodingChoice::Charset(charset) => charset.name().as_bytes(),
-            EncodingChoice::Label(label) => label,
-        }
-    }
-}
-
-impl From<Charset> for EncodingChoice {
-    fn from(charset: Charset) -> EncodingChoice {
-        EncodingChoice::Charset(charset)
-    }
-}
-
-impl From<&str> for EncodingChoice {
-    fn from(label: &str) -> EncodingChoice {
-        EncodingChoice::Label(label.as_bytes().to_vec())
-    }
-}
-
-impl From<&[u8]> for EncodingChoice {
-    fn from(label: &[u8]) -> EncodingChoice {
-        EncodingChoice::Label(label.to_vec())
-    }
-}
-
-impl From<String> for EncodingChoice {
-    fn from(label: String) -> EncodingChoice {
-        EncodingChoice::Label(label.into_bytes())
-    }
-}
-
-/// The context of a document and the rules to decide its encoding by.
-///
-/// # Example
-/// ```
-/// use charsight::{Charset, Engine, Source};
-/// let engine = Engine::new().content_type("text/html; charset=EUC-KR");
-/// let found = engine.detect(b"<meta charset=utf-8>\xc7\xd1\xb1\xb9");
-/// assert_eq!(found.charset, Charset::EucKr);
-/// assert_eq!(found.source, Source::Http);
-/// assert_eq!(found.evidence.len(), 2); // the HTTP charset and the <meta>
-/// ```
-#[derive(Clone, Debug)]
-pub struct Engine {
-    content_type: Option<Vec<u8>>,
-    default: Option<EncodingChoice>,
-    forced: Option<EncodingChoice>,
-    tld: Option<String>,
-    language: Option<String>,
-    policy: Policy,
-    prefix: usize,
-}
-
-impl Default for Engine {
-    fn default() -> Engine {
-        Engine::new()
-    }
-}
-
-impl Engine {
-    /// An engine with no context: `verify` policy, windows-1252 fallback.
-    pub fn new() -> Engine {
-        Engine {
-            content_type: None,
-            default: None,
-            forced: None,
-            tld: None,
-            language: None,
-            policy: Policy::default(),
-            prefix: DEFAULT_PREFIX,
-        }
-    }
-
-    /// The HTTP `Content-Type` value the bytes came with.
-    pub fn content_type(mut self, value: impl AsRef<[u8]>) -> Engine {
-        self.content_type = Some(value.as_ref().to_vec());
-        self
-    }
-
-    /// The encoding to fall back to when nothing decides (default:
-    /// windows-1252): a [`Charset`] or a label ([`EncodingChoice`]).
-    pub fn default_encoding(mut self, encoding: impl Into<EncodingChoice>) -> Engine {
-        self.default = Some(encoding.into());
-        self
-    }
-
-    /// The encoding to use whatever the evidence says (which is still
-    /// gathered and reported): a [`Charset`] or a label. A label that names
-    /// nothing is reported as ignored evidence and forces nothing.
-    pub fn force_encoding(mut self, encoding: impl Into<EncodingChoice>) -> Engine {
-        self.forced = Some(encoding.into());
-        self
-    }
-
-    /// The top-level domain the bytes came from (`jp`, `ru`), a prior for
-    /// content detection.
-    pub fn tld(mut self, tld: impl Into<String>) -> Engine {
-        self.tld = Some(tld.into());
-        self
-    }
-
-    /// The expected language (BCP 47, `ja`, `ru`), a prior for content
-    /// detection.
-    pub fn language(mut self, language: impl Into<String>) -> Engine {
-        self.language = Some(language.into());
-        self
-    }
-
-    /// The decision policy.
-    pub fn policy(mut self, policy: Policy) -> Engine {
-        self.policy = policy;
-        self
-    }
-
-    /// How many leading bytes evidence gathering reads (at least 1024;
-    /// default [`DEFAULT_PREFIX`]). A `<meta>` past this is not seen.
-    pub fn prefix_limit(mut self, bytes: usize) -> Engine {
-        self.prefix = bytes.max(crate::sniff::meta::PRESCAN_WINDOW);
-        self
-    }
-
-    /// Decides the encoding of `bytes`.
-    pub fn detect(&self, bytes: &[u8]) -> Detection {
-        let mut session = self.session();
-        session.feed(bytes);
-        session.finish()
-    }
-
-    /// Decides the encoding of `bytes` and decodes them with it: the text
-    /// (without a byte order mark; each malformed sequence a U+FFFD, counted
-    /// in the chosen candidate's verification) and the decision.
-    ///
-    /// # Example
-    /// ```
-    /// use charsight::{Charset, Engine};
-    /// let (text, found) = Engine::new().decode(b"\xEF\xBB\xBFna\xC3\xAFve");
-    /// assert_eq!(text, "naïve");
-    /// assert_eq!(found.charset, Charset::Utf8);
-    /// let (text, found) = Engine::new().decode(b"Fran\xE7ois et Ren\xE9e, caf\xE9 cr\xE8me");
-    /// assert_eq!(text, "François et Renée, café crème");
-    /// assert_eq!(found.charset, Charset::Windows1252);
-    /// ```
-    pub fn decode<'b>(&self, bytes: &'b [u8]) -> (std::borrow::Cow<'b, str>, Detection) {
-        let found = self.detect(bytes);
-        let (text, _) = found.charset.decode(&bytes[found.bom_len.min(bytes.len())..]);
-        (text, found)
-    }
-
-    /// A streaming detection: feed chunks, then finish.
-    pub fn session(&self) -> Session<'_> {
-        let forced = self.forced.as_ref().is_some_and(|c| crate::label::resolve(c.label()).is_ok());
-        Session { engine: self, prefix: Vec::new(), detector: self.detector(), len: 0, forced }
-    }
-
-    /// A content detector with this engine's hints.
-    fn detector(&self) -> Detector {
-        Detector::with_hints(self.tld.as_deref(), self.language.as_deref())
-    }
-}
-
-/// A detection in progress, made by [`Engine::session`]. Memory is bounded
-/// by the engine's prefix limit, whatever is fed.
-///
-/// # Example
-/// ```
-/// use charsight::{Charset, Engine};
-/// let engine = Engine::new();
-/// let mut session = engine.session();
-/// for chunk in "naïve café".as_bytes().chunks(3) {
-///     session.feed(chunk);
-/// }
-/// assert_eq!(session.finish().charset, Charset::Utf8);
-/// ```
-pub struct Session<'e> {
-    engine: &'e Engine,
-    prefix: Vec<u8>,
-    detector: Detector,
-    len: u64,
-    /// The engine forces an encoding: the content cannot change it.
-    forced: bool,
-}
-
-impl Session<'_> {
-    /// Feeds the next chunk of bytes.
-    pub fn feed(&mut self, chunk: &[u8]) {
-        let room = self.engine.prefix.saturating_sub(self.prefix.len());
-        self.prefix.extend_from_slice(&chunk[..chunk.len().min(room)]);
-        self.detector.feed(chunk, false);
-        self.len += chunk.len() as u64;
-    }
-
-    /// Whether more bytes could change the result. Once false, a caller
-    /// may stop reading and [`finish`](Session::finish). With an encoding
-    /// forced ([`Engine::force_encoding`], a label that resolves), no more
-    /// once something was fed: the evidence reported is what it holds.
-    pub fn wants_more(&self) -> bool {
-        if self.forced {
-            return self.len == 0;
-        }
-        self.prefix.len() < self.engine.prefix || self.detector.wants_more()
-    }
-
-    /// The decision, from what was fed.
-    pub fn finish(mut self) -> Detection {
-        self.detector.feed(b"", true);
-        let complete = self.len == self.prefix.len() as u64;
-        decide(self.engine, &self.prefix, complete, self.detector.guess())
-    }
-}
 
 /// Gathers the evidence of `prefix` and the engine's context, in order.
 fn gather(engine: &Engine, prefix: &[u8]) -> (Vec<Evidence>, DocumentKind) {
@@ -472,7 +240,7 @@ fn differing_byte_values(sample: &[u8], a: Charset, b: Charset) -> (usize, usize
         values += 1;
         // A letter standing alone in both readings is a word (Italian `è`),
         // which the models weigh like any other; a symbol in either is not.
-        let symbol = |text: &str| !text.chars().all(char::is_alphabetic);
+        let symbol = |text: &str| !text.chars().all(crate::classify::is_letter);
         lone += usize::from(!joined[usize::from(byte - 0x80)] && (symbol(&x) || symbol(&y)));
     }
     (values, lone)
@@ -565,7 +333,7 @@ fn doubt(
 }
 
 /// Applies the policy to the evidence and the content's guess.
-fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: Guess) -> Detection {
+pub(crate) fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: Guess) -> Detection {
     let (evidence, document) = gather(engine, prefix);
     let first =
         |source: Source| evidence.iter().find(|e| e.source == source).and_then(Evidence::usable);
@@ -896,20 +664,5 @@ mod tests {
         assert_eq!(found.font.map(|f| f.name.to_string()).as_deref(), Some("Wingdings"));
         assert_eq!(Engine::new().detect(b"<font face=Arial>J</font>").font, None);
         assert_eq!(Engine::new().detect("မြန်မာနိုင်ငံ".as_bytes()).font, None);
-    }
-
-    #[test]
-    fn sessions_match_one_shot_and_stay_bounded() {
-        let engine = Engine::new().prefix_limit(2048);
-        let mut page = b"<html>".to_vec();
-        page.extend(std::iter::repeat_n(b"<p>text</p>\n", 10_000).flatten());
-        page.extend("<p>é</p>".as_bytes());
-        let whole = engine.detect(&page);
-        let mut session = engine.session();
-        for chunk in page.chunks(777) {
-            session.feed(chunk);
-        }
-        assert!(session.prefix.len() <= 2048);
-        assert_eq!(session.finish(), whole);
     }
 }

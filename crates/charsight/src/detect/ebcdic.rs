@@ -31,7 +31,9 @@ const ODD_SYMBOL_BITS: f64 = 40.0;
 /// beside a letter, or `@ # $ !` between two.
 fn odd_symbols(text: &str) -> usize {
     let chars: Vec<char> = text.chars().collect();
-    let letter = |i: Option<usize>| i.and_then(|i| chars.get(i)).is_some_and(|c| c.is_alphabetic());
+    let letter = |i: Option<usize>| {
+        i.and_then(|i| chars.get(i)).is_some_and(|&c| crate::classify::is_letter(c))
+    };
     (0..chars.len())
         .filter(|&i| {
             let (before, after) = (letter(i.checked_sub(1)), letter(Some(i + 1)));

@@ -13,23 +13,18 @@ use super::tables::{
 };
 use charsight_tables::charfreq;
 
-use crate::classify::is_letter;
+use crate::classify::{text_kind, TextKind};
 use crate::lang::CharFreq;
 
-/// A character's class where the symbol table lacks it: the rule the
-/// generator applies to the characters it classifies.
+/// A character's class where the symbol table lacks it: the generator's
+/// rule ([`text_kind`]), letters split at the far scripts.
 fn category(c: char) -> u8 {
     use charsight_tables::detect::FAR_SCRIPTS;
-    if c.is_control() || ('\u{E000}'..='\u{F8FF}').contains(&c) || c == '\u{FFFD}' {
-        ODD
-    } else if is_letter(c) {
-        if c >= FAR_SCRIPTS {
-            FAR_LETTER
-        } else {
-            OTHER_LETTER
-        }
-    } else {
-        SYMBOL
+    match text_kind(c) {
+        TextKind::Odd => ODD,
+        TextKind::Letter if c >= FAR_SCRIPTS => FAR_LETTER,
+        TextKind::Letter => OTHER_LETTER,
+        TextKind::Symbol => SYMBOL,
     }
 }
 

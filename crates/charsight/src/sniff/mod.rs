@@ -6,7 +6,7 @@
 //! its source, raw label, resolved [`Charset`] and byte position.
 //!
 //! The sniffers only report. Which evidence wins is decided later, by the
-//! policy in [`crate::pipeline`].
+//! policy ([`Policy`](crate::Policy)) the [`Engine`](crate::Engine) applies.
 //!
 //! | source | module | specification |
 //! | --- | --- | --- |

@@ -183,6 +183,7 @@ pub fn typographic(line: &str) -> String {
 /// compatibility form of another (`ª`, `º`, `µ`), which text uses as a
 /// symbol (`1º`, `10 µm`).
 pub use charsight::unstable::is_letter;
+use charsight::unstable::{text_kind, TextKind};
 
 /// The category of a lowercase character outside every alphabet. The
 /// detector's runtime fallback applies the same rule to characters missing
@@ -196,16 +197,13 @@ pub fn category(c: char) -> u8 {
         } else {
             ASCII_OTHER
         }
-    } else if c.is_control() || ('\u{E000}'..='\u{F8FF}').contains(&c) || c == '\u{FFFD}' {
-        ODD
-    } else if is_letter(c) {
-        if c >= FAR_SCRIPTS {
-            FAR_LETTER
-        } else {
-            OTHER_LETTER
-        }
     } else {
-        SYMBOL
+        match text_kind(c) {
+            TextKind::Odd => ODD,
+            TextKind::Letter if c >= FAR_SCRIPTS => FAR_LETTER,
+            TextKind::Letter => OTHER_LETTER,
+            TextKind::Symbol => SYMBOL,
+        }
     }
 }
 
