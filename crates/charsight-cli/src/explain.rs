@@ -329,7 +329,7 @@ fn problems(
             f.line,
             group(f.range.start),
             group(f.range.end),
-            f.rule
+            f.cause
         )?;
         if let (Kind::Declaration, Some((declared, fits))) = (f.kind, keep) {
             if let Some(advice) = advice::declaration(declared, Charset::Utf8, fits) {
@@ -411,7 +411,7 @@ fn repairs(w: &mut String, repairer: &Repairer, limit: usize) -> Result<()> {
             f.kind,
             excerpt(&f.before, 40),
             excerpt(&f.after, 40),
-            f.rule,
+            f.cause,
             f.confidence
         )?;
     }

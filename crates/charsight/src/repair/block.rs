@@ -14,8 +14,8 @@
 use std::ops::Range;
 
 use super::{
-    fonts, mixed, mojibake, ncr, pua, score, Edit, Finding, Findings, FontScope, Kind, Leftover,
-    RepairPolicy, EXCERPT_CHARS, MAX_LEFTOVERS, UNPLACED,
+    fonts, mixed, mojibake, ncr, pua, score, Cause, Edit, Finding, Findings, FontScope, Kind,
+    Leftover, RepairPolicy, EXCERPT_CHARS, MAX_LEFTOVERS, UNPLACED,
 };
 use crate::decode::{DecodeError, Errors, MalformedLog, OffsetMap, PieceKind};
 use crate::font::Registry;
@@ -156,7 +156,7 @@ pub(crate) fn repair(
     if private_use {
         // The private-use characters left: reported, not changed.
         let left = pua::repair_text(block.text, block.charset, &edits).1;
-        notes.extend(left.into_iter().map(|(range, rule)| {
+        notes.extend(left.into_iter().map(|(range, cause)| {
             let text = block.text[range.clone()].to_owned();
             Finding {
                 kind: Kind::PrivateUse,
@@ -166,7 +166,7 @@ pub(crate) fn repair(
                 before: text.clone(),
                 after: text,
                 confidence: 1.0,
-                rule,
+                cause,
                 applied: false,
             }
         }));
@@ -250,17 +250,14 @@ fn merge(edits: &mut Vec<Edit>, new: Vec<Edit>, text: &str) -> bool {
             if end == placed[last - 1].end { edits[last - 1].range.end } else { back(end, last) };
         let after =
             format!("{}{}{}", &text[start..e.range.start], e.after, &text[e.range.end..end]);
-        let mut rules: Vec<String> = edits[first..last].iter().map(|x| x.rule.clone()).collect();
-        rules.push(e.rule);
+        let cause = edits[first..last]
+            .iter()
+            .map(|x| x.cause.clone())
+            .reduce(Cause::then)
+            .map_or(e.cause.clone(), |earlier| earlier.then(e.cause));
         let confidence =
             edits[first..last].iter().map(|x| x.confidence).fold(e.confidence, f32::min);
-        let merged = Edit {
-            range: orig_start..orig_end,
-            after,
-            kind: e.kind,
-            rule: rules.join("; then "),
-            confidence,
-        };
+        let merged = Edit { range: orig_start..orig_end, after, kind: e.kind, cause, confidence };
         edits.splice(first..last, [merged]);
         text.replace_range(made.0, &made.1);
     }
@@ -325,7 +322,7 @@ fn write(
             before,
             after: e.after.clone(),
             confidence: e.confidence,
-            rule: e.rule.clone(),
+            cause: e.cause.clone(),
             applied: true,
         });
         line += block.text[e.range.clone()].matches('\n').count() as u64;

@@ -2,7 +2,7 @@
 //! the XML declaration's `encoding`) that the bytes contradict. The finding
 //! states the facts; advice on what to do is the caller's to phrase.
 
-use super::{Finding, Kind, UNPLACED};
+use super::{Cause, Finding, Kind, UNPLACED};
 use crate::sniff::Note;
 use crate::{Charset, Detection, Rule};
 
@@ -27,7 +27,7 @@ use crate::{Charset, Detection, Rule};
 /// assert_eq!(finding.range, 30..35);
 /// assert_eq!(finding.before, "UTF-8");
 /// assert!(!finding.applied);
-/// assert!(finding.rule.starts_with("declared UTF-8 (xml at byte 30), but the bytes are windows-1252"));
+/// assert!(finding.cause.to_string().starts_with("declared UTF-8 (xml at byte 30), but the bytes are windows-1252"));
 /// ```
 pub fn declaration_finding(detection: &Detection, output: Charset) -> Option<Finding> {
     let Rule::Overridden { declared, reason } = detection.rule else { return None };
@@ -36,17 +36,14 @@ pub fn declaration_finding(detection: &Detection, output: Charset) -> Option<Fin
         e.len > 0 && !e.notes.contains(&Note::Autodetected) && e.usable() == Some(declared)
     })?;
     let actual = detection.charset;
-    let rule = format!(
-        "declared {declared} ({} at byte {}), but the bytes are {actual} ({}){}",
-        evidence.source.name(),
-        evidence.offset,
-        reason.name(),
-        if output == declared {
-            format!("; the output, in {output}, matches the declaration")
-        } else {
-            String::new()
-        },
-    );
+    let cause = Cause::Declaration {
+        declared,
+        source: evidence.source,
+        offset: evidence.offset,
+        actual,
+        reason,
+        output,
+    };
     Some(Finding {
         kind: Kind::Declaration,
         range: evidence.offset as u64..(evidence.offset + evidence.len) as u64,
@@ -55,7 +52,7 @@ pub fn declaration_finding(detection: &Detection, output: Charset) -> Option<Fin
         before: evidence.label.clone(),
         after: output.name().to_owned(),
         confidence: detection.confidence,
-        rule,
+        cause,
         applied: false,
     })
 }

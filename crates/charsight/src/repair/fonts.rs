@@ -15,7 +15,7 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use super::{Edit, Kind};
+use super::{Cause, Edit, Kind};
 use crate::font::{self, Basis, Declared, Markup, Registry};
 use crate::zawgyi;
 
@@ -85,7 +85,7 @@ pub(crate) fn repair_text(
             },
             range: c.range,
             kind: Kind::Fonts,
-            rule: format!("{} font ({})", c.font, c.basis.name()),
+            cause: Cause::Font { font: c.font, basis: c.basis },
             confidence: c.confidence,
         })
         .collect();
@@ -118,7 +118,7 @@ mod tests {
         let (edits, scopes) = repair_text(page, &registry);
         assert_eq!(edits.len(), 1);
         assert_eq!((&page[edits[0].range.clone()], edits[0].after.as_str()), ("a+b", "α+β"));
-        assert_eq!(edits[0].rule, "Symbol font (font_scope)");
+        assert_eq!(edits[0].cause.to_string(), "Symbol font (font_scope)");
         assert_eq!(&*scopes[0].1.font, "Symbol");
         let (edits, _) = repair_text("x \u{F061}\u{F062} y\n", &registry);
         assert!(edits.is_empty());

@@ -28,7 +28,7 @@ use super::block::{Block, Segment};
 use super::mojibake::{self, Proposal, Via};
 use super::score::{self, Share, Verdicts, Window};
 use super::utf8::{self, Units};
-use super::{Edit, Kind, LEGACY};
+use super::{Cause, Edit, Kind, LEGACY};
 use crate::decode::PieceKind;
 use crate::detect::LanguageCosts;
 use crate::Charset;
@@ -227,14 +227,12 @@ fn fragments(block: &Block) -> Vec<Edit> {
             if gain < margin {
                 continue;
             }
-            let rule = match p.chosen {
-                0 => format!("UTF-8 bytes in {}", block.charset),
-                n => format!("UTF-8 bytes in {}, garbled {n} times", block.charset),
-            };
+            let cause =
+                Cause::Mixed { bytes: Charset::Utf8, document: block.charset, garbled: p.chosen };
             let confidence = score::confidence(gain, margin);
             let range = start + p.range.start..start + p.range.end;
             let after = p.after().to_owned();
-            edits.push(Edit { range, after, kind: Kind::Mixed, rule, confidence });
+            edits.push(Edit { range, after, kind: Kind::Mixed, cause, confidence });
         }
     }
     edits
@@ -294,8 +292,8 @@ fn surrogate_pairs(block: &Block) -> Vec<Edit> {
         let pairs: Option<String> =
             bytes.chunks(6).map(utf8::surrogate_pair).collect::<Option<String>>();
         if let Some(after) = pairs.filter(|p| !p.is_empty()) {
-            let rule = "surrogate pairs (CESU-8) in UTF-8".to_owned();
-            edits.push(Edit { range, after, kind: Kind::Mixed, rule, confidence: 1.0 });
+            let cause = Cause::SurrogatePairs;
+            edits.push(Edit { range, after, kind: Kind::Mixed, cause, confidence: 1.0 });
         }
     }
     edits
@@ -376,9 +374,9 @@ fn strays(block: &Block, taken: &[Edit]) -> Vec<Edit> {
             after.truncate(after.len() - (stray.stretch.end - stray.run_end));
             stray.stretch.start..stray.run_end
         };
-        let rule = format!("{charset} bytes in {}", block.charset);
+        let cause = Cause::Mixed { bytes: charset, document: block.charset, garbled: 0 };
         let confidence = score::confidence(gain, MARGIN);
-        edits.push(Edit { range, after, kind: Kind::Mixed, rule, confidence });
+        edits.push(Edit { range, after, kind: Kind::Mixed, cause, confidence });
     }
     if block.charset == Charset::Utf8 {
         join_chance_utf8(block, &runs, &mut edits);
@@ -492,9 +490,9 @@ fn join_chance_utf8(
             continue;
         }
         let (charset, after) = readings[best].clone();
-        let rule = format!("{charset} bytes in {}", block.charset);
+        let cause = Cause::Mixed { bytes: charset, document: block.charset, garbled: 0 };
         let confidence = score::confidence(gain, mojibake::MARGIN);
-        let edit = Edit { range: range.clone(), after, kind: Kind::Mixed, rule, confidence };
+        let edit = Edit { range: range.clone(), after, kind: Kind::Mixed, cause, confidence };
         edits.retain(|e| !(e.range.start < range.end && range.start < e.range.end));
         let at = edits.iter().position(|e| e.range.start >= range.end).unwrap_or(edits.len());
         edits.insert(at, edit);

@@ -59,6 +59,7 @@
 //! to its input bytes.
 
 mod block;
+mod cause;
 mod declaration;
 mod fonts;
 mod mixed;
@@ -78,6 +79,7 @@ use crate::decode::{DecodeError, Errors, MalformedLog, Splice, TextDecoder};
 use crate::font::Registry;
 use crate::{Charset, Detection};
 
+pub use cause::Cause;
 pub use declaration::declaration_finding;
 pub use fonts::FontScope;
 /// The gain (bits) a mojibake repair needs (the pipeline asks as much of
@@ -292,8 +294,10 @@ pub struct Finding {
     pub after: String,
     /// Probability, from 0 to 1, that `after` is the right text.
     pub confidence: f32,
-    /// What was found, in words (`UTF-8 read as windows-1252, 2 times`).
-    pub rule: String,
+    /// What was found; in words (`UTF-8 read as windows-1252, 2 times`)
+    /// its `Display`, the `rule` field of JSON.
+    #[cfg_attr(feature = "serde", serde(rename = "rule"))]
+    pub cause: Cause,
     /// Whether the change was made (false for a problem only reported).
     pub applied: bool,
 }
@@ -360,7 +364,7 @@ pub(crate) struct Edit {
     pub range: Range<usize>,
     pub after: String,
     pub kind: Kind,
-    pub rule: String,
+    pub cause: Cause,
     pub confidence: f32,
 }
 

@@ -24,7 +24,7 @@ use std::sync::OnceLock;
 
 use super::score::{self, Share, Window};
 use super::utf8::{self, Units};
-use super::{Edit, Kind};
+use super::{Cause, Edit, Kind};
 use crate::Charset;
 
 /// How many times over text may have been garbled.
@@ -1020,18 +1020,15 @@ fn repair_line(line: &str, by_via: Vec<(Via, Vec<Proposal>)>, block: &[(Via, Sha
             if gain < margin {
                 continue;
             }
-            let name = via.name(before);
-            let mut rule = match p.chosen {
-                _ if c1 => "windows-1252 read as ISO-8859-1 (a C1 control)".to_owned(),
-                0 => format!("UTF-8 read as {name}"),
-                n => format!("UTF-8 read as {name}, {} times", n + 1),
+            let guessed = via == Via::Windows1252 && guessed(before, &p.layers[0]);
+            let cause = if c1 {
+                Cause::C1Control { guessed }
+            } else {
+                Cause::Mojibake { read_as: via.name(before), layers: p.chosen + 1, guessed }
             };
-            if via == Via::Windows1252 && guessed(&line[p.range.clone()], &p.layers[0]) {
-                rule.push_str(", its undefined bytes lost (guessed)");
-            }
             let confidence = score::confidence(gain, margin);
             let after = p.after().to_owned();
-            edits.push(Edit { range: p.range, after, kind: Kind::Mojibake, rule, confidence });
+            edits.push(Edit { range: p.range, after, kind: Kind::Mojibake, cause, confidence });
         }
     }
     edits.sort_by_key(|e| e.range.start);
@@ -1169,12 +1166,12 @@ mod tests {
         let edits = repair_text("it\u{E2}\u{80}\u{99}s fine");
         assert_eq!(edits.len(), 1);
         assert_eq!(edits[0].after, "’");
-        assert_eq!(edits[0].rule, "UTF-8 read as ISO-8859-1");
+        assert_eq!(edits[0].cause.to_string(), "UTF-8 read as ISO-8859-1");
         // windows-1252 bytes read as ISO-8859-1, with no UTF-8 to undo.
         let line = "\u{84}Handwerk bringt dich \u{fc}berall hin\u{93}: Von der YOU bis nach Monaco";
         assert_eq!(repair(line), "„Handwerk bringt dich überall hin“: Von der YOU bis nach Monaco");
         let edits = repair_text(line);
-        assert_eq!(edits[0].rule, "windows-1252 read as ISO-8859-1 (a C1 control)");
+        assert_eq!(edits[0].cause, Cause::C1Control { guessed: false });
         // Beside mojibake, and undefined bytes left alone.
         assert_eq!(
             repair("ok \u{e2}\u{80}\u{9c}senza modifiche\u{94} qui"),
@@ -1235,7 +1232,9 @@ mod tests {
         for lost in ["He said â€œhelloâ€\u{FFFD} and left.", "He said â€œhelloâ€? and left."]
         {
             let edits = repair_text(lost);
-            assert!(edits.iter().any(|e| e.rule.ends_with("its undefined bytes lost (guessed)")));
+            assert!(edits
+                .iter()
+                .any(|e| e.cause.to_string().ends_with("its undefined bytes lost (guessed)")));
         }
         // A U+FFFD or question mark that completes nothing is left, and so
         // are question marks after letters that would complete one only
@@ -1260,7 +1259,7 @@ mod tests {
         }
         let edits = repair_text("She said yesâ€ to me.");
         assert_eq!(edits.len(), 1);
-        assert!(edits[0].rule.ends_with("its undefined bytes lost (guessed)"));
+        assert!(edits[0].cause.to_string().ends_with("its undefined bytes lost (guessed)"));
         // `â¤ï¸` is `❤️` (E2 9D A4, EF B8 8F) with two bytes dropped, or
         // `⍤` (E2 8D A4) and another selector: the models cannot tell
         // symbols they never saw apart, and a tie leaves the text.

@@ -16,7 +16,7 @@
 use std::ops::Range;
 
 use super::score::{self, Share, Window};
-use super::{Edit, Kind, LEGACY};
+use super::{Cause, Edit, Kind, LEGACY};
 use crate::Charset;
 
 /// The gain (bits) a repair needs.
@@ -265,7 +265,7 @@ fn repair_line(line: &str) -> Vec<Edit> {
             range,
             after: text,
             kind: Kind::Ncr,
-            rule: format!("numeric character references to {charset} bytes"),
+            cause: Cause::References(charset),
             confidence: score::confidence(gain, margin),
         });
     }
@@ -439,7 +439,7 @@ mod tests {
             let mut line = format!("<p>{}</p>", references(text, charset));
             let edits = repair_line(&line);
             assert_eq!(edits.len(), 1, "{line}");
-            assert!(edits[0].rule.contains(charset.name()), "{}", edits[0].rule);
+            assert_eq!(edits[0].cause, Cause::References(charset));
             line.replace_range(edits[0].range.clone(), &edits[0].after);
             assert_eq!(line, format!("<p>{text}</p>"));
         }

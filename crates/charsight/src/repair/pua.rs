@@ -5,7 +5,7 @@
 
 use std::ops::Range;
 
-use super::{Edit, Kind};
+use super::{Cause, Edit, Kind};
 use crate::decode::is_escape;
 use crate::pua::{self, Origin, PrivateUse};
 use crate::Charset;
@@ -22,7 +22,7 @@ pub(crate) fn repair_text(
     text: &str,
     charset: Charset,
     edits: &[Edit],
-) -> (Vec<Edit>, Vec<(Range<usize>, String)>) {
+) -> (Vec<Edit>, Vec<(Range<usize>, Cause)>) {
     let outside =
         |r: &Range<usize>| !edits.iter().any(|e| e.range.start < r.end && r.start < e.range.end);
     let mut mapped = Vec::new();
@@ -38,16 +38,12 @@ pub(crate) fn repair_text(
                 range: found.range,
                 after: after.to_owned(),
                 kind: Kind::PrivateUse,
-                rule: format!("{vendor}, {origin}"),
+                cause: Cause::Vendor { vendor, origin },
                 confidence: VENDOR_CONFIDENCE,
             }),
-            _ => left.push((
-                found.range,
-                format!(
-                    "private use U+{:04X}, {origin}; no table: left as it is",
-                    u32::from(found.code_point)
-                ),
-            )),
+            _ => {
+                left.push((found.range, Cause::PrivateUse { code_point: found.code_point, origin }))
+            }
         }
     }
     (mapped, left)
@@ -77,10 +73,13 @@ mod tests {
         let (mapped, left) = repair_text(&text, Charset::ShiftJis, &[]);
         assert_eq!(mapped.len(), 1);
         assert_eq!(mapped[0].after, "\u{2600}");
-        assert_eq!(mapped[0].rule, "NTT DoCoMo emoji, Shift_JIS user-defined row, bytes F8 9F");
+        assert_eq!(
+            mapped[0].cause.to_string(),
+            "NTT DoCoMo emoji, Shift_JIS user-defined row, bytes F8 9F"
+        );
         assert_eq!(left.len(), 1);
         assert_eq!(&text[left[0].0.clone()], "\u{E000}");
-        assert!(left[0].1.contains("F0 40"), "{}", left[0].1);
+        assert!(left[0].1.to_string().contains("F0 40"), "{}", left[0].1);
     }
 
     #[test]
@@ -90,7 +89,7 @@ mod tests {
             range: 0..3,
             after: String::new(),
             kind: Kind::Fonts,
-            rule: String::new(),
+            cause: Cause::Font { font: "Symbol".into(), basis: crate::font::Basis::FontScope },
             confidence: 1.0,
         };
         assert_eq!(repair_text(&text, Charset::Utf8, &[edit]), (Vec::new(), Vec::new()));

@@ -5,7 +5,7 @@
 use crate::common;
 
 use charsight::decode::{Errors, TextDecoder};
-use charsight::repair::{undo, Finding, Kind, RepairPolicy, Repairer};
+use charsight::repair::{undo, Cause, Finding, Kind, RepairPolicy, Repairer};
 use charsight::{Charset, Engine};
 use proptest::prelude::*;
 
@@ -43,7 +43,9 @@ fn stray_windows_1252_in_utf8() {
     let (text, findings) = repair_all(damaged, Charset::Utf8);
     assert_eq!(text, "Il a dit “bonjour” à tout le monde, café compris.\n");
     assert_eq!(findings.len(), 3);
-    assert!(findings.iter().all(|f| f.kind == Kind::Mixed && f.rule.starts_with("windows-1252")));
+    assert!(findings
+        .iter()
+        .all(|f| f.kind == Kind::Mixed && f.cause.to_string().starts_with("windows-1252")));
     let e9 = damaged.iter().position(|&b| b == 0xE9).unwrap() as u64;
     assert_eq!(findings[2].range, e9..e9 + 1);
     assert_eq!(undo(&text, &findings), plain(damaged, Charset::Utf8));
@@ -79,7 +81,7 @@ fn surrogate_pairs_in_utf8() {
         assert_eq!(Engine::new().detect(&damaged).charset, Charset::Utf8, "{line}");
         let (text, findings) = repair_all(&damaged, Charset::Utf8);
         assert_eq!(text, line);
-        assert!(findings.iter().all(|f| f.rule == "surrogate pairs (CESU-8) in UTF-8"));
+        assert!(findings.iter().all(|f| f.cause == Cause::SurrogatePairs));
         assert_eq!(undo(&text, &findings), plain(&damaged, Charset::Utf8));
         // And garbled through windows-1252.
         let garbled = Charset::Windows1252.decode(&damaged).0.into_owned();
@@ -96,7 +98,8 @@ fn utf8_fragments_in_legacy_documents() {
     let (text, findings) = repair_all(&bytes, Charset::Windows1252);
     assert_eq!(text, "Le menu du jour : crème brûlée et café.", "{findings:?}");
     assert!(
-        findings.iter().all(|f| f.kind == Kind::Mixed && f.rule == "UTF-8 bytes in windows-1252"),
+        findings.iter().all(|f| f.cause
+            == Cause::Mixed { bytes: Charset::Utf8, document: Charset::Windows1252, garbled: 0 }),
         "{findings:?}"
     );
     // A Shift_JIS line with a few characters in UTF-8.
@@ -288,8 +291,11 @@ fn a_contradicted_declaration_is_a_finding_of_facts() {
     let f = &repairer.findings().list[0];
     assert_eq!((f.kind, f.range.clone(), f.applied), (Kind::Declaration, 30..35, false));
     // Facts, not command-line advice (issue 18).
-    assert!(f.rule.starts_with("declared UTF-8 (xml at byte 30), but the bytes are windows-1252"));
-    assert!(!f.rule.contains("--"), "{}", f.rule);
+    assert!(f
+        .cause
+        .to_string()
+        .starts_with("declared UTF-8 (xml at byte 30), but the bytes are windows-1252"));
+    assert!(!f.cause.to_string().contains("--"), "{}", f.cause);
     assert_eq!((f.at, f.line), (30, 1));
     // Rewriting it to the output's encoding makes it applied.
     let fixes = charsight::decode::declaration_fixes(&found, Charset::Windows1252);
@@ -314,7 +320,10 @@ fn a_word_in_another_encoding_is_decoded_whole() {
     let (text, findings) = repair_all(&damaged, Charset::Utf8);
     assert_eq!(text, "Привет, как дела? Всё хорошо, спасибо. хорошо и ещё текст.\n");
     assert_eq!(findings.len(), 1);
-    assert_eq!(findings[0].rule, "windows-1251 bytes in UTF-8");
+    assert_eq!(
+        findings[0].cause,
+        Cause::Mixed { bytes: Charset::Windows1251, document: Charset::Utf8, garbled: 0 }
+    );
 }
 
 #[test]
@@ -330,7 +339,10 @@ fn a_word_broken_by_chance_utf8_is_decoded_whole() {
     let (text, findings) = repair_all(&damaged, Charset::Utf8);
     assert_eq!(text, format!("บุคคลใด ๆ {phrase} หรือถูกปฏิเสธสิทธิที่จะเปลี่ยนสัญชาติไม่ได้\n"));
     assert_eq!(findings.len(), 1, "{findings:#?}");
-    assert_eq!(findings[0].rule, "windows-874 bytes in UTF-8");
+    assert_eq!(
+        findings[0].cause,
+        Cause::Mixed { bytes: Charset::Windows874, document: Charset::Utf8, garbled: 0 }
+    );
     assert_eq!(undo(&text, &findings), plain(&damaged, Charset::Utf8));
     // A letter in UTF-8 between two stray quotes is not chance.
     let quoted = b"Thuas at\xC3\xA1 an chabhair agus anuas \x93at\xC3\xA1\x94 a haghaidh\n";
