@@ -18,8 +18,9 @@
 //!   private-use character, and `87 90`, NEC's copy of `81 E0`; GBK `A2 E3`,
 //!   which reads as `€` like `80`; GB18030's four-byte form of a character
 //!   of the escape range), so that the round trip is exact for every
-//!   encoding but the stateful ISO-2022-JP and ISO-2022-KR, whose escape
-//!   sequences have several spellings.
+//!   encoding. In the stateful ISO-2022-JP and ISO-2022-KR, whose switches
+//!   have several spellings, the switches are escaped too, and the encoder
+//!   writes each character in the mode the escaped switches set.
 //!
 //! A decoder can also splice text over byte ranges (rewriting a declaration
 //! so that the output is self-consistent: [`declaration_fixes`]), and record
@@ -33,7 +34,7 @@ use std::error::Error;
 use std::fmt;
 use std::ops::Range;
 
-use crate::codec::{Decoder, Malformed};
+use crate::codec::{Decoder, Encoder, ExactReader, Malformed, Unit};
 use crate::sniff::{Note, Source};
 use crate::{Charset, Detection};
 
@@ -203,6 +204,9 @@ pub struct TextDecoder {
     /// In [`Errors::Escape`] mode, the check that escapes valid sequences
     /// that do not encode back to their bytes.
     round_trip: Option<RoundTrip>,
+    /// In [`Errors::Escape`] mode, the reading of a stateful encoding that
+    /// escapes its switches too.
+    exact: Option<ExactReader>,
     /// The decoder has been told the input ended.
     finished: bool,
     /// Where the text came from, when asked for.
@@ -224,6 +228,7 @@ impl TextDecoder {
             log: MalformedLog::default(),
             escape_collisions: 0,
             round_trip: (errors == Errors::Escape).then(|| RoundTrip::new(charset)).flatten(),
+            exact: (errors == Errors::Escape).then(|| ExactReader::new(charset)).flatten(),
             finished: false,
             offsets: None,
             text_len: 0,
@@ -239,6 +244,7 @@ impl TextDecoder {
     pub fn with_offsets(mut self) -> TextDecoder {
         self.offsets = Some(OffsetMap::new(self.charset));
         self.round_trip = None;
+        self.exact = None;
         self
     }
 
@@ -383,6 +389,22 @@ impl TextDecoder {
         last: bool,
         out: &mut String,
     ) -> Result<(), DecodeError> {
+        if let Some(reader) = &mut self.exact {
+            let (log, start) = (&mut self.log, out.len());
+            reader.read(bytes, self.decoder.position(), last, |unit| match unit {
+                Unit::Char(c) => out.push(c),
+                Unit::Bytes { offset, bytes, malformed } => {
+                    if malformed {
+                        log.record_range(offset, bytes.len() as u64);
+                    }
+                    out.extend(bytes.iter().map(|&b| escape(b)));
+                }
+            });
+            self.decoder.skip(bytes.len() as u64);
+            self.finished |= last;
+            self.text_len += (out.len() - start) as u64;
+            return Ok(());
+        }
         let (errors, log, charset) = (self.errors, &mut self.log, self.charset);
         let mut map = self.offsets.as_mut();
         let text_len = self.text_len;
@@ -540,7 +562,7 @@ impl Error for EncodeError {}
 /// ```
 pub struct TextEncoder {
     charset: Charset,
-    encoder: crate::codec::Encoder,
+    encoder: Encoder,
     on_unmappable: OnUnmappable,
     raw_escapes: bool,
     /// Bytes of escapes written raw, which the codec's offsets do not count.
@@ -563,6 +585,9 @@ impl TextEncoder {
     /// the raw bytes they stand for.
     pub fn raw_escapes(mut self, yes: bool) -> TextEncoder {
         self.raw_escapes = yes;
+        if yes {
+            self.encoder = Encoder::with_raw_bytes(self.charset);
+        }
         self
     }
 
@@ -602,7 +627,7 @@ impl TextEncoder {
             }
             let mut chars = tail.chars();
             let Some(escape) = chars.next() else { return Ok(()) };
-            out.push((u32::from(escape) - ESCAPE_BASE) as u8);
+            self.encoder.raw(&[(u32::from(escape) - ESCAPE_BASE) as u8], out);
             self.raw_bytes += escape.len_utf8() as u64;
             rest = chars.as_str();
         }
@@ -611,10 +636,9 @@ impl TextEncoder {
 
 /// The original bytes of text decoded from `charset` with
 /// [`Errors::Escape`]: valid parts re-encoded, escapes written back raw.
-/// Exact for every charset but the stateful ISO-2022-JP and ISO-2022-KR
-/// (exact there on the encoder's own spelling of the escape sequences),
-/// unless a Unicode input held characters of the escape range
-/// ([`TextDecoder::escape_collisions`]).
+/// Exact for every charset (the switches of ISO-2022-JP and ISO-2022-KR
+/// are escaped too), unless a Unicode input held characters of the escape
+/// range ([`TextDecoder::escape_collisions`]).
 ///
 /// # Example
 /// ```
@@ -819,7 +843,7 @@ mod tests {
 
     /// Every charset whose escape round trip is exact for any input.
     fn restorable(charset: Charset) -> bool {
-        !charset.is_stateful() && charset != Charset::Replacement
+        charset != Charset::Replacement
     }
 
     #[test]

@@ -166,8 +166,17 @@ fn escape_round_trip(bytes: &[u8], encoding: &str) -> Vec<u8> {
 
 #[test]
 fn r25_escape_round_trips_every_encoding_through_the_command() {
-    let cases: [(&[u8], &str); 6] = [
+    let cases: [(&[u8], &str); 8] = [
         (b"a\xf0\x40\x87\x90\xee\x96b", "Shift_JIS"),
+        // Switches in other spellings than the encoder's: ESC $ @, a
+        // redundant ESC ( B, ESC ( J, katakana, no switch back at the end,
+        // and an NEC row 13 character also in the IBM rows.
+        (
+            b"a\x1b$@\x30\x21\x1b$B\x30\x21\x1b(J\\~\x1b(B\x1b(B\n\x1b(I\x31\x1b$B\x2d\x62",
+            "ISO-2022-JP",
+        ),
+        // No designation, a repeated one, a redundant SI, a shift ended by LF.
+        (b"\x0e\x30\x21\x0f\x0f\x1b$)C\x1b$)C\x0e\x30\x21\n\x0e\t\x30\x21", "ISO-2022-KR"),
         (b"\xa2\xe3\xa3\xa0\x81\x30\x81\x30", "GBK"),
         (b"\xff\xfeh\x00\x00\xd8i\x00", "UTF-16LE"),
         (b"\x00h\xd8\x00", "UTF-16BE"),

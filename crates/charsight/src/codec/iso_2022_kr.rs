@@ -21,7 +21,7 @@ const ESC: u8 = 0x1B;
 const SO: u8 = 0x0E;
 const SI: u8 = 0x0F;
 /// The designation of KS X 1001 as G1.
-const DESIGNATION: &[u8; 4] = b"\x1B$)C";
+pub(super) const DESIGNATION: &[u8; 4] = b"\x1B$)C";
 
 #[derive(Default)]
 pub(super) struct Decoder {
@@ -31,6 +31,18 @@ pub(super) struct Decoder {
     escape: u8,
     /// A first byte of a shifted pair waiting for the second.
     lead: Option<u8>,
+}
+
+impl Decoder {
+    /// No sequence is under way.
+    pub(super) fn idle(&self) -> bool {
+        self.escape == 0 && self.lead.is_none()
+    }
+
+    /// After SO, before SI.
+    pub(super) fn shifted(&self) -> bool {
+        self.shifted
+    }
 }
 
 impl ByteDecoder for Decoder {

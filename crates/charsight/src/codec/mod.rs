@@ -15,6 +15,7 @@
 //! follows (so `A1 41` in EUC-TW is a malformed `A1` and then `A`).
 
 mod euc_tw;
+mod iso_2022;
 mod iso_2022_kr;
 mod johab;
 mod ksx1001;
@@ -25,6 +26,8 @@ use charsight_tables::charmaps::SingleByte;
 use encoding_rs::{DecoderResult, EncoderResult, Encoding};
 
 use crate::Charset;
+
+pub(crate) use iso_2022::{ExactReader, Unit};
 
 /// How a charset is decoded and encoded.
 #[derive(Clone, Copy)]
@@ -318,12 +321,18 @@ pub struct Encoder {
 
 enum EncoderKind {
     Whatwg(encoding_rs::Encoder),
-    Utf16 { big_endian: bool },
-    Utf32 { big_endian: bool },
+    Utf16 {
+        big_endian: bool,
+    },
+    Utf32 {
+        big_endian: bool,
+    },
     SingleByte(single_byte::Encoder),
     Johab,
     EucTw,
     Iso2022Kr(iso_2022_kr::Encoder),
+    /// A stateful encoding whose raw bytes are written too.
+    Follower(iso_2022::Follower),
 }
 
 impl Encoder {
@@ -343,6 +352,25 @@ impl Encoder {
             Codec::Iso2022Kr => EncoderKind::Iso2022Kr(iso_2022_kr::Encoder::default()),
         };
         Encoder { kind, consumed: 0 }
+    }
+
+    /// An encoder to `charset` that raw bytes ([`Encoder::raw`]) are written
+    /// through too: for a stateful encoding, each character is then written
+    /// in the mode those bytes set where it can be (so escaped switches come
+    /// back as they were).
+    pub(crate) fn with_raw_bytes(charset: Charset) -> Encoder {
+        match iso_2022::Follower::new(charset) {
+            Some(follower) => Encoder { kind: EncoderKind::Follower(follower), consumed: 0 },
+            None => Encoder::new(charset),
+        }
+    }
+
+    /// Writes `bytes` as they are (escapes written back).
+    pub(crate) fn raw(&mut self, bytes: &[u8], dst: &mut Vec<u8>) {
+        match &mut self.kind {
+            EncoderKind::Follower(f) => f.raw(bytes, dst),
+            _ => dst.extend_from_slice(bytes),
+        }
     }
 
     /// Encodes `src` (the next piece of the text), appending the bytes to
@@ -395,6 +423,13 @@ impl Encoder {
                     let result = encode_chars(rest, dst, |c, dst| e.encode_char(c, dst));
                     if last && result.0 == EncoderResult::InputEmpty {
                         e.finish(dst);
+                    }
+                    result
+                }
+                EncoderKind::Follower(f) => {
+                    let result = encode_chars(rest, dst, |c, dst| f.encode_char(c, dst));
+                    if last && result.0 == EncoderResult::InputEmpty {
+                        f.finish(dst);
                     }
                     result
                 }

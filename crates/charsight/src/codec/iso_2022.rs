@@ -1,0 +1,556 @@
+//! The stateful encodings byte for byte, for lossless escaping.
+//!
+//! ISO-2022-JP and ISO-2022-KR spell the same text several ways: a
+//! redundant `ESC ( B`, `ESC $ @` for `ESC $ B`, `ESC ( J` before plain
+//! ASCII, a missing final switch, a repeated designation or shift. So that
+//! decoding with [`Errors::Escape`](crate::decode::Errors::Escape) and
+//! encoding back gives the original bytes, an [`ExactReader`] reads every
+//! switch (and every character its mode would not write back the same) as
+//! bytes to escape, and a [`Follower`] encoder, given those bytes back raw,
+//! follows the mode they set: it writes each character in the mode it is
+//! in, and switches only where that mode cannot write it.
+//!
+//! Both run one state machine per encoding: ISO-2022-JP's of the Encoding
+//! Standard (ASCII, JIS X 0201 Roman and katakana, JIS X 0208), and the
+//! codec's own ISO-2022-KR decoder.
+
+use super::{iso_2022_kr, ksx1001, ByteDecoder, Step};
+use crate::Charset;
+
+const ESC: u8 = 0x1B;
+
+/// The mode of an ISO-2022-JP stream.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    Ascii,
+    Roman,
+    Katakana,
+    Jis0208,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    /// Between characters.
+    Idle,
+    /// After `ESC`.
+    EscapeStart,
+    /// After `ESC` and `$` or `(`.
+    Escape(u8),
+    /// After the first byte of a JIS X 0208 character.
+    Trail(u8),
+}
+
+/// ISO-2022-JP as the Encoding Standard decodes it, except that an escape
+/// sequence right after another is not an error, and a broken one is
+/// malformed with the byte after `ESC` (which the standard reads again).
+#[derive(Clone, Copy, Debug)]
+struct JpDecoder {
+    mode: Mode,
+    state: State,
+}
+
+impl Default for JpDecoder {
+    fn default() -> JpDecoder {
+        JpDecoder { mode: Mode::Ascii, state: State::Idle }
+    }
+}
+
+impl ByteDecoder for JpDecoder {
+    fn step(&mut self, byte: u8) -> Step {
+        let state = std::mem::replace(&mut self.state, State::Idle);
+        match state {
+            State::EscapeStart if matches!(byte, b'$' | b'(') => {
+                self.state = State::Escape(byte);
+                Step::Pending
+            }
+            State::EscapeStart => Step::MalformedBefore(1),
+            State::Escape(lead) => {
+                self.mode = match (lead, byte) {
+                    (b'(', b'B') => Mode::Ascii,
+                    (b'(', b'J') => Mode::Roman,
+                    (b'(', b'I') => Mode::Katakana,
+                    (b'$', b'@' | b'B') => Mode::Jis0208,
+                    _ => return Step::MalformedBefore(2),
+                };
+                Step::Pending
+            }
+            State::Trail(_) if byte == ESC => Step::MalformedBefore(1),
+            State::Trail(lead) if (0x21..=0x7E).contains(&byte) => {
+                jis0208(lead, byte).map_or(Step::Malformed(2), Step::Char)
+            }
+            State::Trail(_) => Step::Malformed(2),
+            State::Idle if byte == ESC => {
+                self.state = State::EscapeStart;
+                Step::Pending
+            }
+            State::Idle => match (self.mode, byte) {
+                (_, 0x0E | 0x0F) | (_, 0x80..=0xFF) => Step::Malformed(1),
+                (Mode::Ascii, _) => Step::Char(char::from(byte)),
+                (Mode::Roman, 0x5C) => Step::Char('¥'),
+                (Mode::Roman, 0x7E) => Step::Char('‾'),
+                (Mode::Roman, _) => Step::Char(char::from(byte)),
+                (Mode::Katakana, 0x21..=0x5F) => katakana(byte),
+                (Mode::Jis0208, 0x21..=0x7E) => {
+                    self.state = State::Trail(byte);
+                    Step::Pending
+                }
+                _ => Step::Malformed(1),
+            },
+        }
+    }
+
+    fn finish(&mut self) -> u8 {
+        match std::mem::replace(&mut self.state, State::Idle) {
+            State::Idle => 0,
+            State::EscapeStart | State::Trail(_) => 1,
+            State::Escape(_) => 2,
+        }
+    }
+}
+
+fn katakana(byte: u8) -> Step {
+    char::from_u32(0xFF61 + u32::from(byte) - 0x21).map_or(Step::Malformed(1), Step::Char)
+}
+
+/// The JIS X 0208 character at row and cell `lead`, `trail` (0x21-0x7E):
+/// EUC-JP's at the same bytes with the high bit set.
+fn jis0208(lead: u8, trail: u8) -> Option<char> {
+    let mut decoder = encoding_rs::EUC_JP.new_decoder_without_bom_handling();
+    let mut buf = [0; 8];
+    let (result, _, written) =
+        decoder.decode_to_utf8_without_replacement(&[lead | 0x80, trail | 0x80], &mut buf, true);
+    let text = std::str::from_utf8(&buf[..written]).ok()?;
+    let mut chars = text.chars();
+    match (result, chars.next(), chars.next()) {
+        (encoding_rs::DecoderResult::InputEmpty, Some(c), None) => Some(c),
+        _ => None,
+    }
+}
+
+/// The JIS X 0208 row and cell that EUC-JP's encoder writes for `c`.
+fn jis0208_code(c: char) -> Option<[u8; 2]> {
+    let mut encoder = encoding_rs::EUC_JP.new_encoder();
+    let mut buf = [0; 8];
+    let (result, _, written) =
+        encoder.encode_from_utf8_without_replacement(c.encode_utf8(&mut [0; 4]), &mut buf, true);
+    match (result, &buf[..written]) {
+        (encoding_rs::EncoderResult::InputEmpty, &[a @ 0xA1..=0xFE, b @ 0xA1..=0xFE]) => {
+            Some([a & 0x7F, b & 0x7F])
+        }
+        _ => None,
+    }
+}
+
+/// One of the two state machines.
+enum Machine {
+    Jp(JpDecoder),
+    Kr(iso_2022_kr::Decoder),
+}
+
+impl Machine {
+    fn new(charset: Charset) -> Option<Machine> {
+        match charset {
+            Charset::Iso2022Jp => Some(Machine::Jp(JpDecoder::default())),
+            Charset::Iso2022Kr => Some(Machine::Kr(iso_2022_kr::Decoder::default())),
+            _ => None,
+        }
+    }
+
+    fn step(&mut self, byte: u8) -> Step {
+        match self {
+            Machine::Jp(d) => d.step(byte),
+            Machine::Kr(d) => d.step(byte),
+        }
+    }
+
+    fn finish(&mut self) -> u8 {
+        match self {
+            Machine::Jp(d) => d.finish(),
+            Machine::Kr(d) => d.finish(),
+        }
+    }
+
+    /// No sequence is under way.
+    fn idle(&self) -> bool {
+        match self {
+            Machine::Jp(d) => d.state == State::Idle,
+            Machine::Kr(d) => d.idle(),
+        }
+    }
+
+    /// Where a stream would start: ASCII (and ISO-2022-KR not shifted).
+    fn at_start(&self) -> bool {
+        match self {
+            Machine::Jp(d) => d.mode == Mode::Ascii,
+            Machine::Kr(d) => !d.shifted(),
+        }
+    }
+
+    /// The bytes of `c` in the current mode, without a switch, if it has
+    /// them (the machine must be idle).
+    fn here(&self, c: char) -> Option<Vec<u8>> {
+        let byte = u8::try_from(c).ok().filter(|&b| !matches!(b, 0x0E | 0x0F | ESC));
+        match self {
+            Machine::Jp(d) => match (d.mode, c) {
+                (Mode::Ascii, _) => byte.filter(|&b| b < 0x80).map(|b| vec![b]),
+                (Mode::Roman, '¥') => Some(vec![0x5C]),
+                (Mode::Roman, '‾') => Some(vec![0x7E]),
+                (Mode::Roman, _) => {
+                    byte.filter(|&b| b < 0x80 && b != 0x5C && b != 0x7E).map(|b| vec![b])
+                }
+                (Mode::Katakana, '\u{FF61}'..='\u{FF9F}') => {
+                    Some(vec![(u32::from(c) - 0xFF61 + 0x21) as u8])
+                }
+                (Mode::Katakana, _) => None,
+                (Mode::Jis0208, _) => jis0208_code(c).map(Vec::from),
+            },
+            Machine::Kr(d) if !d.shifted() => byte.filter(|&b| b < 0x80).map(|b| vec![b]),
+            Machine::Kr(_) => match byte {
+                Some(b @ 0x00..=0x1F) => Some(vec![b]),
+                _ => ksx1001::encode(c).map(|(row, cell)| vec![row, cell]),
+            },
+        }
+    }
+
+    /// Whether `bytes`, read as `c` just now, are what the current mode
+    /// writes for `c`: a two-byte character of a table with duplicates may
+    /// not be (JIS X 0208's NEC and IBM rows).
+    fn writes_back(&self, c: char, bytes: &[u8]) -> bool {
+        match (self, bytes) {
+            (Machine::Jp(_), &[lead, trail]) => jis0208_code(c) == Some([lead, trail]),
+            (Machine::Kr(_), &[row, cell]) => ksx1001::encode(c) == Some((row, cell)),
+            _ => true,
+        }
+    }
+}
+
+/// Reads a stateful encoding in [`Errors::Escape`](crate::decode::Errors::Escape)
+/// mode: characters, and the bytes of switches, malformed sequences and
+/// characters that would not encode back, to escape.
+pub(crate) struct ExactReader {
+    machine: Machine,
+    /// The bytes of the unit under way.
+    pending: Vec<u8>,
+}
+
+/// What an [`ExactReader`] read.
+pub(crate) enum Unit<'a> {
+    /// A character.
+    Char(char),
+    /// Bytes to escape, from stream offset `offset`; `malformed` if they
+    /// are not a switch or a character.
+    Bytes { offset: u64, bytes: &'a [u8], malformed: bool },
+}
+
+impl ExactReader {
+    /// The reader for `charset`, if it is stateful.
+    pub(crate) fn new(charset: Charset) -> Option<ExactReader> {
+        Some(ExactReader { machine: Machine::new(charset)?, pending: Vec::new() })
+    }
+
+    /// Reads `src` (the next chunk, from stream offset `offset`; `last`
+    /// ends the stream), calling `unit` for each unit in order.
+    pub(crate) fn read(
+        &mut self,
+        src: &[u8],
+        offset: u64,
+        last: bool,
+        mut unit: impl FnMut(Unit<'_>),
+    ) {
+        for (i, &byte) in src.iter().enumerate() {
+            self.pending.push(byte);
+            // The stream offset of the first pending byte.
+            let from = (offset + i as u64 + 1).saturating_sub(self.pending.len() as u64);
+            loop {
+                let bytes =
+                    |malformed| Unit::Bytes { offset: from, bytes: &self.pending, malformed };
+                match self.machine.step(byte) {
+                    Step::Char(c) if self.machine.writes_back(c, &self.pending) => {
+                        unit(Unit::Char(c));
+                    }
+                    Step::Char(_) => unit(bytes(false)),
+                    Step::Pending if self.machine.idle() => unit(bytes(false)),
+                    Step::Pending => break,
+                    Step::Malformed(_) => unit(bytes(true)),
+                    Step::MalformedBefore(_) => {
+                        let before = &self.pending[..self.pending.len() - 1];
+                        unit(Unit::Bytes { offset: from, bytes: before, malformed: true });
+                        self.pending.clear();
+                        self.pending.push(byte);
+                        continue;
+                    }
+                }
+                self.pending.clear();
+                break;
+            }
+        }
+        if last && !self.pending.is_empty() {
+            self.machine.finish();
+            let from = (offset + src.len() as u64).saturating_sub(self.pending.len() as u64);
+            unit(Unit::Bytes { offset: from, bytes: &self.pending, malformed: true });
+            self.pending.clear();
+        }
+    }
+}
+
+/// An encoder to a stateful encoding that follows the raw bytes written
+/// between its characters (escapes written back): each character goes in
+/// the mode the stream is in when it has bytes there, after the encoding's
+/// usual switch otherwise.
+pub(crate) struct Follower {
+    machine: Machine,
+    charset: Charset,
+    /// The mode was last set by this encoder (not by raw bytes), so the end
+    /// of the text switches back.
+    switched: bool,
+    /// ISO-2022-KR's designation has been written or passed.
+    designated: bool,
+}
+
+impl Follower {
+    pub(crate) fn new(charset: Charset) -> Option<Follower> {
+        Some(Follower {
+            machine: Machine::new(charset)?,
+            charset,
+            switched: false,
+            designated: false,
+        })
+    }
+
+    fn push(&mut self, bytes: &[u8], dst: &mut Vec<u8>) {
+        for &byte in bytes {
+            while let Step::MalformedBefore(_) = self.machine.step(byte) {}
+        }
+        dst.extend_from_slice(bytes);
+    }
+
+    /// Writes raw bytes (escapes written back), following the mode they set.
+    pub(crate) fn raw(&mut self, bytes: &[u8], dst: &mut Vec<u8>) {
+        let before = self.machine.at_start();
+        self.push(bytes, dst);
+        // (An escape sequence of ISO-2022-KR can only be its designation.)
+        self.designated |= bytes.contains(&ESC);
+        if self.machine.at_start() != before {
+            self.switched = false;
+        }
+    }
+
+    /// Appends `c`; false if the encoding has no bytes for it (the stream is
+    /// then back where it starts, so a reference reads as ASCII).
+    pub(crate) fn encode_char(&mut self, c: char, dst: &mut Vec<u8>) -> bool {
+        // (Raw bytes may have begun a switch that this character breaks:
+        // its bytes in the mode before it end that, as when it was read.)
+        if let Some(bytes) = self.machine.here(c) {
+            self.push(&bytes, dst);
+            return true;
+        }
+        match self.switch_for(c) {
+            // A switch from here straight to the character's mode (two
+            // switches in a row would be an error).
+            Some(bytes) if matches!(bytes.first(), Some(&(ESC | 0x0E))) => {
+                self.push(&bytes, dst);
+            }
+            Some(bytes) => {
+                self.reset(dst);
+                self.push(&bytes, dst);
+            }
+            None => {
+                self.reset(dst);
+                return false;
+            }
+        }
+        self.switched = !self.machine.at_start();
+        true
+    }
+
+    /// The usual bytes for `c` from where the stream starts, with the
+    /// switch to its mode first, if it needs one.
+    fn switch_for(&mut self, c: char) -> Option<Vec<u8>> {
+        match self.charset {
+            Charset::Iso2022Kr => {
+                if c.is_ascii() && !matches!(c, '\u{0E}' | '\u{0F}' | '\u{1B}') {
+                    return Some(vec![c as u8]);
+                }
+                let (row, cell) = ksx1001::encode(c)?;
+                let mut bytes = Vec::new();
+                if !std::mem::replace(&mut self.designated, true) {
+                    bytes.extend_from_slice(iso_2022_kr::DESIGNATION);
+                }
+                bytes.extend_from_slice(&[0x0E, row, cell]);
+                Some(bytes)
+            }
+            _ => {
+                // encoding_rs's encoder from ASCII, without its switch back.
+                let mut encoder = encoding_rs::ISO_2022_JP.new_encoder();
+                let mut bytes = Vec::with_capacity(16);
+                let (result, _) = encoder.encode_from_utf8_to_vec_without_replacement(
+                    c.encode_utf8(&mut [0; 4]),
+                    &mut bytes,
+                    false,
+                );
+                (result == encoding_rs::EncoderResult::InputEmpty).then_some(bytes)
+            }
+        }
+    }
+
+    /// Back to where the stream starts, if this encoder left it.
+    fn reset(&mut self, dst: &mut Vec<u8>) {
+        if self.machine.idle() && !self.machine.at_start() {
+            let back: &[u8] = if self.charset == Charset::Iso2022Kr { b"\x0F" } else { b"\x1B(B" };
+            self.push(back, dst);
+        }
+        self.switched = false;
+    }
+
+    /// At the end of the text: back to ASCII if this encoder left it.
+    pub(crate) fn finish(&mut self, dst: &mut Vec<u8>) {
+        if self.switched {
+            self.reset(dst);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Decodes with an [`ExactReader`] (escapes as U+10FE`NN`) in chunks,
+    /// then encodes back with a [`Follower`].
+    fn round_trip(charset: Charset, bytes: &[u8], chunk: usize) -> (String, Vec<u8>) {
+        let mut reader = ExactReader::new(charset).unwrap();
+        let mut text = String::new();
+        let chunks: Vec<&[u8]> = bytes.chunks(chunk.max(1)).collect();
+        for (i, c) in chunks.iter().enumerate() {
+            let offset = (i * chunk.max(1)) as u64;
+            reader.read(c, offset, i + 1 == chunks.len(), |unit| match unit {
+                Unit::Char(c) => text.push(c),
+                Unit::Bytes { bytes, .. } => {
+                    text.extend(bytes.iter().map(|&b| crate::decode::escape(b)))
+                }
+            });
+        }
+        if chunks.is_empty() {
+            reader.read(b"", 0, true, |_| {});
+        }
+        let mut follower = Follower::new(charset).unwrap();
+        let mut out = Vec::new();
+        for c in text.chars() {
+            if crate::decode::is_escape(c) {
+                follower.raw(&[(u32::from(c) - 0x10_FE00) as u8], &mut out);
+            } else {
+                assert!(follower.encode_char(c, &mut out), "{c:?}");
+            }
+        }
+        follower.finish(&mut out);
+        (text, out)
+    }
+
+    #[test]
+    fn jp_switches_of_every_spelling_come_back() {
+        for bytes in [
+            &b"a\x1b$B\x30\x21\x1b(Bb"[..],
+            b"\x1b$@\x30\x21\x1b$B\x30\x21",
+            b"\x1b(J\\~a\x1b(B\x1b(B\n",
+            b"\x1b(I\x31\x32\x1b(B",
+            b"\x1b$B\x30\x21\nx\x1b(B\n",
+            b"\x1b$B\x2d\x62\x79\x5a\x1b(B",
+            b"\x1b$B\x30\n\x1b(\x1bx\xff\x1b$",
+        ] {
+            assert_eq!(round_trip(Charset::Iso2022Jp, bytes, 100).1, bytes, "{bytes:x?}");
+        }
+    }
+
+    #[test]
+    fn jp_text_is_the_standard_decoders() {
+        let bytes = b"a\x1b$B\x30\x21\x34\x41\x1b(J\\\x1b(I\x31\x1b(B~\n";
+        let (text, _) = round_trip(Charset::Iso2022Jp, bytes, 3);
+        let plain: String = text.chars().filter(|&c| !crate::decode::is_escape(c)).collect();
+        assert_eq!(plain, encoding_rs::ISO_2022_JP.decode_without_bom_handling(bytes).0);
+    }
+
+    #[test]
+    fn kr_designations_and_shifts_come_back() {
+        for bytes in [
+            &b"\x1b$)Ca\x0e\x30\x21\x0f"[..],
+            b"\x0e\x30\x21\x0f\x0f\x1b$)C\x1b$)C\x0e\x30\x21\n\x0e\t\x30\x21",
+            b"abc",
+            b"\x0e\x30\x21",
+        ] {
+            assert_eq!(round_trip(Charset::Iso2022Kr, bytes, 100).1, bytes, "{bytes:x?}");
+        }
+    }
+
+    #[test]
+    fn jp_every_two_byte_sequence_comes_back() {
+        for lead in 0..=0xFF_u8 {
+            for trail in 0..=0xFF_u8 {
+                let bytes = [0x1B, b'$', b'B', lead, trail, 0x1B, b'(', b'B'];
+                assert_eq!(
+                    round_trip(Charset::Iso2022Jp, &bytes, 8).1,
+                    bytes,
+                    "{lead:02x} {trail:02x}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn kr_every_two_byte_sequence_comes_back() {
+        for lead in 0..=0xFF_u8 {
+            for trail in 0..=0xFF_u8 {
+                let bytes = [0x1B, b'$', b')', b'C', 0x0E, lead, trail, 0x0F];
+                assert_eq!(
+                    round_trip(Charset::Iso2022Kr, &bytes, 8).1,
+                    bytes,
+                    "{lead:02x} {trail:02x}"
+                );
+            }
+        }
+    }
+
+    fn stateful_bytes() -> impl Strategy<Value = Vec<u8>> {
+        let piece = prop_oneof![
+            Just(b"\x1b$B".to_vec()),
+            Just(b"\x1b$@".to_vec()),
+            Just(b"\x1b(B".to_vec()),
+            Just(b"\x1b(J".to_vec()),
+            Just(b"\x1b(I".to_vec()),
+            Just(b"\x1b$)C".to_vec()),
+            Just(vec![0x0E]),
+            Just(vec![0x0F]),
+            Just(b"\n".to_vec()),
+            prop::collection::vec(0x21..0x7F_u8, 1..6),
+            prop::collection::vec(any::<u8>(), 1..3),
+        ];
+        prop::collection::vec(piece, 0..12).prop_map(|p| p.concat())
+    }
+
+    proptest! {
+        #[test]
+        fn any_bytes_come_back(bytes in stateful_bytes(), chunk in 1usize..9, kr: bool) {
+            let charset = if kr { Charset::Iso2022Kr } else { Charset::Iso2022Jp };
+            prop_assert_eq!(round_trip(charset, &bytes, chunk).1, bytes);
+        }
+
+        #[test]
+        fn follower_without_raw_bytes_is_the_usual_encoder(text in "[a-z\\\\~¥‾ｱ-ﾝ亜-腕가-힣\n]{0,12}") {
+            for charset in [Charset::Iso2022Jp, Charset::Iso2022Kr] {
+                let mut follower = Follower::new(charset).unwrap();
+                let mut out = Vec::new();
+                let mut usual = charset.new_encoder();
+                let mut expected = Vec::new();
+                // Unmappable characters as `?`, read as ASCII in both.
+                usual.encode_from_str(&text, &mut expected, true, |dst, _| dst.push(b'?'));
+                for c in text.chars() {
+                    if !follower.encode_char(c, &mut out) {
+                        out.push(b'?');
+                    }
+                }
+                follower.finish(&mut out);
+                // Both read back as the same text.
+                prop_assert_eq!(charset.decode(&out).0, charset.decode(&expected).0);
+            }
+        }
+    }
+}
