@@ -101,8 +101,13 @@ impl serde::Serialize for Ebcdic {
 /// What the prefix is, apart from the readings' scores.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Verdict {
-    /// The bytes are not text.
+    /// The bytes are not text: a file signature, NULs, or bytes spread like
+    /// random data.
     pub binary: bool,
+    /// More than one byte in twenty is a control that text does not hold
+    /// ([`super::looks_binary`]): binary, unless the readings find text
+    /// around them (see [`super::Detector::guess`]).
+    pub controls: bool,
     /// The bytes are EBCDIC text.
     pub ebcdic: Option<Ebcdic>,
     /// The bytes have the structure of UTF-16LE, UTF-16BE, UTF-32LE,
@@ -130,10 +135,11 @@ fn verdict(bytes: &[u8]) -> Verdict {
         Some(_) => [false; 4],
         None => WIDE.map(|c| wide_structure(bytes, c)),
     };
-    let binary = ebcdic.is_none()
-        && !wide.contains(&true)
-        && (signature(bytes).is_some() || binary_statistics(&counts, bytes.len()));
-    Verdict { binary, ebcdic, wide }
+    let text_like = ebcdic.is_none() && !wide.contains(&true);
+    let binary = text_like
+        && (signature(bytes).is_some() || counts[0] > 0 || random_like(&counts, bytes.len()));
+    let controls = text_like && many_controls(&counts, bytes.len());
+    Verdict { binary, controls, ebcdic, wide }
 }
 
 /// How often each byte value occurs in `bytes`.
@@ -149,15 +155,14 @@ fn is_binary_data_byte(b: u8) -> bool {
     matches!(b, 0x00..=0x08 | 0x0B | 0x0E..=0x1A | 0x1C..=0x1F)
 }
 
-/// The statistical evidence of binary data (not wide text): NULs, more
-/// than one byte in twenty a control that text does not hold
-/// ([`super::looks_binary`]), or bytes spread like random data.
-fn binary_statistics(counts: &[u32; 256], len: usize) -> bool {
+/// Whether more than one byte in twenty is a control that text does not
+/// hold ([`super::looks_binary`]).
+fn many_controls(counts: &[u32; 256], len: usize) -> bool {
     let controls: u64 = (0..=255u8)
         .filter(|&b| super::is_binary_control(b))
         .map(|b| u64::from(counts[usize::from(b)]))
         .sum();
-    counts[0] > 0 || super::looks_binary(controls, len as u64) || random_like(counts, len)
+    super::looks_binary(controls, len as u64)
 }
 
 /// Whether the byte values are spread as random (compressed, encrypted)

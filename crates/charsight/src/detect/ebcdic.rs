@@ -5,9 +5,14 @@
 //! letters, `€` for `¤`): text without those reads alike in all of them, and
 //! the readings that decode it alike share their probability. The models
 //! score the non-ASCII letters of each text; one code page's national letter
-//! is another's `{ } | \ ~`, which costs as a symbol against a letter.
+//! is another's `[ ] { } | \ ~`, which costs as a symbol against a letter or
+//! a bracket left unpaired. A national code page is read in the languages of
+//! its country: a letter it turns into a symbol no longer costs under the
+//! models, so without that Italian `perché` would read as IBM280's `perch]`
+//! for free in any language.
 
-use super::text::cost_of;
+use super::tables::{FOREIGN_COST, STEPS_PER_BIT};
+use super::text::language_costs;
 use super::{confidences, Reading};
 use crate::Charset;
 
@@ -17,8 +22,8 @@ const SCORED: usize = 4 * 1024;
 /// Softmax temperature of the code pages' confidence, in bits per halving:
 /// they differ in a handful of bytes, which the models weigh less surely
 /// than whole texts (the detector's is 1.5). Set on `../shared/corpus-wide`
-/// so that answers at 0.99 or more stay right (Danish in IBM500 read as
-/// IBM273 over one `ü`, 22 bits behind, is given 0.94, not 1.00).
+/// so that answers at 0.99 or more stay right (a reading 22 bits behind
+/// the best is given 0.06, not 0.00).
 const TEMPERATURE: f64 = 8.0;
 
 /// The cost of an ASCII symbol that text rarely puts against a letter
@@ -27,23 +32,84 @@ const TEMPERATURE: f64 = 8.0;
 /// common ground (ASCII), so a letter lost to one would cost nothing.
 const ODD_SYMBOL_BITS: f64 = 40.0;
 
-/// How many characters of `text` are such a symbol: one of `[ ] { } | \ ~ ^ ``
-/// beside a letter, or `@ # $ !` between two.
+/// How many characters of `text` are such a symbol: one of `| \\ ~ ^ ``
+/// beside a letter, `@ # $ !` between two, or a bracket `[ ] { }` that
+/// faces a letter from outside (`perch{`, `Br}gge`) or has no partner
+/// (`perch] tutti`, `missione } rimasto`). Paired brackets are free even
+/// against letters (`[REGLAMENTO …]`, `[1]`).
 fn odd_symbols(text: &str) -> usize {
     let chars: Vec<char> = text.chars().collect();
     let letter = |i: Option<usize>| {
         i.and_then(|i| chars.get(i)).is_some_and(|&c| crate::classify::is_letter(c))
     };
-    (0..chars.len())
-        .filter(|&i| {
-            let (before, after) = (letter(i.checked_sub(1)), letter(Some(i + 1)));
-            match chars[i] {
-                '[' | ']' | '{' | '}' | '|' | '\\' | '~' | '^' | '`' => before || after,
-                '@' | '#' | '$' | '!' => before && after,
-                _ => false,
+    let mut open: Vec<char> = Vec::new();
+    let mut odd = 0;
+    for (i, &c) in chars.iter().enumerate() {
+        let (before, after) = (letter(i.checked_sub(1)), letter(Some(i + 1)));
+        odd += usize::from(match c {
+            '|' | '\\' | '~' | '^' | '`' => before || after,
+            '@' | '#' | '$' | '!' => before && after,
+            '[' | '{' if before => true,
+            '[' | '{' => {
+                open.push(c);
+                false
             }
-        })
-        .count()
+            ']' | '}' if after => true,
+            ']' | '}' => {
+                let partner = if c == ']' { '[' } else { '{' };
+                // A closing bracket closes the innermost open one, or none.
+                if open.last() == Some(&partner) {
+                    open.pop();
+                    false
+                } else {
+                    true
+                }
+            }
+            _ => false,
+        });
+    }
+    odd + open.len()
+}
+
+/// The languages a national code page is used for (its country's, as IBM
+/// names the code pages; the euro updates as their originals): a reading in
+/// another language costs as a single-byte encoding's does ([`FOREIGN_COST`]).
+/// `None` for the pages that carry any Latin-1 language: IBM037, the
+/// default EBCDIC of most software, IBM500 (International) and their euro
+/// updates.
+fn users(charset: Charset) -> Option<&'static [&'static str]> {
+    use Charset::*;
+    Some(match charset {
+        Ibm273 | Ibm01141 => &["de"],
+        Ibm277 | Ibm01142 => &["da", "no"],
+        Ibm278 | Ibm01143 => &["fi", "sv"],
+        Ibm280 | Ibm01144 => &["it"],
+        Ibm284 | Ibm01145 => &["es", "ca"],
+        Ibm285 | Ibm01146 => &["en", "ga", "cy"],
+        Ibm297 | Ibm01147 => &["fr", "br"],
+        Ibm871 | Ibm01149 => &["is"],
+        Ibm1026 => &["tr"],
+        Ibm424 => &["he"],
+        Ibm875 => &["el"],
+        _ => return None,
+    })
+}
+
+/// The cost in bits of `text` as `charset`'s reading, and its language:
+/// the cheapest language, charged [`FOREIGN_COST`] where the code page is
+/// not used for it, and its odd symbols.
+fn cost(charset: Charset, text: &str) -> (f64, Option<&'static str>) {
+    let foreign = f32::from(FOREIGN_COST) / f32::from(STEPS_PER_BIT);
+    let extra = |language: &str| match users(charset) {
+        Some(users) if !users.contains(&language) => foreign,
+        _ => 0.0,
+    };
+    let costs = language_costs(text);
+    let (language, bits) = costs.best_with(extra).unwrap_or(("", 0.0));
+    let odd = odd_symbols(text) as f64 * ODD_SYMBOL_BITS;
+    // Pure ASCII has no language to report.
+    let language = costs.best().map(|_| language);
+    (f64::from(bits) + odd + prior(charset), language)
 }
 
 /// How much rarer than IBM037 each code page is, in bits: the common
@@ -66,9 +132,8 @@ pub(super) fn readings(prefix: &[u8]) -> Vec<Reading> {
         .filter(|c| c.is_ebcdic())
         .map(|&charset| {
             let text = charset.decode(sample).0.into_owned();
-            let read = cost_of(&text);
-            let odd = odd_symbols(&text) as f64 * ODD_SYMBOL_BITS;
-            (charset, text, f64::from(read.bits) + odd + prior(charset), read.language)
+            let (bits, language) = cost(charset, &text);
+            (charset, text, bits, language)
         })
         .collect();
     scored.sort_by(|a, b| a.2.total_cmp(&b.2));
@@ -98,6 +163,30 @@ mod tests {
     #[test]
     fn odd_symbols_are_those_against_letters() {
         assert_eq!(odd_symbols("bak`lm`| Gr\\e ~ffentlich a@b (x) [1] don't"), 5);
+        // Brackets: free when paired, odd when facing a letter or alone.
+        assert_eq!(odd_symbols("[Reglamento] de {datos [1]}"), 0);
+        assert_eq!(odd_symbols("Br}gge perch{ tutti } rimasto ] e [x"), 5);
+    }
+
+    /// Whether the likeliest reading decodes `bytes` as `charset` does.
+    fn decoded_as(found: &[Reading], bytes: &[u8], charset: Charset) -> bool {
+        found[0].charset.decode(bytes).0 == charset.decode(bytes).0
+    }
+
+    #[test]
+    fn a_national_page_does_not_win_by_turning_letters_into_symbols() {
+        // IBM280 reads IBM500's é and è as `] }`, IBM273 its ü as `}`; IBM037
+        // its `|` as `]`.
+        let texts = [
+            "Non è venuto perché era stanco, e la sera è passata in fretta.\n",
+            "Holdet spillede mod Club Brügge i går aftes og vandt kampen.\n",
+            "Die Burg | Der Marktplatz | Das Rathaus | Der Brunnen\n",
+        ];
+        for text in texts {
+            let (bytes, _) = Charset::Ibm500.encode(text);
+            let found = readings(&bytes);
+            assert!(decoded_as(&found, &bytes, Charset::Ibm500), "{text}: {found:?}");
+        }
     }
 
     #[test]

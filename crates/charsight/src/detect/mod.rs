@@ -197,8 +197,10 @@ struct Scan {
     pairs: AsciiPairs,
     /// Whether the text is a script's or a style sheet's.
     raw: RawText,
-    /// Which high bytes (0x80..=0xFF) were seen, bit `b - 0x80`.
+    /// Which high bytes (0x80..=0xFF) were seen, bit `b - 0x80`, and how
+    /// many.
     high: u128,
+    high_bytes: u64,
     /// NULs by stream offset modulo 4, and other controls.
     zeros: [u64; 4],
     controls: u64,
@@ -261,7 +263,10 @@ impl Scan {
         self.fresh = true;
         match b {
             0 => self.zeros[(at % 4) as usize] += 1,
-            0x80.. => self.high |= 1 << (b - 0x80),
+            0x80.. => {
+                self.high |= 1 << (b - 0x80);
+                self.high_bytes += 1;
+            }
             b if is_binary_control(b) => self.controls += 1,
             _ => {}
         }
@@ -523,6 +528,7 @@ impl Detector {
                 pairs: AsciiPairs::default(),
                 raw: RawText::default(),
                 high: 0,
+                high_bytes: 0,
                 zeros: [0; 4],
                 controls: 0,
                 fresh: false,
@@ -1108,9 +1114,18 @@ impl Detector {
         });
         let nuls: u64 = self.scan.zeros.iter().sum();
         let ebcdic = verdict.ebcdic;
+        // Controls that text does not hold make the bytes binary, but for
+        // double-byte text that they sit between: a CJK reading still in the
+        // running, with more characters than controls (some Chinese pages
+        // strew 0x06-0x08 between their characters against copying). The
+        // high bytes of binary data do not pair up into characters so.
+        let double_byte_text = first.is_some_and(|c| {
+            all.iter().any(|e| e.charset == c.charset && e.kind == Kind::Multi)
+                && self.scan.high_bytes >= 2 * self.scan.controls
+        });
+        let controls = verdict.controls || looks_binary(self.scan.controls, self.offset);
         let binary = ebcdic.is_none()
-            && (verdict.binary
-                || !wide && (nuls > 0 || looks_binary(self.scan.controls, self.offset)));
+            && (verdict.binary || !wide && (nuls > 0 || controls && !double_byte_text));
         // EBCDIC text is read in the EBCDIC code pages instead.
         let candidates = match ebcdic {
             Some(_) => ebcdic::readings(self.prefix.bytes()),
@@ -1232,6 +1247,36 @@ mod tests {
         let g = guess(&bytes);
         assert_eq!(g.language, Some("it"));
         assert_eq!(g.charset.map(|c| c.decode(&bytes).0.into_owned()), Some(text.to_owned()));
+    }
+
+    #[test]
+    fn controls_between_double_byte_characters_leave_them_text() {
+        // A control byte after every third character: one byte in seven.
+        let text = "網站更新原創文章是搜尋引擎抓取的關鍵，有規律的更新才會使得網頁內容被收錄。\n";
+        let mut bytes = Vec::new();
+        for (i, c) in text.repeat(4).chars().enumerate() {
+            bytes.extend_from_slice(&Charset::Big5.encode(&c.to_string()).0);
+            if i % 3 == 2 {
+                bytes.push(0x06 + (i / 3 % 3) as u8);
+            }
+        }
+        let g = guess(&bytes);
+        assert!(!g.binary && g.charset == Some(Charset::Big5), "{g:?}");
+        // The same controls among ASCII text: binary.
+        let ascii: Vec<u8> = b"abc\x06".repeat(40);
+        assert!(guess(&ascii).binary);
+    }
+
+    #[test]
+    fn belarusian_in_ibm866_writes_i_as_и() {
+        // IBM866 lacks і: Belarusian text in it has и in its place, which
+        // CP1125 (і for IBM866's ў) must not turn into Ukrainian.
+        let text = "У Мінску адбыліся перамовы міністраў. Прэзідэнт сказаў, што ўсе \
+                    ўдзельнікі пагадзіліся з прапановамі. Паводле звестак, ва ўрадзе \
+                    лічаць, што сітуацыя палепшыцца.";
+        let written = text.replace('і', "и").replace('І', "И");
+        let g = guess(&Charset::Ibm866.encode(&written).0);
+        assert_eq!((g.charset, g.language), (Some(Charset::Ibm866), Some("be")));
     }
 
     #[test]

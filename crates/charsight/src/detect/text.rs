@@ -417,20 +417,13 @@ impl Plausibility {
 /// assert_eq!(plausibility("plain").bits, 0.0);
 /// ```
 pub fn plausibility(text: &str) -> Plausibility {
-    match cost_of(text) {
-        read if read.scored == 0 => Plausibility { language: None, bits: 0.0, scored: 0 },
-        read => read,
-    }
-}
-
-/// [`plausibility`] without its shortcut for pure ASCII, which it prices at
-/// 0: the cost of its plain-ASCII charges too, for comparing readings of the
-/// same bytes of which some make them pure ASCII (EBCDIC code pages).
-pub(super) fn cost_of(text: &str) -> Plausibility {
     let (scorer, charges, scored) = score_text(text);
+    if scored == 0 {
+        return Plausibility { language: None, bits: 0.0, scored: 0 };
+    }
     let (cost, language) = scorer.best(&charges);
     let bits = cost as f32 / f32::from(STEPS_PER_BIT);
-    Plausibility { language: (scored > 0).then_some(language), bits, scored }
+    Plausibility { language: Some(language), bits, scored }
 }
 
 /// Every model over `text` (with a space before and after), how many
@@ -497,6 +490,15 @@ impl LanguageCosts {
             return None;
         }
         let eligible = self.costs.iter().filter(|c| c.2).map(|&(l, c, _)| (l, c));
+        eligible.min_by(|a, b| a.1.total_cmp(&b.1))
+    }
+
+    /// The cheapest language and its cost in bits, `extra(language)` bits
+    /// added to each: for weighing a reading by the languages its encoding
+    /// writes. Unlike [`LanguageCosts::best`], pure ASCII has a language too
+    /// (by its letter pairs) and its charges as the cost.
+    pub(super) fn best_with(&self, extra: impl Fn(&str) -> f32) -> Option<(&'static str, f32)> {
+        let eligible = self.costs.iter().filter(|c| c.2).map(|&(l, c, _)| (l, c + extra(l)));
         eligible.min_by(|a, b| a.1.total_cmp(&b.1))
     }
 
