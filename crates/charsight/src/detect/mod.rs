@@ -1268,18 +1268,6 @@ mod tests {
     }
 
     #[test]
-    fn belarusian_in_ibm866_writes_i_as_и() {
-        // IBM866 lacks і: Belarusian text in it has и in its place, which
-        // CP1125 (і for IBM866's ў) must not turn into Ukrainian.
-        let text = "У Мінску адбыліся перамовы міністраў. Прэзідэнт сказаў, што ўсе \
-                    ўдзельнікі пагадзіліся з прапановамі. Паводле звестак, ва ўрадзе \
-                    лічаць, што сітуацыя палепшыцца.";
-        let written = text.replace('і', "и").replace('І', "И");
-        let g = guess(&Charset::Ibm866.encode(&written).0);
-        assert_eq!((g.charset, g.language), (Some(Charset::Ibm866), Some("be")));
-    }
-
-    #[test]
     fn scripts_and_style_sheets_do_not_tell_the_language() {
         // The sample of letters would be all code without skipping them.
         let code = "function update(value) { return value.toString().length > 0; }\n".repeat(80);

@@ -19,25 +19,6 @@ const PAIR_COVERAGE: f64 = 0.97;
 /// that language, against this encoding rather than one its writers use.
 const FOREIGN_BITS: f64 = 16.0;
 
-/// Letters an encoding may lack, each with the letter its writers put in
-/// its place: Belarusian і in IBM866 (which has Ukrainian's Єє Її and
-/// Belarusian ў, but not Іі) is written и.
-const STAND_INS: &[(char, char)] = &[('і', 'и'), ('І', 'И')];
-
-/// The letter `c` stands for in an encoding of repertoire `repertoire`
-/// used for `m`'s language: the letter it stands in for ([`STAND_INS`])
-/// where the encoding lacks that one and the language has it but not `c`,
-/// else `c`.
-fn stand_in_for(m: &Model, repertoire: &BTreeSet<char>, c: char) -> char {
-    let has = |c: char| m.alphabet.binary_search(&model::fold(c).0).is_ok();
-    STAND_INS
-        .iter()
-        .find(|&&(missing, stand_in)| {
-            stand_in == c && !repertoire.contains(&missing) && has(missing) && !has(c)
-        })
-        .map_or(c, |&(missing, _)| missing)
-}
-
 /// Double-byte markers (costs stay below them).
 const LEAD: u8 = 254;
 const EXT3: u8 = 253;
@@ -137,13 +118,10 @@ pub fn emit_single(
             if m.coverage(&repertoire) < PAIR_COVERAGE && !languages.contains(&m.language) {
                 continue;
             }
-            let user = languages.contains(&m.language);
-            let read = |c: char| if user { stand_in_for(m, &repertoire, c) } else { c };
-            let classes: Vec<u8> =
-                half.iter().map(|c| c.map_or(ILLEGAL, |c| m.class(read(c)))).collect();
+            let classes: Vec<u8> = half.iter().map(|c| c.map_or(ILLEGAL, |c| m.class(c))).collect();
             let emission: Vec<u8> = half
                 .iter()
-                .map(|c| c.map_or(0, |c| emissions.of[&model::fold(read(c)).0][index]))
+                .map(|c| c.map_or(0, |c| emissions.of[&model::fold(c).0][index]))
                 .collect();
             write!(body, "({index}, {classes:?}, {emission:?}),")?;
         }
