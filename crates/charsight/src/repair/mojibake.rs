@@ -290,22 +290,24 @@ fn encodable_runs(via: Via, part: &str) -> Vec<(Range<usize>, String)> {
     found
 }
 
-/// Whether a single-byte `via` writes some character of `part` as a UTF-8
-/// lead byte and the next one as a continuation byte: without such a pair
-/// no stretch of it is UTF-8 (most clean text, checked with one look-up a
-/// character). Always for the double-byte encodings.
+/// Whether `via` writes `part` with a UTF-8 lead byte followed by a
+/// continuation byte somewhere (in one character's bytes, or from one
+/// character's to the next): every stretch of UTF-8 starts so, and most
+/// clean text has none (checked with a look-up a character).
 fn may_hold_utf8(via: Via, part: &str) -> bool {
-    if !via.charset().is_single_byte() {
-        return true;
-    }
     let mut buf = [0; 4];
     let mut after_lead = false;
     for c in part.chars() {
-        let byte = via.encode(c, &mut buf).map(|_| buf[0]);
-        if after_lead && matches!(byte, Some(0x80..=0xBF)) {
-            return true;
+        let Some(len) = via.encode(c, &mut buf) else {
+            after_lead = false;
+            continue;
+        };
+        for &byte in &buf[..len] {
+            if after_lead && (0x80..=0xBF).contains(&byte) {
+                return true;
+            }
+            after_lead = (0xC2..=0xF4).contains(&byte);
         }
-        after_lead = matches!(byte, Some(0xC2..=0xF4));
     }
     false
 }
