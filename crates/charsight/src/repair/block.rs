@@ -213,6 +213,10 @@ pub(crate) fn apply(text: &str, edits: &[Edit]) -> String {
 /// in what another repair decoded). Whether anything was added.
 fn merge(edits: &mut Vec<Edit>, new: Vec<Edit>, text: &str) -> bool {
     let added = !new.is_empty();
+    let new = match merge_apart(edits, new) {
+        Ok(()) => return added,
+        Err(new) => new,
+    };
     // The text with the edits so far, kept in step as new ones are added
     // from the last (so that the earlier ones' coordinates still hold).
     let mut text = text.to_owned();
@@ -264,6 +268,46 @@ fn merge(edits: &mut Vec<Edit>, new: Vec<Edit>, text: &str) -> bool {
     added
 }
 
+/// [`merge`] when no `new` edit overlaps an earlier one, in one pass: each
+/// new edit goes in among the earlier ones, its range taken back to the
+/// original coordinates. `new` is given back, and `edits` left, when some
+/// new edit overlaps an earlier one.
+fn merge_apart(edits: &mut Vec<Edit>, new: Vec<Edit>) -> Result<(), Vec<Edit>> {
+    // Where each earlier edit's text is in the text with them made, and
+    // the shift (bytes added) of the edits before each.
+    let mut placed = Vec::with_capacity(edits.len());
+    let mut shifts = Vec::with_capacity(edits.len() + 1);
+    let mut shift = 0_i64;
+    for x in edits.iter() {
+        let start = (x.range.start as i64 + shift) as usize;
+        placed.push(start..start + x.after.len());
+        shifts.push(shift);
+        shift += x.after.len() as i64 - x.range.len() as i64;
+    }
+    shifts.push(shift);
+    // The earlier edits before each new one (as `merge` counts them).
+    let mut before = Vec::with_capacity(new.len());
+    for e in &new {
+        let first = placed.partition_point(|r| r.end <= e.range.start);
+        if placed.partition_point(|r| r.start < e.range.end) != first {
+            return Err(new);
+        }
+        before.push(first);
+    }
+    let old = std::mem::take(edits);
+    edits.reserve(old.len() + new.len());
+    let mut old = old.into_iter().enumerate().peekable();
+    for (e, first) in new.into_iter().zip(before) {
+        while let Some((_, x)) = old.next_if(|&(i, _)| i < first) {
+            edits.push(x);
+        }
+        let back = |at: usize| (at as i64 - shifts[first]) as usize;
+        edits.push(Edit { range: back(e.range.start)..back(e.range.end), ..e });
+    }
+    edits.extend(old.map(|(_, x)| x));
+    Ok(())
+}
+
 /// Writes the block with its edits; a finding for each edit, and what stays
 /// malformed written by `errors` and logged. `notes` (problems reported,
 /// not changed) and declarations reported before decoding get their place
@@ -281,6 +325,7 @@ fn write(
         findings.add(note);
     }
     let mut main = Main { log, leftovers, lines };
+    let segments: Vec<Segment> = block.segments().collect();
     let start = out.len();
     let input_end = block.map.pieces().last().map_or(block.input_base, |p| p.input);
     let mut probes: Vec<(usize, usize)> = findings
@@ -300,7 +345,7 @@ fn write(
                 return true;
             }
             let mut head = String::new();
-            let _ = copy(block, stretch.start..t, errors, &mut head, None);
+            let _ = copy(block, &segments, stretch.start..t, errors, &mut head, None);
             findings.list[i].at = written + (out.len() - start + head.len()) as u64;
             findings.list[i].line = lines + 1 + block.text[..t].matches('\n').count() as u64;
             false
@@ -310,10 +355,10 @@ fn write(
     let mut line = lines + 1;
     for e in edits {
         place(last..e.range.start, out, findings);
-        copy(block, last..e.range.start, errors, out, Some(&mut main))?;
+        copy(block, &segments, last..e.range.start, errors, out, Some(&mut main))?;
         line += block.text[last..e.range.start].matches('\n').count() as u64;
         let mut before = String::new();
-        copy(block, e.range.clone(), errors, &mut before, None)?;
+        copy(block, &segments, e.range.clone(), errors, &mut before, None)?;
         findings.add(Finding {
             kind: e.kind,
             range: block.input_range(&e.range),
@@ -333,7 +378,7 @@ fn write(
     if let Some(new) = findings.list.get_mut(first..) {
         new.sort_by_key(|f| f.range.start);
     }
-    copy(block, last..block.text.len(), errors, out, Some(&mut main))
+    copy(block, &segments, last..block.text.len(), errors, out, Some(&mut main))
 }
 
 /// Where the main output's malformed sequences are logged.
@@ -380,12 +425,17 @@ impl Main<'_> {
 /// a log, the first malformed sequence stops it.
 fn copy(
     block: &Block,
+    segments: &[Segment],
     range: Range<usize>,
     errors: Errors,
     out: &mut String,
     mut main: Option<&mut Main>,
 ) -> Result<(), DecodeError> {
-    for s in block.segments() {
+    // The segments that end after the range starts (segments are in text
+    // order): found by bisection, so that writing a block is linear in
+    // its edits and segments together.
+    let from = segments.partition_point(|s| s.text.end <= range.start);
+    for s in segments[from..].iter().take_while(|s| s.text.start < range.end) {
         let part = s.text.start.max(range.start)..s.text.end.min(range.end);
         if part.start >= part.end {
             continue;
@@ -396,9 +446,13 @@ fn copy(
         }
         if let Some(main) = main.as_deref_mut() {
             if errors == Errors::Strict {
-                return Err(DecodeError::new(block.charset, s.input.start, block.bytes(s.input)));
+                return Err(DecodeError::new(
+                    block.charset,
+                    s.input.start,
+                    block.bytes(s.input.clone()),
+                ));
             }
-            main.record(block, &s, out);
+            main.record(block, s, out);
         }
         match errors {
             Errors::Escape => out.push_str(&block.text[part]),

@@ -102,6 +102,11 @@ pub const MAX_BLOCK: usize = 64 * 1024;
 /// At most this many findings are listed; counts stay exact.
 pub const MAX_FINDINGS: usize = 10_000;
 
+/// About this many bytes of `before` and `after` text at most are held by
+/// the findings listed (a finding of a font conversion can span a whole block):
+/// memory stays bounded whatever the input's size. Counts stay exact.
+pub const MAX_FINDINGS_TEXT: usize = 8 * 1024 * 1024;
+
 /// The legacy encodings other text turns up in: stray bytes in a
 /// document, or the bytes that numeric references stand for. windows-1252
 /// first, as the commonest (ties go to the earlier).
@@ -312,12 +317,17 @@ pub struct Findings {
     pub counts: BTreeMap<Kind, u64>,
     /// Whether findings were left out of the list.
     pub truncated: bool,
+    /// Bytes of `before` and `after` text the list holds.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    text: usize,
 }
 
 impl Findings {
     fn add(&mut self, finding: Finding) {
         *self.counts.entry(finding.kind).or_insert(0) += 1;
-        if self.list.len() < MAX_FINDINGS {
+        let text = finding.before.len() + finding.after.len();
+        if self.list.len() < MAX_FINDINGS && self.text + text <= MAX_FINDINGS_TEXT {
+            self.text += text;
             self.list.push(finding);
         } else {
             self.truncated = true;
@@ -512,15 +522,28 @@ impl Repairer {
         if self.failed {
             return Ok(());
         }
-        self.input.extend_from_slice(chunk);
-        self.decoder.decode(chunk, last, &mut self.pending).expect("escapes never fail");
-        while let Some(cut) = self.next_cut(last) {
-            if let Err(e) = self.repair_block(cut, out) {
-                self.failed = true;
-                return Err(e);
+        // The chunk is decoded [`MAX_BLOCK`] bytes at a time, each piece's
+        // blocks repaired before the next: the text waiting for repair (and
+        // the input kept for it) stays within a few blocks however much is
+        // handed over at once, and each block is cut off a short buffer.
+        // Blocks do not depend on the chunking, so neither does the result.
+        let mut rest = chunk;
+        loop {
+            let (piece, tail) = rest.split_at(rest.len().min(MAX_BLOCK));
+            rest = tail;
+            let end = last && rest.is_empty();
+            self.input.extend_from_slice(piece);
+            self.decoder.decode(piece, end, &mut self.pending).expect("escapes never fail");
+            while let Some(cut) = self.next_cut(end) {
+                if let Err(e) = self.repair_block(cut, out) {
+                    self.failed = true;
+                    return Err(e);
+                }
+            }
+            if rest.is_empty() {
+                return Ok(());
             }
         }
-        Ok(())
     }
 
     /// Where the next block ends, if one is ready.

@@ -19,6 +19,7 @@
 //! as it stands. Where several encodings propose overlapping repairs, the
 //! one with the larger gain wins.
 
+use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::OnceLock;
 
@@ -101,8 +102,19 @@ impl Via {
         Via::ALL.into_iter().find(|v| v.charset() == charset)
     }
 
-    /// The bytes of `c` in this encoding, when it has them.
+    /// The bytes of `c` in this encoding, when it has them (from a table
+    /// for the characters below [`TABLED`]).
     fn encode(self, c: char, buf: &mut [u8; 4]) -> Option<usize> {
+        if let Some(&(len, bytes)) = encoded_table(self).get(c as usize) {
+            buf[..2].copy_from_slice(&bytes);
+            return (len > 0).then_some(usize::from(len));
+        }
+        self.encode_uncached(c, buf)
+    }
+
+    /// [`Via::encode`] without the table: a single-byte encoding's
+    /// [`reverse_table`], a double-byte one's encoder.
+    fn encode_uncached(self, c: char, buf: &mut [u8; 4]) -> Option<usize> {
         if self.charset().is_single_byte() {
             let table = reverse_table(self);
             let i = table.binary_search_by_key(&c, |&(k, _)| k).ok()?;
@@ -152,6 +164,38 @@ fn reverse_table(via: Via) -> &'static [(char, u8)] {
                 table.sort_unstable();
                 table.dedup_by_key(|(c, _)| *c);
                 table
+            })
+            .collect()
+    });
+    &tables[Via::ALL.iter().position(|&v| v == via).unwrap_or(0)]
+}
+
+/// The characters below this have their bytes in each encoding in a table
+/// ([`encoded_table`]): the Latin, Greek, Cyrillic, Hebrew and Arabic
+/// letters, which every line of text in those scripts is checked for.
+const TABLED: u32 = 0x800;
+
+/// A character's bytes in an encoding: how many (0: none), and they.
+type Encoded = (u8, [u8; 2]);
+
+/// Each character below [`TABLED`] and its bytes in `via`, as
+/// [`Via::encode_uncached`] gives them (one or two: Shift_JIS and GBK
+/// write no character in more).
+fn encoded_table(via: Via) -> &'static [Encoded] {
+    static TABLES: OnceLock<Vec<Vec<Encoded>>> = OnceLock::new();
+    let tables = TABLES.get_or_init(|| {
+        Via::ALL
+            .iter()
+            .map(|&v| {
+                (0..TABLED)
+                    .map(|u| {
+                        let mut buf = [0; 4];
+                        match char::from_u32(u).and_then(|c| v.encode_uncached(c, &mut buf)) {
+                            Some(len) => (len as u8, [buf[0], buf[1]]),
+                            None => (0, [0; 2]),
+                        }
+                    })
+                    .collect()
             })
             .collect()
     });
@@ -246,22 +290,24 @@ fn encodable_runs(via: Via, part: &str) -> Vec<(Range<usize>, String)> {
     found
 }
 
-/// Whether a single-byte `via` writes some character of `part` as a UTF-8
-/// lead byte and the next one as a continuation byte: without such a pair
-/// no stretch of it is UTF-8 (most clean text, checked with one look-up a
-/// character). Always for the double-byte encodings.
+/// Whether `via` writes `part` with a UTF-8 lead byte followed by a
+/// continuation byte somewhere (in one character's bytes, or from one
+/// character's to the next): every stretch of UTF-8 starts so, and most
+/// clean text has none (checked with a look-up a character).
 fn may_hold_utf8(via: Via, part: &str) -> bool {
-    if !via.charset().is_single_byte() {
-        return true;
-    }
     let mut buf = [0; 4];
     let mut after_lead = false;
     for c in part.chars() {
-        let byte = via.encode(c, &mut buf).map(|_| buf[0]);
-        if after_lead && matches!(byte, Some(0x80..=0xBF)) {
-            return true;
+        let Some(len) = via.encode(c, &mut buf) else {
+            after_lead = false;
+            continue;
+        };
+        for &byte in &buf[..len] {
+            if after_lead && (0x80..=0xBF).contains(&byte) {
+                return true;
+            }
+            after_lead = (0xC2..=0xF4).contains(&byte);
         }
-        after_lead = matches!(byte, Some(0xC2..=0xF4));
     }
     false
 }
@@ -883,7 +929,7 @@ fn joins(line: &str, end: usize, ascii: Range<usize>) -> bool {
 
 /// Each encoding's proposals for one line (its stretches whose bytes are
 /// UTF-8, each at its most plausible depth).
-fn proposals(line: &str, lost: LostSpaces) -> Vec<(Via, Vec<Proposal>)> {
+fn proposals(line: &str, lost: LostSpaces) -> ByVia {
     if line.is_ascii() {
         return Vec::new();
     }
@@ -965,27 +1011,53 @@ fn proposals(line: &str, lost: LostSpaces) -> Vec<(Via, Vec<Proposal>)> {
 /// proposal overlapping one kept is dropped.
 pub(crate) fn repair_text(text: &str) -> Vec<Edit> {
     let lost = LostSpaces::of(text);
+    // Each distinct line is weighed once: a line that comes again in the
+    // block (boilerplate, table rows, text garbled alike) has the same
+    // proposals and the same repairs. ASCII lines have none.
+    let mut distinct: Vec<(&str, ByVia)> = Vec::new();
+    let mut index: HashMap<&str, usize> = HashMap::new();
     let mut lines = Vec::new();
     let mut start = 0;
     for line in text.split_inclusive('\n') {
         let body = line.strip_suffix('\n').unwrap_or(line);
-        lines.push((start, body, proposals(body, lost)));
+        if !body.is_ascii() {
+            let k = *index.entry(body).or_insert_with(|| {
+                distinct.push((body, proposals(body, lost)));
+                distinct.len() - 1
+            });
+            lines.push((start, k));
+        }
         start += line.len();
     }
-    // The block's share, per encoding.
+    // The block's share, per encoding, every line counted.
+    let shares: Vec<Vec<Share>> = distinct
+        .iter()
+        .map(|(body, by_via)| {
+            // Its non-ASCII characters counted once for every encoding.
+            let all = Share::of(body, 0).left;
+            let share = |via: Via| {
+                let proposals = by_via.iter().find(|(v, _)| *v == via).map_or(&[][..], |(_, p)| p);
+                let covered = covered(body, proposals);
+                Share { left: all.saturating_sub(covered), covered }
+            };
+            Via::ALL.iter().map(|&via| share(via)).collect()
+        })
+        .collect();
     let mut block: Vec<(Via, Share)> = Via::ALL.iter().map(|&v| (v, Share::default())).collect();
-    for (_, body, by_via) in &lines {
-        for (via, share) in &mut block {
-            let proposals = by_via.iter().find(|(v, _)| v == via).map_or(&[][..], |(_, p)| p);
-            share.add(Share::of(body, covered(body, proposals)));
+    for &(_, k) in &lines {
+        for ((_, share), &line) in block.iter_mut().zip(&shares[k]) {
+            share.add(line);
         }
     }
+    let repaired: Vec<Vec<Edit>> =
+        distinct.into_iter().map(|(body, by_via)| repair_line(body, by_via, &block)).collect();
     let mut edits = Vec::new();
-    for (start, line, by_via) in lines {
-        for mut e in repair_line(line, by_via, &block) {
-            e.range = start + e.range.start..start + e.range.end;
-            edits.push(e);
-        }
+    for (start, k) in lines {
+        edits.extend(
+            repaired[k]
+                .iter()
+                .map(|e| Edit { range: start + e.range.start..start + e.range.end, ..e.clone() }),
+        );
     }
     edits
 }
@@ -995,9 +1067,12 @@ fn covered(line: &str, proposals: &[Proposal]) -> usize {
     proposals.iter().map(|p| line[p.range.clone()].chars().count()).sum()
 }
 
+/// Each encoding's proposals for a line.
+type ByVia = Vec<(Via, Vec<Proposal>)>;
+
 /// The repairs of one line given each encoding's proposals for it and the
 /// block's shares.
-fn repair_line(line: &str, by_via: Vec<(Via, Vec<Proposal>)>, block: &[(Via, Share)]) -> Vec<Edit> {
+fn repair_line(line: &str, by_via: ByVia, block: &[(Via, Share)]) -> Vec<Edit> {
     let mut ranked: Vec<(f32, Via, Vec<Proposal>)> = by_via
         .into_iter()
         .map(|(via, proposals)| (score::bits(&apply(line, &proposals).0), via, proposals))
@@ -1127,6 +1202,20 @@ mod tests {
         assert_eq!(buf[0], 0x80);
         assert_eq!(Via::ShiftJis.encode('日', &mut buf), Some(2));
         assert_eq!(Via::Gbk.encode('한', &mut buf), None);
+    }
+
+    #[test]
+    fn the_encoded_table_is_the_encoders() {
+        let mut tabled = [0; 4];
+        let mut uncached = [0; 4];
+        for via in Via::ALL {
+            for c in (0..TABLED).filter_map(char::from_u32) {
+                let len = via.encode(c, &mut tabled);
+                assert_eq!(len, via.encode_uncached(c, &mut uncached), "{via:?} {c:?}");
+                let n = len.unwrap_or(0);
+                assert_eq!(tabled[..n], uncached[..n], "{via:?} {c:?}");
+            }
+        }
     }
 
     #[test]

@@ -13,6 +13,7 @@
 //! it is at least [`MARGIN`] bits cheaper than what the references show.
 //! Ordinary references (`caf&#233;`) show plausible text already and stay.
 
+use std::collections::HashMap;
 use std::ops::Range;
 
 use super::score::{self, Share, Window};
@@ -148,13 +149,21 @@ fn runs(line: &str) -> Vec<(Range<usize>, Vec<u8>, bool)> {
 /// The `ncr` repairs of a block of text, as edits of it.
 pub(crate) fn repair_text(text: &str) -> Vec<Edit> {
     let mut edits = Vec::new();
+    // A line that comes again in the block is repaired as it was the first
+    // time, not weighed again.
+    let mut seen: HashMap<&str, Vec<Edit>> = HashMap::new();
     let mut start = 0;
     for line in text.split_inclusive('\n') {
         let body = line.strip_suffix('\n').unwrap_or(line);
-        edits.extend(repair_line(body).into_iter().map(|mut e| {
-            e.range = start + e.range.start..start + e.range.end;
-            e
-        }));
+        if body.contains('&') {
+            let repaired = seen.entry(body).or_insert_with(|| repair_line(body));
+            edits.extend(
+                repaired.iter().map(|e| Edit {
+                    range: start + e.range.start..start + e.range.end,
+                    ..e.clone()
+                }),
+            );
+        }
         start += line.len();
     }
     edits

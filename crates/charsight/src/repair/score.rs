@@ -53,7 +53,35 @@ pub(crate) fn line_language(line: &str) -> Option<&'static str> {
         return None;
     }
     let known: String = line.chars().filter(|&c| !is_escape(c) && c != '\u{FFFD}').collect();
-    Some(language_costs(&known).best()?.0)
+    Some(remembered_costs(&known).best()?.0)
+}
+
+/// How many texts' [`language_costs`] [`remembered_costs`] keeps.
+const REMEMBERED: usize = 8;
+
+/// [`language_costs`] of `text`, remembered for the last [`REMEMBERED`]
+/// texts scored on this thread: weighing a line asks for the costs of the
+/// same text several times (as it stands, for its language and its bits;
+/// with an encoding's repairs made, to rank the encoding and to judge each
+/// repair in place).
+fn remembered_costs(text: &str) -> LanguageCosts {
+    use std::cell::RefCell;
+    use std::collections::VecDeque;
+    thread_local! {
+        static LAST: RefCell<VecDeque<(String, LanguageCosts)>> = const { RefCell::new(VecDeque::new()) };
+    }
+    LAST.with(|last| {
+        let mut last = last.borrow_mut();
+        if let Some((_, costs)) = last.iter().find(|(t, _)| t == text) {
+            return costs.clone();
+        }
+        let costs = language_costs(text);
+        if last.len() == REMEMBERED {
+            last.pop_back();
+        }
+        last.push_front((text.to_owned(), costs.clone()));
+        costs
+    })
 }
 
 /// Counts units of text as the output will have them: characters, a run
@@ -339,7 +367,7 @@ pub(crate) fn bits_in(text: &str, language: Option<&str>) -> f32 {
 /// again (where a malformed sequence of several bytes is one U+FFFD) weighs
 /// the same text the same way (idempotence).
 pub(crate) fn costs(text: &str) -> LanguageCosts {
-    language_costs(&as_scored(text))
+    remembered_costs(&as_scored(text))
 }
 
 /// The cost of `text` under `language` alone, as [`costs`] gives it for

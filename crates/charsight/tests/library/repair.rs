@@ -667,3 +667,60 @@ proptest! {
         }
     }
 }
+
+/// One line of about `len` bytes, every sentence of it damaged as `picks`
+/// say in turn (issues 20 and 25: many repairs in every block).
+fn damaged_line(picks: &[(usize, u8)], len: usize) -> Vec<u8> {
+    let mut doc = Vec::new();
+    for &(i, how) in picks.iter().cycle() {
+        if doc.len() >= len {
+            break;
+        }
+        doc.extend(damage(SENTENCES[i], how));
+        doc.push(b' ');
+    }
+    doc
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2, ..ProptestConfig::default() })]
+
+    /// A line longer than two blocks, damaged throughout, repairs the same
+    /// one-shot as in chunks of any size (issues 20 and 25).
+    #[test]
+    fn r25_a_long_damaged_line_repairs_alike_in_any_chunks(
+        picks in proptest::collection::vec((0usize..8, 0u8..9), 1..8),
+        chunk in 1_000usize..80_000,
+    ) {
+        let doc = damaged_line(&picks, 2 * charsight::repair::MAX_BLOCK + 5_000);
+        let whole = repair_all(&doc, Charset::Utf8);
+        let chunked = repair_chunked(&doc, Charset::Utf8, RepairPolicy::all(), chunk);
+        prop_assert!(chunked == whole, "chunks of {} differ", chunk);
+    }
+}
+
+/// A long damaged line, handed over whole, is repaired in time linear in
+/// its length (issue 25): four times the text takes about four times as
+/// long, not sixteen. The best of three runs of each, to ride out a busy
+/// machine.
+#[test]
+fn r25_a_long_damaged_line_is_repaired_in_linear_time() {
+    // Mojibake and stray windows-1252 letters between clean sentences:
+    // repairs all along the line.
+    let picks = [(0, 1), (7, 0), (0, 4), (4, 0)];
+    let best = |len: usize| {
+        let doc = damaged_line(&picks, len);
+        (0..3)
+            .map(|_| {
+                let start = std::time::Instant::now();
+                let (_, findings) = repair_all(&doc, Charset::Utf8);
+                assert!(findings.len() > len / 200, "{} findings", findings.len());
+                start.elapsed()
+            })
+            .min()
+            .unwrap()
+    };
+    let (short, long) = (best(3 * 1024), best(12 * 1024));
+    let ratio = long.as_secs_f64() / short.as_secs_f64();
+    assert!(ratio < 8.0, "4x the text took {ratio:.1}x as long ({short:?}, then {long:?})");
+}
