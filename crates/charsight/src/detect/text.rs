@@ -104,7 +104,13 @@ pub(super) struct TextScorer {
     /// The character before (a symbol that repeats it continues a run:
     /// [`is_symbol_run`]).
     before: char,
+    /// The characters beyond ASCII last seen, by code point modulo
+    /// [`SEEN`], and what the models see of them (ASCII: none yet).
+    seen: [(char, Char); SEEN],
 }
+
+/// How many characters [`TextScorer::seen`] keeps.
+const SEEN: usize = 64;
 
 /// A run of plain ASCII characters. Its first character after another one
 /// is scored by every model (the pair is evidence); the pairs after it cost
@@ -158,6 +164,24 @@ struct Char {
 }
 
 impl Char {
+    /// What the models see of `c` (not yet whether it repeats the one
+    /// before).
+    fn of(c: char) -> Char {
+        let (flag, symbol, fallback) = if is_ideograph_or_syllable(c) {
+            (0, None, FAR_LETTER)
+        } else {
+            // İ and the like, whose lowercase is ASCII, keep their own
+            // class (as the generator's `fold`).
+            let lower = c.to_lowercase().next().filter(|l| !l.is_ascii()).unwrap_or(c);
+            let flag = if c.is_uppercase() { UPPER } else { 0 };
+            let symbol = SYMBOLS.binary_search(&lower).ok();
+            (flag, symbol.map(|s| s as u16), category(lower))
+        };
+        // One look-up in the character-frequency table serves every language.
+        let known = charfreq::CHARS.binary_search(&u32::from(c)).ok().map(|i| i as u16);
+        Char { symbol, known, fallback, flag, repeats: false }
+    }
+
     /// Scores the character in a lower bound of every class-bigram model.
     fn floor_step(&self, floor: &mut FloorCursor) {
         // A character in no alphabet has its category's class in every
@@ -263,6 +287,7 @@ impl TextScorer {
             run: AsciiRun::default(),
             deferred: None,
             before: ' ',
+            seen: [(' ', Char::of('\u{80}')); SEEN],
         }
     }
 
@@ -402,19 +427,11 @@ impl TextScorer {
             self.since_prune = 0;
             score::prune(&mut self.cursors, |_, c| u64::from(c.cost), PRUNE_GAP);
         }
-        let (flag, symbol, fallback) = if is_ideograph_or_syllable(c) {
-            (0, None, FAR_LETTER)
-        } else {
-            // İ and the like, whose lowercase is ASCII, keep their own
-            // class (as the generator's `fold`).
-            let lower = c.to_lowercase().next().filter(|l| !l.is_ascii()).unwrap_or(c);
-            let flag = if c.is_uppercase() { UPPER } else { 0 };
-            let symbol = SYMBOLS.binary_search(&lower).ok();
-            (flag, symbol.map(|s| s as u16), category(lower))
-        };
-        // One look-up in the character-frequency table serves every language.
-        let known = charfreq::CHARS.binary_search(&u32::from(c)).ok().map(|i| i as u16);
-        let event = Char { symbol, known, fallback, flag, repeats };
+        let slot = &mut self.seen[c as usize % SEEN];
+        if slot.0 != c {
+            *slot = (c, Char::of(c));
+        }
+        let event = Char { repeats, ..slot.1 };
         if let Some(deferred) = &mut self.deferred {
             event.floor_step(&mut deferred.bound);
         }
