@@ -217,6 +217,17 @@ impl FloorCursor {
         };
         self.prev = Some(c);
     }
+
+    /// Whether the previous class is known (the same in every model).
+    pub fn knows_prev(&self) -> bool {
+        self.prev.is_some()
+    }
+
+    /// Every model is in this state: after class `prev` (shared), in case
+    /// state `case`.
+    pub fn resume(&mut self, prev: u8, case: u8) {
+        (self.prev, self.case) = (Some(prev), Some(case));
+    }
 }
 
 /// The languages scored, by index: every bigram model of [`MODELS`], then
@@ -610,6 +621,17 @@ mod tests {
         let mut pairs = AsciiPairs::default();
         pairs.add(&[b'a'; 2 * PAIR_SAMPLE as usize]);
         assert_eq!(pairs.total, PAIR_SAMPLE);
+    }
+
+    /// The floor's premise: the shared classes are letters, or not, in
+    /// every model alike.
+    #[test]
+    fn shared_classes_are_letters_in_every_model_alike() {
+        for model in &MODELS {
+            for c in 0..SHARED as u8 {
+                assert_eq!(is_letter(model, c), shared_letter(c), "{} class {c}", model.id);
+            }
+        }
     }
 
     #[test]

@@ -7,9 +7,9 @@ use super::score::{
     GapSums, Gaps, Hints, ASCII_COST, CASE_AFTER, ODD_COST,
 };
 use super::tables::{
-    ASCII_LETTER, ASCII_OTHER, CJK_COSTS, FAR_LETTER, FAR_LETTER_EMISSION, LAST_ASCII, MODELS, ODD,
-    OTHER_LETTER, STEPS_PER_BIT, SYMBOL, SYMBOLS, SYMBOL_CLASSES, SYMBOL_COST, SYMBOL_EMISSIONS,
-    UNSEEN_LETTER_EMISSIONS, UNSEEN_SYMBOL_EMISSIONS, UPPER,
+    Model, ASCII_LETTER, ASCII_OTHER, CJK_COSTS, FAR_LETTER, FAR_LETTER_EMISSION, LAST_ASCII,
+    MODELS, ODD, OTHER_LETTER, STEPS_PER_BIT, SYMBOL, SYMBOLS, SYMBOL_CLASSES, SYMBOL_COST,
+    SYMBOL_EMISSIONS, UNSEEN_LETTER_EMISSIONS, UNSEEN_SYMBOL_EMISSIONS, UPPER,
 };
 use charsight_tables::charfreq;
 
@@ -35,11 +35,22 @@ fn is_ideograph_or_syllable(c: char) -> bool {
     matches!(c, '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}' | '\u{AC00}'..='\u{D7A3}')
 }
 
-/// A character's emission in each model (see `SYMBOL_EMISSIONS`), by its
-/// index in `SYMBOLS` (if it has one) and its category class, and the
-/// cheapest of them: for a character the table lacks, an empty slice and
-/// the emission it has in every model.
-fn emissions(symbol: Option<usize>, category: u8) -> (&'static [u8], u8) {
+/// A character's emission in class-bigram model `i` (see
+/// `SYMBOL_EMISSIONS`), by its index in `SYMBOLS` (if it has one) and its
+/// category class.
+#[inline(always)]
+fn emission(symbol: Option<u16>, category: u8, i: usize) -> u8 {
+    match (symbol, category) {
+        (Some(s), _) => SYMBOL_EMISSIONS[usize::from(s)][i],
+        (None, OTHER_LETTER) => UNSEEN_LETTER_EMISSIONS[i],
+        (None, SYMBOL) => UNSEEN_SYMBOL_EMISSIONS[i],
+        (None, FAR_LETTER) => FAR_LETTER_EMISSION,
+        (None, _) => 0,
+    }
+}
+
+/// The cheapest of a character's [`emission`]s in every model.
+fn cheapest_emission(symbol: Option<u16>, category: u8) -> u8 {
     /// The cheapest emission of each symbol, an unseen letter, an unseen symbol.
     static CHEAPEST: std::sync::OnceLock<(Vec<u8>, u8, u8)> = std::sync::OnceLock::new();
     let (symbols, letter, other) = CHEAPEST.get_or_init(|| {
@@ -48,11 +59,11 @@ fn emissions(symbol: Option<usize>, category: u8) -> (&'static [u8], u8) {
         (symbols, cheapest(&UNSEEN_LETTER_EMISSIONS), cheapest(&UNSEEN_SYMBOL_EMISSIONS))
     });
     match (symbol, category) {
-        (Some(s), _) => (&SYMBOL_EMISSIONS[s], symbols[s]),
-        (None, OTHER_LETTER) => (&UNSEEN_LETTER_EMISSIONS, *letter),
-        (None, SYMBOL) => (&UNSEEN_SYMBOL_EMISSIONS, *other),
-        (None, FAR_LETTER) => (&[], FAR_LETTER_EMISSION),
-        (None, _) => (&[], 0),
+        (Some(s), _) => symbols[usize::from(s)],
+        (None, OTHER_LETTER) => *letter,
+        (None, SYMBOL) => *other,
+        (None, FAR_LETTER) => FAR_LETTER_EMISSION,
+        (None, _) => 0,
     }
 }
 
@@ -93,7 +104,13 @@ pub(super) struct TextScorer {
     /// The character before (a symbol that repeats it continues a run:
     /// [`is_symbol_run`]).
     before: char,
+    /// The characters beyond ASCII last seen, by code point modulo
+    /// [`SEEN`], and what the models see of them (ASCII: none yet).
+    seen: [(char, Char); SEEN],
 }
+
+/// How many characters [`TextScorer::seen`] keeps.
+const SEEN: usize = 64;
 
 /// A run of plain ASCII characters. Its first character after another one
 /// is scored by every model (the pair is evidence); the pairs after it cost
@@ -118,6 +135,139 @@ struct Deferred {
     bound: FloorCursor,
 }
 
+/// What one character is to every model's cursor, worked out once
+/// ([`TextScorer::read`]).
+#[derive(Clone, Copy, Debug)]
+enum Event {
+    /// An ASCII character of class `class` (with [`UPPER`]) that is not
+    /// inside a run of plain ASCII ([`AsciiRun`]); `letter`: `A`–`Z`, `a`–`z`.
+    Ascii { class: u8, letter: bool },
+    /// A run of plain ASCII ended after this class and case state.
+    RunEnd { last: u8, case: u8 },
+    /// A character beyond ASCII.
+    Char(Char),
+}
+
+/// A character beyond ASCII, as the models see it.
+#[derive(Clone, Copy, Debug)]
+struct Char {
+    /// Its index in `SYMBOLS` (its lowercase's), if it has one.
+    symbol: Option<u16>,
+    /// Its index in the character-frequency table, if it has one.
+    known: Option<u16>,
+    /// Its category class (see [`category`]).
+    fallback: u8,
+    /// [`UPPER`] for an uppercase character, else 0.
+    flag: u8,
+    /// It repeats the character before (see [`is_symbol_run`]).
+    repeats: bool,
+}
+
+impl Char {
+    /// What the models see of `c` (not yet whether it repeats the one
+    /// before).
+    fn of(c: char) -> Char {
+        let (flag, symbol, fallback) = if is_ideograph_or_syllable(c) {
+            (0, None, FAR_LETTER)
+        } else {
+            // İ and the like, whose lowercase is ASCII, keep their own
+            // class (as the generator's `fold`).
+            let lower = c.to_lowercase().next().filter(|l| !l.is_ascii()).unwrap_or(c);
+            let flag = if c.is_uppercase() { UPPER } else { 0 };
+            let symbol = SYMBOLS.binary_search(&lower).ok();
+            (flag, symbol.map(|s| s as u16), category(lower))
+        };
+        // One look-up in the character-frequency table serves every language.
+        let known = charfreq::CHARS.binary_search(&u32::from(c)).ok().map(|i| i as u16);
+        Char { symbol, known, fallback, flag, repeats: false }
+    }
+
+    /// Scores the character in a lower bound of every class-bigram model.
+    fn floor_step(&self, floor: &mut FloorCursor) {
+        // A character in no alphabet has its category's class in every
+        // model, and at least the cheapest model's emission; the class
+        // of the others differs.
+        // (A bound: a repeat may cost next to nothing in some model.)
+        let class = self.symbol.is_none().then_some(self.fallback | self.flag);
+        let class = class.filter(|_| !self.repeats);
+        let emission = if self.repeats { 0 } else { cheapest_emission(self.symbol, self.fallback) };
+        floor.step(class, emission);
+    }
+}
+
+impl Event {
+    /// Scores the event in a lower bound of every class-bigram model.
+    fn floor_step(&self, floor: &mut FloorCursor) {
+        match *self {
+            Event::Ascii { class, .. } if floor.knows_prev() => floor.step(Some(class), 0),
+            // After a character whose class differs between models, ASCII
+            // may follow an ASCII class (a space) and cost nothing.
+            Event::Ascii { .. } => floor.step(None, 0),
+            Event::RunEnd { last, case } => floor.resume(last, case),
+            Event::Char(c) => c.floor_step(floor),
+        }
+    }
+
+    /// Scores the event in class-bigram model `i`, `model`.
+    #[inline(always)]
+    fn step_bigram(&self, cursor: &mut Cursor, i: usize, model: &Model) {
+        match *self {
+            Event::Ascii { class, .. } => cursor.step(model, class, 0),
+            Event::RunEnd { last, case } => (cursor.prev, cursor.case) = (last, case),
+            Event::Char(c) => {
+                let class =
+                    c.symbol.map_or(c.fallback, |s| SYMBOL_CLASSES[usize::from(s)][i]) | c.flag;
+                if is_symbol_run(class, c.repeats) {
+                    cursor.repeat();
+                } else {
+                    cursor.step(model, class, emission(c.symbol, c.fallback, i));
+                }
+            }
+        }
+    }
+
+    /// Scores the event in the character frequencies of CJK language
+    /// `column`.
+    #[inline(always)]
+    fn step_cjk(&self, cursor: &mut Cursor, column: usize) {
+        let edges = &CJK_COSTS[column].2;
+        match *self {
+            Event::Ascii { class, letter } => {
+                if class == ODD {
+                    cursor.cost += ODD_COST;
+                }
+                cursor.cjk_edge(edges, Some(letter));
+            }
+            Event::RunEnd { last, .. } => {
+                let letter = (ASCII_LETTER..=LAST_ASCII).contains(&last);
+                cursor.prev = if letter { ASCII_LETTER } else { ASCII_OTHER };
+            }
+            Event::Char(c) => {
+                let floor = charfreq::FLOORS[column];
+                let cost = c.known.map_or(u8::MAX, |i| charfreq::COSTS[column][usize::from(i)]);
+                // (Its category was taken from its lowercase, which is a
+                // letter exactly when it is.)
+                let letter = matches!(c.fallback, OTHER_LETTER | FAR_LETTER);
+                cursor.cost += match cost {
+                    _ if c.fallback == ODD => ODD_COST,
+                    u8::MAX if !letter => u32::from(SYMBOL_COST.min(floor)),
+                    u8::MAX => u32::from(floor),
+                    cost => u32::from(cost),
+                };
+                cursor.cjk_edge(edges, None);
+            }
+        }
+    }
+}
+
+/// How many events every model is scored on before the likeliest are
+/// scored to the end ([`TextScorer::score_bigrams`]).
+const HEAD_EVENTS: usize = 512;
+
+/// Every this many events, a model is checked against the bound
+/// ([`TextScorer::score_bigrams`]).
+const BOUND_EVERY: usize = 256;
+
 /// Every this many non-ASCII characters, the models far behind are dropped
 /// (without regard to hints, so with the largest hint bonus added to the gap).
 const PRUNE_EVERY: u32 = 16;
@@ -137,6 +287,7 @@ impl TextScorer {
             run: AsciiRun::default(),
             deferred: None,
             before: ' ',
+            seen: [(' ', Char::of('\u{80}')); SEEN],
         }
     }
 
@@ -181,14 +332,91 @@ impl TextScorer {
         if let Some(deferred) = &mut self.deferred {
             deferred.chars.push(c);
         }
+        self.read(c, |cursors, event| {
+            let (bigram, cjk) = cursors.split_at_mut(MODELS.len());
+            for (i, cursor) in bigram.iter_mut().enumerate().filter(|(_, c)| c.alive) {
+                event.step_bigram(cursor, i, &MODELS[i]);
+            }
+            for (column, cursor) in cjk.iter_mut().enumerate().filter(|(_, c)| c.alive) {
+                event.step_cjk(cursor, column);
+            }
+        });
+    }
+
+    /// Scores the class-bigram models alive over `events` (a text's, read
+    /// with [`TextScorer::read`], whose CJK cursors are scored). With
+    /// `best_only`, only the models that may be the best ([`TextScorer::best`])
+    /// are scored to the end: as costs only grow, a model that costs more
+    /// than one scored to the end (or a CJK one) stops there, dead, as soon
+    /// as its cost with what any model pays at least for the rest
+    /// ([`FloorCursor`]) does. The best cost and its language are those of
+    /// scoring every model.
+    fn score_bigrams(&mut self, events: &[Event], charges: &Charges, best_only: bool) {
+        let run = |cursor: &mut Cursor, i: usize, events: &[Event]| {
+            let mut c = *cursor;
+            events.iter().for_each(|event| event.step_bigram(&mut c, i, &MODELS[i]));
+            *cursor = c;
+        };
+        let mut cursors = std::mem::take(&mut self.cursors);
+        let mut alive: Vec<usize> = (0..MODELS.len()).filter(|&i| cursors[i].alive).collect();
+        if best_only {
+            // The models likeliest on the first events go first, to set a
+            // low bound early.
+            let (head, tail) = events.split_at(events.len().min(HEAD_EVENTS));
+            alive.iter().for_each(|&i| run(&mut cursors[i], i, head));
+            // What every model pays at least for the events from each chunk
+            // of the tail on.
+            let mut floor = FloorCursor::default();
+            head.iter().for_each(|event| event.floor_step(&mut floor));
+            let mut rest: Vec<u64> = tail
+                .chunks(BOUND_EVERY)
+                .map(|chunk| {
+                    let before = floor.cost;
+                    chunk.iter().for_each(|event| event.floor_step(&mut floor));
+                    before
+                })
+                .collect();
+            rest.iter_mut().for_each(|before| *before = floor.cost - *before);
+            let cost = |cursor: &Cursor, i: usize, rest: u64| {
+                let cost = u64::from(cursor.cost) + rest;
+                let at_least = Cursor { cost: u32::try_from(cost).unwrap_or(u32::MAX), ..*cursor };
+                self.adjusted(None, i, &at_least, charges)
+            };
+            alive.sort_by_key(|&i| cost(&cursors[i], i, 0));
+            let cjk = (MODELS.len()..cursors.len()).filter(|&i| cursors[i].alive);
+            let mut bound = cjk.map(|i| cost(&cursors[i], i, 0)).min().unwrap_or(u64::MAX);
+            for i in alive {
+                let cursor = &mut cursors[i];
+                for (chunk, &rest) in tail.chunks(BOUND_EVERY).zip(&rest) {
+                    if cost(cursor, i, rest) > bound {
+                        cursor.alive = false;
+                        break;
+                    }
+                    run(cursor, i, chunk);
+                }
+                if cursor.alive {
+                    bound = bound.min(cost(cursor, i, 0));
+                }
+            }
+        } else {
+            alive.iter().for_each(|&i| run(&mut cursors[i], i, events));
+        }
+        self.cursors = cursors;
+    }
+
+    /// Reads the next character: keeps what is shared by the models (the
+    /// runs and stretches of ASCII, the deferred bound, the pruning) and
+    /// gives `apply` the cursors and, in order, the events the character
+    /// is to every model.
+    fn read(&mut self, c: char, mut apply: impl FnMut(&mut [Cursor], Event)) {
         // Runs of a symbol are cheap only in readings of ASCII-compatible
         // bytes: in UTF-16 a run of ASCII spaces reads `†††`.
         let repeats = std::mem::replace(&mut self.before, c) == c && !self.charge_ascii;
         if c.is_ascii() {
-            return self.push_ascii(c as u8);
+            return self.read_ascii(c as u8, apply);
         }
         self.end_stretch();
-        self.end_run();
+        self.end_run(&mut apply);
         self.non_ascii += 1;
         // Readings that pay for their own ASCII (UTF-16, UTF-32) drop
         // hopeless models as they go; the others are pruned at checkpoints,
@@ -199,53 +427,18 @@ impl TextScorer {
             self.since_prune = 0;
             score::prune(&mut self.cursors, |_, c| u64::from(c.cost), PRUNE_GAP);
         }
-        let (flag, symbol, fallback) = if is_ideograph_or_syllable(c) {
-            (0, None, FAR_LETTER)
-        } else {
-            // İ and the like, whose lowercase is ASCII, keep their own
-            // class (as the generator's `fold`).
-            let lower = c.to_lowercase().next().filter(|l| !l.is_ascii()).unwrap_or(c);
-            let flag = if c.is_uppercase() { UPPER } else { 0 };
-            (flag, SYMBOLS.binary_search(&lower).ok(), category(lower))
-        };
-        let (emissions, cheapest) = emissions(symbol, fallback);
-        let (bigram, cjk) = self.cursors.split_at_mut(MODELS.len());
+        let slot = &mut self.seen[c as usize % SEEN];
+        if slot.0 != c {
+            *slot = (c, Char::of(c));
+        }
+        let event = Char { repeats, ..slot.1 };
         if let Some(deferred) = &mut self.deferred {
-            // A character in no alphabet has its category's class in every
-            // model, and at least the cheapest model's emission; the class
-            // of the others differs.
-            // (A bound: a repeat may cost next to nothing in some model.)
-            let class = symbol.is_none().then_some(fallback | flag).filter(|_| !repeats);
-            deferred.bound.step(class, if repeats { 0 } else { cheapest });
-        } else {
-            for (i, cursor) in bigram.iter_mut().enumerate().filter(|(_, c)| c.alive) {
-                let class = symbol.map_or(fallback, |s| SYMBOL_CLASSES[s][i]) | flag;
-                if is_symbol_run(class, repeats) {
-                    cursor.repeat();
-                } else {
-                    cursor.step(&MODELS[i], class, emissions.get(i).copied().unwrap_or(cheapest));
-                }
-            }
+            event.floor_step(&mut deferred.bound);
         }
-        // One look-up in the character-frequency table serves every language.
-        let known = charfreq::CHARS.binary_search(&u32::from(c)).ok();
-        // (Its category was taken from its lowercase, which is a letter
-        // exactly when it is.)
-        let letter = matches!(fallback, OTHER_LETTER | FAR_LETTER);
-        for (column, cursor) in cjk.iter_mut().enumerate().filter(|(_, c)| c.alive) {
-            let floor = charfreq::FLOORS[column];
-            let cost = known.map_or(u8::MAX, |i| charfreq::COSTS[column][i]);
-            cursor.cost += match cost {
-                _ if fallback == ODD => ODD_COST,
-                u8::MAX if !letter => u32::from(SYMBOL_COST.min(floor)),
-                u8::MAX => u32::from(floor),
-                cost => u32::from(cost),
-            };
-            cursor.cjk_edge(&CJK_COSTS[column].2, None);
-        }
+        apply(&mut self.cursors, Event::Char(event));
     }
 
-    fn push_ascii(&mut self, b: u8) {
+    fn read_ascii(&mut self, b: u8, mut apply: impl FnMut(&mut [Cursor], Event)) {
         let class = ascii_class(b);
         if self.charge_ascii {
             match b {
@@ -257,7 +450,7 @@ impl TextScorer {
             }
         }
         if class == ODD {
-            self.end_run();
+            self.end_run(&mut apply);
         } else if self.charge_ascii {
             self.ascii_cost += u64::from(ASCII_COST);
         }
@@ -276,18 +469,7 @@ impl TextScorer {
             };
             return;
         }
-        let (bigram, cjk) = self.cursors.split_at_mut(MODELS.len());
-        if self.deferred.is_none() {
-            for (model, cursor) in MODELS.iter().zip(bigram).filter(|(_, c)| c.alive) {
-                cursor.step(model, class, 0);
-            }
-        }
-        for (column, cursor) in cjk.iter_mut().enumerate().filter(|(_, c)| c.alive) {
-            if class == ODD {
-                cursor.cost += ODD_COST;
-            }
-            cursor.cjk_edge(&CJK_COSTS[column].2, Some(b.is_ascii_alphabetic()));
-        }
+        apply(&mut self.cursors, Event::Ascii { class, letter: b.is_ascii_alphabetic() });
         if class != ODD {
             let (c, upper) = (class & !UPPER, class & UPPER != 0);
             let letter = (ASCII_LETTER..=LAST_ASCII).contains(&c);
@@ -299,18 +481,10 @@ impl TextScorer {
 
     /// A run of plain ASCII characters ends: the models catch up with its
     /// last character.
-    fn end_run(&mut self) {
+    fn end_run(&mut self, apply: &mut impl FnMut(&mut [Cursor], Event)) {
         let run = std::mem::take(&mut self.run);
-        if run.len < 2 {
-            return;
-        }
-        let (bigram, cjk) = self.cursors.split_at_mut(MODELS.len());
-        for cursor in bigram.iter_mut().filter(|c| c.alive) {
-            (cursor.prev, cursor.case) = (run.last, run.case);
-        }
-        let letter = (ASCII_LETTER..=LAST_ASCII).contains(&run.last);
-        for cursor in cjk.iter_mut().filter(|c| c.alive) {
-            cursor.prev = if letter { ASCII_LETTER } else { ASCII_OTHER };
+        if run.len >= 2 {
+            apply(&mut self.cursors, Event::RunEnd { last: run.last, case: run.case });
         }
     }
 
@@ -417,7 +591,7 @@ impl Plausibility {
 /// assert_eq!(plausibility("plain").bits, 0.0);
 /// ```
 pub fn plausibility(text: &str) -> Plausibility {
-    let (scorer, charges, scored) = score_text(text);
+    let (scorer, charges, scored) = score_text_in(text, |_| true, true);
     if scored == 0 {
         return Plausibility { language: None, bits: 0.0, scored: 0 };
     }
@@ -431,23 +605,40 @@ pub fn plausibility(text: &str) -> Plausibility {
 /// stretches, and the language of its letters outside markup (as the
 /// detector charges them at its decision).
 fn score_text(text: &str) -> (TextScorer, Charges, usize) {
-    score_text_in(text, |_| true)
+    score_text_in(text, |_| true, false)
 }
 
 /// [`score_text`] with only the models `scored` says (by language index);
-/// the others are left dead at no cost.
-fn score_text_in(text: &str, scored: impl Fn(usize) -> bool) -> (TextScorer, Charges, usize) {
+/// the others are left dead at no cost. With `best_only`, only the models
+/// that may be the best are scored to the end, the others left dead
+/// ([`TextScorer::score_bigrams`]).
+fn score_text_in(
+    text: &str,
+    scored: impl Fn(usize) -> bool,
+    best_only: bool,
+) -> (TextScorer, Charges, usize) {
     let mut scorer = TextScorer::new(false);
     for (i, cursor) in scorer.cursors.iter_mut().enumerate() {
         cursor.alive = scored(i);
     }
-    scorer.push(' ');
-    let mut scored = 0;
-    for c in text.chars() {
-        scored += usize::from(!c.is_ascii());
-        scorer.push(c);
+    // The CJK cursors are scored as the characters are read, the others
+    // over the events, one model after the other.
+    let mut events = Vec::with_capacity(text.len() + 2);
+    for c in std::iter::once(' ').chain(text.chars()).chain([' ']) {
+        scorer.read(c, |cursors, event| {
+            let cjk = cursors[MODELS.len()..].iter_mut().enumerate();
+            cjk.filter(|(_, c)| c.alive).for_each(|(column, c)| event.step_cjk(c, column));
+            events.push(event);
+        });
     }
-    scorer.push(' ');
+    let scored = scorer.non_ascii() as usize;
+    let charges = ascii_charges(text);
+    scorer.score_bigrams(&events, &charges, best_only);
+    (scorer, charges, scored)
+}
+
+/// The charges of the plain ASCII of `text` ([`score_text`]).
+fn ascii_charges(text: &str) -> Charges {
     let mut gaps = Gaps::default();
     let mut pairs = AsciiPairs::default();
     let (mut plain, mut in_tag) = (0, false);
@@ -468,8 +659,7 @@ fn score_text_in(text: &str, scored: impl Fn(usize) -> bool) -> (TextScorer, Cha
             _ => {}
         }
     }
-    let charges = Charges::new(Some(&gaps), &Hints::default()).with_pairs(&pairs);
-    (scorer, charges, scored)
+    Charges::new(Some(&gaps), &Hints::default()).with_pairs(&pairs)
 }
 
 /// The cost of a text under each language's models ([`language_costs`]),
@@ -554,7 +744,7 @@ pub fn language_costs(text: &str) -> LanguageCosts {
 /// of [`language_costs`] gives it, with only that language's models
 /// scored; `None` for a language without a model.
 pub(crate) fn language_cost(text: &str, language: &str) -> Option<f32> {
-    let (scorer, charges, scored) = score_text_in(text, |i| language_tag(i) == language);
+    let (scorer, charges, scored) = score_text_in(text, |i| language_tag(i) == language, false);
     if scored == 0 {
         return Some(0.0);
     }
@@ -641,6 +831,48 @@ mod tests {
     fn cjk_costs_are_in_charfreq_order() {
         let languages: Vec<&str> = CJK_COSTS.iter().map(|x| x.0).collect();
         assert_eq!(languages, CharFreq::ALL.map(CharFreq::language));
+    }
+
+    /// Texts of every kind the scorer meets: natural text in several
+    /// scripts, its mojibake, markup, runs of symbols and capitals, controls.
+    fn sample_texts() -> Vec<String> {
+        let mut texts: Vec<String> = [
+            "",
+            "plain",
+            "GRÜSSE AUS KÖLN, ÀBC déf İstanbul",
+            "═══ ─── *** «»«» ©© 12 € \u{1}\u{7F} \u{FFFD}\u{E000} x\u{85}y",
+            "<p class=\"x\">Тест</p>\t\r\nmixed 中文 かな 한국어 Ελληνικά",
+        ]
+        .map(String::from)
+        .to_vec();
+        for lang in ["de", "ru", "ja", "zh-Hans", "ko", "el", "vi", "ar"] {
+            let text = testkit::text_lines(lang, true).into_iter().take(60).collect::<Vec<_>>();
+            let text = format!("<p>{}</p>", text.join("\n"));
+            texts.push(crate::Charset::Windows1252.decode(text.as_bytes()).0.into_owned());
+            texts.push(text);
+        }
+        texts
+    }
+
+    /// Each model's cursor after `text`, scored character by character.
+    fn streamed(text: &str) -> Vec<(u32, u8, u8)> {
+        let mut scorer = TextScorer::new(false);
+        std::iter::once(' ').chain(text.chars()).chain([' ']).for_each(|c| scorer.push(c));
+        scorer.cursors.iter().map(|c| (c.cost, c.prev, c.case)).collect()
+    }
+
+    #[test]
+    fn one_model_after_the_other_scores_as_every_model_for_each_character() {
+        for text in sample_texts() {
+            let (scorer, charges, _) = score_text(&text);
+            let cursors: Vec<_> = scorer.cursors.iter().map(|c| (c.cost, c.prev, c.case)).collect();
+            assert_eq!(cursors, streamed(&text), "{text}");
+            // Only the models that may be the best scored to the end: the
+            // same best cost and language.
+            let (cost, language) = scorer.best(&charges);
+            let (bounded, bounded_charges, _) = score_text_in(&text, |_| true, true);
+            assert_eq!(bounded.best(&bounded_charges), (cost, language), "{text}");
+        }
     }
 
     #[test]
