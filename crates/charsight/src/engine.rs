@@ -7,7 +7,7 @@
 
 use crate::detect::Detector;
 use crate::detection::{Detection, Policy};
-use crate::pipeline::decide;
+use crate::pipeline::{decide, Context};
 use crate::Charset;
 
 /// An encoding a caller names for [`Engine::default_encoding`] or
@@ -186,7 +186,19 @@ impl Engine {
 
     /// A content detector with this engine's hints.
     pub(crate) fn detector(&self) -> Detector {
-        Detector::with_hints(self.tld.as_deref(), self.language.as_deref())
+        self.context().detector()
+    }
+
+    /// The settings the pipeline decides by.
+    fn context(&self) -> Context<'_> {
+        Context {
+            content_type: self.content_type.as_deref(),
+            default: self.default.as_ref().map(EncodingChoice::label),
+            forced: self.forced.as_ref().map(EncodingChoice::label),
+            policy: self.policy,
+            tld: self.tld.as_deref(),
+            language: self.language.as_deref(),
+        }
     }
 }
 
@@ -236,7 +248,7 @@ impl Session<'_> {
     pub fn finish(mut self) -> Detection {
         self.detector.feed(b"", true);
         let complete = self.len == self.prefix.len() as u64;
-        decide(self.engine, &self.prefix, complete, self.detector.guess())
+        decide(&self.engine.context(), &self.prefix, complete, self.detector.guess())
     }
 }
 

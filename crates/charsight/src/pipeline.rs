@@ -11,19 +11,39 @@
 //! by starting with `<?xml`) the XML declaration or the Appendix F pattern.
 
 use crate::damage::{self, too_malformed, weigh, UTF8_SEQUENCES, WEIGHED_BYTES};
-use crate::detect::{Guess, Plausibility};
+use crate::detect::{Detector, Guess, Plausibility};
 use crate::detection::{Candidate, Detection, Doubt, Policy, Rule};
-use crate::engine::Engine;
 use crate::font::{self, FontLayer};
 use crate::sniff::{self, http, DocumentKind, Evidence, Source};
 use crate::verify::{Sample, Verification};
 use crate::Charset;
 
+/// What the pipeline is told besides the bytes: an
+/// [`Engine`](crate::Engine)'s settings.
+pub(crate) struct Context<'a> {
+    /// The HTTP `Content-Type` value.
+    pub content_type: Option<&'a [u8]>,
+    /// The labels of the user's default and forced encodings.
+    pub default: Option<&'a [u8]>,
+    pub forced: Option<&'a [u8]>,
+    pub policy: Policy,
+    /// The detector's hints.
+    pub tld: Option<&'a str>,
+    pub language: Option<&'a str>,
+}
+
+impl Context<'_> {
+    /// A content detector with the context's hints.
+    pub(crate) fn detector(&self) -> Detector {
+        Detector::with_hints(self.tld, self.language)
+    }
+}
+
 /// Gathers the evidence of `prefix` and the engine's context, in order.
-fn gather(engine: &Engine, prefix: &[u8]) -> (Vec<Evidence>, DocumentKind) {
+fn gather(engine: &Context<'_>, prefix: &[u8]) -> (Vec<Evidence>, DocumentKind) {
     let mut evidence = Vec::new();
     let bom = sniff::bom::sniff(prefix);
-    let content_type = engine.content_type.as_deref().map(http::parse);
+    let content_type = engine.content_type.map(http::parse);
     let document = DocumentKind::of(content_type.as_ref().and_then(|c| c.kind), prefix);
     let (start, form) = match &bom {
         Some(bom) => (bom.len, bom.charset),
@@ -46,9 +66,9 @@ fn gather(engine: &Engine, prefix: &[u8]) -> (Vec<Evidence>, DocumentKind) {
     if engine.policy == Policy::Whatwg {
         evidence.iter_mut().for_each(as_a_browser_reads);
     }
-    for (source, choice) in [(Source::Default, &engine.default), (Source::Forced, &engine.forced)] {
-        if let Some(choice) = choice {
-            let mut e = Evidence::from_label(source, choice.label(), 0);
+    for (source, label) in [(Source::Default, engine.default), (Source::Forced, engine.forced)] {
+        if let Some(label) = label {
+            let mut e = Evidence::from_label(source, label, 0);
             e.len = 0;
             evidence.push(e);
         }
@@ -333,7 +353,12 @@ fn doubt(
 }
 
 /// Applies the policy to the evidence and the content's guess.
-pub(crate) fn decide(engine: &Engine, prefix: &[u8], complete: bool, guess: Guess) -> Detection {
+pub(crate) fn decide(
+    engine: &Context<'_>,
+    prefix: &[u8],
+    complete: bool,
+    guess: Guess,
+) -> Detection {
     let (evidence, document) = gather(engine, prefix);
     let first =
         |source: Source| evidence.iter().find(|e| e.source == source).and_then(Evidence::usable);
@@ -559,6 +584,7 @@ fn font_layer(charset: Charset, prefix: &[u8]) -> Option<FontLayer> {
 mod tests {
     use super::*;
     use crate::sniff::Note;
+    use crate::Engine;
 
     #[test]
     fn precedence_whatwg() {
