@@ -205,6 +205,8 @@ charsets! {
         EucTw => "EUC-TW", Codec::EucTw, "Traditional Chinese, CNS 11643 planes 1-7 and 15.";
         Iso2022Kr => "ISO-2022-KR", Codec::Iso2022Kr,
             "Korean mail (RFC 1557), decoded for real where WHATWG maps it to `replacement`.";
+        HzGb2312 => "HZ-GB-2312", Codec::Hz,
+            "Simplified Chinese mail and news (RFC 1843), GB 2312 in 7 bits, decoded for real where WHATWG maps it to `replacement`.";
     }
 }
 
@@ -217,15 +219,15 @@ impl Charset {
     /// Whether bytes 0x00–0x7F mean ASCII in this encoding, so that ASCII
     /// markup (`<meta charset=…>`) reads the same in it as in ASCII.
     ///
-    /// False for UTF-16/32, ISO-2022-JP and ISO-2022-KR (their escapes and
-    /// shifts reuse ASCII bytes), `replacement` and EBCDIC. True, though not
+    /// False for UTF-16/32, ISO-2022-JP, ISO-2022-KR and HZ-GB-2312 (their
+    /// escapes and shifts reuse ASCII bytes), `replacement` and EBCDIC. True, though not
     /// for every byte, for VISCII (six C0 control bytes are letters) and
     /// IBM864 (0x25 is U+066A ARABIC PERCENT SIGN): markup reads the same in
     /// them.
     pub fn is_ascii_compatible(self) -> bool {
         match self.codec() {
             Codec::Whatwg(e) => e.is_ascii_compatible() && e != encoding_rs::REPLACEMENT,
-            Codec::Utf32 { .. } | Codec::Iso2022Kr => false,
+            Codec::Utf32 { .. } | Codec::Iso2022Kr | Codec::Hz => false,
             Codec::SingleByte(table) => table.ascii_compatible,
             Codec::Johab | Codec::EucTw => true,
         }
@@ -243,7 +245,9 @@ impl Charset {
         match self.codec() {
             Codec::Whatwg(e) => e.is_single_byte(),
             Codec::SingleByte(_) => true,
-            Codec::Utf32 { .. } | Codec::Johab | Codec::EucTw | Codec::Iso2022Kr => false,
+            Codec::Utf32 { .. } | Codec::Johab | Codec::EucTw | Codec::Iso2022Kr | Codec::Hz => {
+                false
+            }
         }
     }
 
@@ -260,10 +264,10 @@ impl Charset {
     }
 
     /// Whether the meaning of a byte depends on escape sequences seen
-    /// before it (ISO-2022-JP, ISO-2022-KR), so the same text has several
-    /// encodings.
+    /// before it (ISO-2022-JP, ISO-2022-KR, HZ-GB-2312), so the same text
+    /// has several encodings.
     pub fn is_stateful(self) -> bool {
-        matches!(self, Charset::Iso2022Jp | Charset::Iso2022Kr)
+        matches!(self, Charset::Iso2022Jp | Charset::Iso2022Kr | Charset::HzGb2312)
     }
 
     /// The byte order mark of this encoding, if it has one.
@@ -419,6 +423,7 @@ mod tests {
         assert!(!Charset::Iso2022Jp.is_ascii_compatible());
         assert!(!Charset::Replacement.is_ascii_compatible());
         assert!(!Charset::Iso2022Kr.is_ascii_compatible());
+        assert!(!Charset::HzGb2312.is_ascii_compatible());
         for c in [Charset::Johab, Charset::EucTw, Charset::Ibm437, Charset::Viscii] {
             assert!(c.is_ascii_compatible(), "{c}");
         }
@@ -430,10 +435,10 @@ mod tests {
     #[test]
     fn extra_charsets() {
         let extra: Vec<_> = Charset::ALL.iter().filter(|c| !c.is_whatwg()).collect();
-        assert_eq!(extra.len(), 60);
+        assert_eq!(extra.len(), 61);
         assert_eq!(extra.iter().filter(|c| c.is_single_byte()).count(), 55);
         assert_eq!(extra.iter().filter(|c| c.is_ebcdic()).count(), 23);
-        for c in [Charset::Johab, Charset::EucTw, Charset::Iso2022Kr] {
+        for c in [Charset::Johab, Charset::EucTw, Charset::Iso2022Kr, Charset::HzGb2312] {
             assert!(!c.is_single_byte() && !c.is_unicode(), "{c}");
         }
         // Markup in ASCII reads the same in every ASCII-compatible charset.

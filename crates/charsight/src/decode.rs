@@ -18,8 +18,8 @@
 //!   private-use character, and `87 90`, NEC's copy of `81 E0`; GBK `A2 E3`,
 //!   which reads as `€` like `80`; GB18030's four-byte form of a character
 //!   of the escape range), so that the round trip is exact for every
-//!   encoding. In the stateful ISO-2022-JP and ISO-2022-KR, whose switches
-//!   have several spellings, the switches are escaped too, and the encoder
+//!   encoding. In the stateful ISO-2022-JP, ISO-2022-KR and HZ-GB-2312,
+//!   whose switches have several spellings, the switches are escaped too, and the encoder
 //!   writes each character in the mode the escaped switches set.
 //!
 //! A decoder can also splice text over byte ranges (rewriting a declaration
@@ -636,8 +636,8 @@ impl TextEncoder {
 
 /// The original bytes of text decoded from `charset` with
 /// [`Errors::Escape`]: valid parts re-encoded, escapes written back raw.
-/// Exact for every charset (the switches of ISO-2022-JP and ISO-2022-KR
-/// are escaped too), unless a Unicode input held characters of the escape
+/// Exact for every charset (the switches of ISO-2022-JP, ISO-2022-KR and
+/// HZ-GB-2312 are escaped too), unless a Unicode input held characters of the escape
 /// range ([`TextDecoder::escape_collisions`]).
 ///
 /// # Example

@@ -18,12 +18,14 @@
 //! and aliases (`cp037`, `mac_greek`, `latin9`) and the usual iconv and
 //! Java names (`MAC-IS`, `EBCDIC-CP-US`, `x-IBM875`).
 //!
-//! One label departs from the Encoding Standard on purpose: `iso-2022-kr`
-//! (and `csiso2022kr`) names [`Charset::Iso2022Kr`], which charsight decodes
-//! for real, where WHATWG maps it to `replacement` (a single U+FFFD) to
-//! keep browsers from an encoding nobody should send. A reader of old mail
-//! wants the text. The other `replacement` labels (`hz-gb-2312`,
-//! `iso-2022-cn`, `iso-2022-cn-ext`) are unchanged.
+//! Two labels depart from the Encoding Standard on purpose: `iso-2022-kr`
+//! (and `csiso2022kr`) names [`Charset::Iso2022Kr`] and `hz-gb-2312`
+//! names [`Charset::HzGb2312`], which charsight decodes for real, where
+//! WHATWG maps them to `replacement` (a single U+FFFD) to keep browsers
+//! from encodings nobody should send. A reader of old mail and news wants
+//! the text. The other `replacement` labels (`iso-2022-cn`,
+//! `iso-2022-cn-ext`) are unchanged. The `whatwg` policy reads all of them
+//! as the standard does.
 //!
 //! [_get an encoding_]: https://encoding.spec.whatwg.org/#concept-encoding-get
 
@@ -280,6 +282,7 @@ fn alias(squeezed: &[u8]) -> Option<Charset> {
         b"euctw" | b"xeuctw" | b"cns11643" | b"cp964" | b"ibm964" => EucTw,
         // WHATWG: `replacement`; see the module docs.
         b"iso2022kr" | b"csiso2022kr" | b"cp50225" => Iso2022Kr,
+        b"hzgb2312" | b"hz" | b"hzgb" | b"cp52936" => HzGb2312,
         _ => return None,
     };
     Some(charset)
@@ -329,7 +332,7 @@ mod tests {
             (b"utf-16", Utf16Le),
             (b"utf-16be", Utf16Be),
             (b"x-user-defined", XUserDefined),
-            (b"hz-gb-2312", Replacement),
+            (b"iso-2022-cn", Replacement),
             (b"\t\n KOI8-R \x0c", Koi8R),
         ] {
             assert_eq!(resolve(label), Ok(charset), "{}", String::from_utf8_lossy(label));
@@ -471,12 +474,17 @@ mod tests {
     }
 
     #[test]
-    fn iso_2022_kr_is_decoded_not_replaced() {
+    fn iso_2022_kr_and_hz_are_decoded_not_replaced() {
         // The Encoding Standard maps these labels to `replacement`.
-        for label in [&b"iso-2022-kr"[..], b"csiso2022kr"] {
+        for (label, charset) in [
+            (&b"iso-2022-kr"[..], Iso2022Kr),
+            (b"csiso2022kr", Iso2022Kr),
+            (b"hz-gb-2312", HzGb2312),
+        ] {
             assert_eq!(Encoding::for_label(label), Some(encoding_rs::REPLACEMENT));
-            assert_eq!(resolve(label), Ok(Iso2022Kr));
+            assert_eq!(resolve(label), Ok(charset));
         }
+        assert_eq!(resolve(b"HZ"), Ok(HzGb2312));
         assert_eq!(resolve(b"iso-2022-cn"), Ok(Replacement));
     }
 

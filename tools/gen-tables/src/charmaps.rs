@@ -11,14 +11,18 @@
 //!     (hex) for bytes 80-FF and for lower bytes that are not ASCII;
 //!   - `EUC-TW.txt`: the CNS 11643 planes as `plane row` lines of 94 code
 //!     points (hex, `-` for none);
+//!   - `GB2312.txt`: GB 2312's rows (glibc's `GB2312`, which is EUC-CN) as
+//!     `row` lines of 94 code points, for HZ-GB-2312;
 //!   - `oracles.txt`: the size and FNV-1a hash of glibc's whole multi-byte
-//!     mapping for JOHAB, EUC-KR and EUC-TW, which charsight's tests compare
-//!     with what its decoders produce;
+//!     mapping for JOHAB, EUC-KR, EUC-TW and GB2312, which charsight's tests
+//!     compare with what its decoders produce;
 //!   - `python.txt`: how `python3` (its version recorded) decodes every
 //!     byte in each of [`PYTHON_CODECS`], which charsight's tests compare
 //!     with its tables. It is the one output that depends on the machine's
-//!     Python rather than on a pinned input.
-//! - `emit` turns that data (all but `python.txt`) into
+//!     Python rather than on a pinned input;
+//!   - `python-hz.txt`: how `python3` decodes each pair of bytes 21-7E in
+//!     GB mode (`~{` … `~}`) of its `hz` codec, in `GB2312.txt`'s layout.
+//! - `emit` turns that data (all but the two Python files) into
 //!   `generated/charmaps.rs`.
 
 use std::collections::BTreeMap;
@@ -158,7 +162,7 @@ const PYTHON_CODECS: &[&str] = &[
 ];
 
 /// Multi-byte charmaps whose whole mapping is summarised in `oracles.txt`.
-const ORACLES: &[&str] = &["JOHAB", "EUC-KR", "EUC-TW"];
+const ORACLES: &[&str] = &["JOHAB", "EUC-KR", "EUC-TW", "GB2312"];
 
 /// CNS 11643 planes of glibc's EUC-TW, in the order of the generated arrays.
 const EUC_TW_PLANES: [u8; 8] = [1, 2, 3, 4, 5, 6, 7, 15];
@@ -274,13 +278,21 @@ pub fn count(locales: &Path, python: &Path, out: &mut Output) -> Result<()> {
     let text = euc_tw_data(&format!("{}, by {command}", glibc("charmap EUC-TW")), &euc_tw)?;
     out.file(&data_path("EUC-TW"), text.as_bytes())?;
 
+    let gb2312 = read("GB2312")?;
+    let text = gb2312_data(&format!("{}, by {command}", glibc("charmap GB2312")), &gb2312)?;
+    out.file(&data_path("GB2312"), text.as_bytes())?;
+
     let mut oracles = format!(
         "# From {}, by {command}.\n# Checksums of glibc's multi-byte mappings: charmap, mappings, FNV-1a 64 of\n\
          # the mappings sorted by bytes, each as (length byte, bytes, code point as u32 LE).\n",
         glibc("charmaps")
     );
     for &name in ORACLES {
-        let mappings = if name == "EUC-TW" { euc_tw.clone() } else { read(name)? };
+        let mappings = match name {
+            "EUC-TW" => euc_tw.clone(),
+            "GB2312" => gb2312.clone(),
+            _ => read(name)?,
+        };
         let sorted: BTreeMap<Vec<u8>, u32> = mappings
             .into_iter()
             .filter(|m| m.bytes.len() > 1)
@@ -289,7 +301,8 @@ pub fn count(locales: &Path, python: &Path, out: &mut Output) -> Result<()> {
         writeln!(oracles, "{name} {} {:016x}", sorted.len(), fnv1a64(&sorted))?;
     }
     out.file(&data_path("oracles"), oracles.as_bytes())?;
-    out.file(&data_path("python"), python_decodings(&command)?.as_bytes())
+    out.file(&data_path("python"), python_decodings(&command)?.as_bytes())?;
+    out.file(&data_path("python-hz"), python_hz(&command)?.as_bytes())
 }
 
 /// Checks a package against its pin and unpacks it with `dpkg-deb -x`.
@@ -399,6 +412,35 @@ fn python_decodings(command: &str) -> Result<String> {
         "# How Python {version} decodes each byte 00-FF (hex code points, `-` for an\n\
          # error) in its codecs of the charsets charsight has outside the Encoding\n\
          # Standard, by {command}. Read by charsight's tests.\n{lines}"
+    ))
+}
+
+/// How Python decodes each pair of bytes 21-7E between `~{` and `~}` with
+/// its `hz` codec: one line per row with a character, the row and 94 code
+/// points (hex, `-` for an error), as in `GB2312.txt`.
+fn python_hz(command: &str) -> Result<String> {
+    const SCRIPT: &str = "import sys\n\
+        print(sys.version.split()[0])\n\
+        for row in range(0x21, 0x7F):\n\
+        \x20   cells = []\n\
+        \x20   for cell in range(0x21, 0x7F):\n\
+        \x20       try:\n\
+        \x20           text = bytes([0x7E, 0x7B, row, cell, 0x7E, 0x7D]).decode('hz')\n\
+        \x20           cells.append('%04X' % ord(text) if len(text) == 1 else '?')\n\
+        \x20       except UnicodeDecodeError:\n\
+        \x20           cells.append('-')\n\
+        \x20   if set(cells) != {'-'}:\n\
+        \x20       print('%02X' % row, ' '.join(cells))\n";
+    let output =
+        Command::new("python3").arg("-c").arg(SCRIPT).output().context("running python3")?;
+    ensure!(output.status.success(), "python3: {}", String::from_utf8_lossy(&output.stderr));
+    let stdout = String::from_utf8(output.stdout)?;
+    let (version, lines) = stdout.split_once('\n').context("no output from python3")?;
+    ensure!(!lines.contains('?'), "python3: a pair decodes to more than one character");
+    Ok(format!(
+        "# How Python {version} decodes each pair of bytes 21-7E in GB mode of its `hz`\n\
+         # codec (HZ-GB-2312): `row` (hex) and 94 code points for cells 21-7E (hex,\n\
+         # `-` for an error), by {command}. Read by charsight's tests.\n{lines}"
     ))
 }
 
@@ -521,6 +563,42 @@ fn euc_tw_data(source: &str, mappings: &[Mapping]) -> Result<String> {
     Ok(text)
 }
 
+/// GB 2312 (glibc's `GB2312`, EUC-CN: row|80, cell|80) as intermediate
+/// text: one line per non-empty row.
+fn gb2312_data(source: &str, mappings: &[Mapping]) -> Result<String> {
+    let mut grid: BTreeMap<u8, [u32; CELLS]> = BTreeMap::new();
+    for m in mappings {
+        ensure!(m.reversible, "{source}: irreversible: {m:?}");
+        let (row, cell) = match m.bytes[..] {
+            [b] => {
+                ensure!(u32::from(b) == m.code_point && b < 0x80, "{source}: {m:?}");
+                continue;
+            }
+            [row @ 0xA1..=0xFE, cell @ 0xA1..=0xFE] => (row, cell),
+            _ => bail!("{source}: unexpected bytes {m:?}"),
+        };
+        ensure!(is_bmp_char(m.code_point) && m.code_point > 0x7F, "{source}: {m:?}");
+        let cell = &mut grid.entry(row - 0x80).or_insert([0; CELLS])[usize::from(cell - 0xA1)];
+        ensure!(*cell == 0, "{source}: twice: {m:?}");
+        *cell = m.code_point;
+    }
+    let mut text = format!(
+        "# From {source}.\n# GB 2312 rows as `row` (21-7E, hex) and 94 code points for cells 21-7E\n\
+         # (hex, `-` for none). EUC-CN is row|80, cell|80; HZ-GB-2312 is row, cell.\n"
+    );
+    for (row, cells) in grid {
+        write!(text, "{row:02X}")?;
+        for cell in cells {
+            match cell {
+                0 => text.push_str(" -"),
+                c => write!(text, " {c:04X}")?,
+            }
+        }
+        text.push('\n');
+    }
+    Ok(text)
+}
+
 /// Reads an intermediate data file, without its `#` comments.
 fn read_data(name: &str) -> Result<(String, Vec<u8>)> {
     let path = data_path(name);
@@ -567,6 +645,7 @@ pub fn emit(out: &mut Output) -> Result<()> {
         writeln!(body, "], ascii_compatible: {ascii_compatible} }};")?;
     }
     emit_euc_tw(&mut body, &mut inputs)?;
+    emit_gb2312(&mut body, &mut inputs)?;
     emit_oracles(&mut body, &mut inputs)?;
     out.rust("charmaps", "emit (data: count charmaps <locales.deb>)", &inputs, &body)
 }
@@ -666,6 +745,34 @@ fn emit_euc_tw(body: &mut String, inputs: &mut Vec<u8>) -> Result<()> {
     )?;
     for byte in plane2 {
         write!(body, "{byte:#04X},")?;
+    }
+    writeln!(body, "];")?;
+    Ok(())
+}
+
+/// GB 2312's cells, row by row (see `GB2312.txt`).
+fn emit_gb2312(body: &mut String, inputs: &mut Vec<u8>) -> Result<()> {
+    let (text, raw) = read_data("GB2312")?;
+    inputs.extend(raw);
+    let mut cells = vec![0u32; CELLS * CELLS];
+    for line in text.lines() {
+        let fields: Vec<&str> = line.split(' ').collect();
+        ensure!(fields.len() == 1 + CELLS, "bad GB2312 line {line}");
+        let row = hex(fields[0])? as usize;
+        ensure!((0x21..=0x7E).contains(&row), "bad row {row}");
+        for (i, field) in fields[1..].iter().enumerate() {
+            cells[(row - 0x21) * CELLS + i] = if *field == "-" { 0 } else { hex(field)? };
+        }
+    }
+    writeln!(
+        body,
+        "\n/// GB 2312: the code point of row `r` and cell `c` (each 0x21 to 0x7E)\n\
+         /// at `(r - 0x21) * 94 + (c - 0x21)`, 0 for none.\n\
+         pub static GB2312_CELLS: [u16; {}] = [",
+        cells.len()
+    )?;
+    for cell in &cells {
+        write!(body, "{cell:#06X},")?;
     }
     writeln!(body, "];")?;
     Ok(())

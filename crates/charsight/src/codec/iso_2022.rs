@@ -1,8 +1,9 @@
 //! The stateful encodings byte for byte, for lossless escaping.
 //!
-//! ISO-2022-JP and ISO-2022-KR spell the same text several ways: a
-//! redundant `ESC ( B`, `ESC $ @` for `ESC $ B`, `ESC ( J` before plain
-//! ASCII, a missing final switch, a repeated designation or shift. So that
+//! ISO-2022-JP, ISO-2022-KR and HZ-GB-2312 spell the same text several
+//! ways: a redundant `ESC ( B`, `ESC $ @` for `ESC $ B`, `ESC ( J` before
+//! plain ASCII, a missing final switch, a repeated designation or shift, an
+//! empty `~{~}`, a line continuation. So that
 //! decoding with [`Errors::Escape`](crate::decode::Errors::Escape) and
 //! encoding back gives the original bytes, an [`ExactReader`] reads every
 //! switch (and every character its mode would not write back the same) as
@@ -12,9 +13,9 @@
 //!
 //! Both run one state machine per encoding: ISO-2022-JP's of the Encoding
 //! Standard (ASCII, JIS X 0201 Roman and katakana, JIS X 0208), and the
-//! codec's own ISO-2022-KR decoder.
+//! codec's own ISO-2022-KR and HZ-GB-2312 decoders.
 
-use super::{iso_2022_kr, ksx1001, ByteDecoder, Step};
+use super::{hz, iso_2022_kr, ksx1001, ByteDecoder, Step};
 use crate::Charset;
 
 const ESC: u8 = 0x1B;
@@ -141,10 +142,11 @@ fn jis0208_code(c: char) -> Option<[u8; 2]> {
     }
 }
 
-/// One of the two state machines.
+/// One of the three state machines.
 enum Machine {
     Jp(JpDecoder),
     Kr(iso_2022_kr::Decoder),
+    Hz(hz::Decoder),
 }
 
 impl Machine {
@@ -152,6 +154,7 @@ impl Machine {
         match charset {
             Charset::Iso2022Jp => Some(Machine::Jp(JpDecoder::default())),
             Charset::Iso2022Kr => Some(Machine::Kr(iso_2022_kr::Decoder::default())),
+            Charset::HzGb2312 => Some(Machine::Hz(hz::Decoder::default())),
             _ => None,
         }
     }
@@ -160,6 +163,7 @@ impl Machine {
         match self {
             Machine::Jp(d) => d.step(byte),
             Machine::Kr(d) => d.step(byte),
+            Machine::Hz(d) => d.step(byte),
         }
     }
 
@@ -167,6 +171,7 @@ impl Machine {
         match self {
             Machine::Jp(d) => d.finish(),
             Machine::Kr(d) => d.finish(),
+            Machine::Hz(d) => d.finish(),
         }
     }
 
@@ -175,14 +180,17 @@ impl Machine {
         match self {
             Machine::Jp(d) => d.state == State::Idle,
             Machine::Kr(d) => d.idle(),
+            Machine::Hz(d) => d.idle(),
         }
     }
 
-    /// Where a stream would start: ASCII (and ISO-2022-KR not shifted).
+    /// Where a stream would start: ASCII (ISO-2022-KR not shifted, HZ
+    /// outside `~{` … `~}`).
     fn at_start(&self) -> bool {
         match self {
             Machine::Jp(d) => d.mode == Mode::Ascii,
             Machine::Kr(d) => !d.shifted(),
+            Machine::Hz(d) => !d.gb(),
         }
     }
 
@@ -209,6 +217,8 @@ impl Machine {
                 Some(b @ 0x00..=0x1F) => Some(vec![b]),
                 _ => ksx1001::encode(c).map(|(row, cell)| vec![row, cell]),
             },
+            Machine::Hz(d) if d.gb() => hz::encode_pair(c).map(Vec::from),
+            Machine::Hz(_) => hz_ascii(c),
         }
     }
 
@@ -219,6 +229,7 @@ impl Machine {
         match (self, bytes) {
             (Machine::Jp(_), &[lead, trail]) => jis0208_code(c) == Some([lead, trail]),
             (Machine::Kr(_), &[row, cell]) => ksx1001::encode(c) == Some((row, cell)),
+            (Machine::Hz(d), &[row, cell]) if d.gb() => hz::encode_pair(c) == Some([row, cell]),
             _ => true,
         }
     }
@@ -379,6 +390,10 @@ impl Follower {
                 bytes.extend_from_slice(&[0x0E, row, cell]);
                 Some(bytes)
             }
+            Charset::HzGb2312 => hz_ascii(c).or_else(|| {
+                let [row, cell] = hz::encode_pair(c)?;
+                Some(vec![b'~', b'{', row, cell])
+            }),
             _ => {
                 // encoding_rs's encoder from ASCII, without its switch back.
                 let mut encoder = encoding_rs::ISO_2022_JP.new_encoder();
@@ -396,7 +411,11 @@ impl Follower {
     /// Back to where the stream starts, if this encoder left it.
     fn reset(&mut self, dst: &mut Vec<u8>) {
         if self.machine.idle() && !self.machine.at_start() {
-            let back: &[u8] = if self.charset == Charset::Iso2022Kr { b"\x0F" } else { b"\x1B(B" };
+            let back: &[u8] = match self.charset {
+                Charset::Iso2022Kr => b"\x0F",
+                Charset::HzGb2312 => b"~}",
+                _ => b"\x1B(B",
+            };
             self.push(back, dst);
         }
         self.switched = false;
@@ -407,6 +426,14 @@ impl Follower {
         if self.switched {
             self.reset(dst);
         }
+    }
+}
+
+/// The bytes of an ASCII character in HZ's ASCII mode (`~~` for `~`).
+fn hz_ascii(c: char) -> Option<Vec<u8>> {
+    match c {
+        '~' => Some(b"~~".to_vec()),
+        _ => c.is_ascii().then(|| vec![c as u8]),
     }
 }
 
@@ -482,6 +509,29 @@ mod tests {
     }
 
     #[test]
+    fn hz_switches_and_tildes_come_back() {
+        for bytes in
+            [&b"a~{VPND~}b"[..], b"~{~}~{VP~}~~~\n~{VP\nND", b"~x~{~~~\nVP!\x7f~}~", b"~{VP"]
+        {
+            assert_eq!(round_trip(Charset::HzGb2312, bytes, 100).1, bytes, "{bytes:x?}");
+        }
+    }
+
+    #[test]
+    fn hz_every_two_byte_sequence_comes_back() {
+        for lead in 0..=0xFF_u8 {
+            for trail in 0..=0xFF_u8 {
+                let bytes = [b'~', b'{', lead, trail, b'~', b'}'];
+                assert_eq!(
+                    round_trip(Charset::HzGb2312, &bytes, 8).1,
+                    bytes,
+                    "{lead:02x} {trail:02x}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn jp_every_two_byte_sequence_comes_back() {
         for lead in 0..=0xFF_u8 {
             for trail in 0..=0xFF_u8 {
@@ -517,6 +567,9 @@ mod tests {
             Just(b"\x1b(J".to_vec()),
             Just(b"\x1b(I".to_vec()),
             Just(b"\x1b$)C".to_vec()),
+            Just(b"~{".to_vec()),
+            Just(b"~}".to_vec()),
+            Just(b"~".to_vec()),
             Just(vec![0x0E]),
             Just(vec![0x0F]),
             Just(b"\n".to_vec()),
@@ -528,14 +581,14 @@ mod tests {
 
     proptest! {
         #[test]
-        fn any_bytes_come_back(bytes in stateful_bytes(), chunk in 1usize..9, kr: bool) {
-            let charset = if kr { Charset::Iso2022Kr } else { Charset::Iso2022Jp };
+        fn any_bytes_come_back(bytes in stateful_bytes(), chunk in 1usize..9, which in 0..3usize) {
+            let charset = [Charset::Iso2022Jp, Charset::Iso2022Kr, Charset::HzGb2312][which];
             prop_assert_eq!(round_trip(charset, &bytes, chunk).1, bytes);
         }
 
         #[test]
         fn follower_without_raw_bytes_is_the_usual_encoder(text in "[a-z\\\\~¥‾ｱ-ﾝ亜-腕가-힣\n]{0,12}") {
-            for charset in [Charset::Iso2022Jp, Charset::Iso2022Kr] {
+            for charset in [Charset::Iso2022Jp, Charset::Iso2022Kr, Charset::HzGb2312] {
                 let mut follower = Follower::new(charset).unwrap();
                 let mut out = Vec::new();
                 let mut usual = charset.new_encoder();

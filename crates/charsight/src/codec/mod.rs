@@ -1,8 +1,8 @@
 //! Streaming decoders and encoders for every [`Charset`]: `encoding_rs` for
 //! the WHATWG encodings, and charsight's own codecs for the rest: UTF-32,
 //! the single-byte tables generated from glibc's charmaps and CPython's
-//! codecs (DOS, Mac OS and EBCDIC code pages, VISCII, …), Johab, EUC-TW and
-//! ISO-2022-KR.
+//! codecs (DOS, Mac OS and EBCDIC code pages, VISCII, …), Johab, EUC-TW,
+//! ISO-2022-KR and HZ-GB-2312.
 //!
 //! [`Decoder`] reports each malformed byte sequence with its offset in the
 //! whole stream and its bytes, and [`Encoder`] each character the encoding
@@ -15,6 +15,7 @@
 //! follows (so `A1 41` in EUC-TW is a malformed `A1` and then `A`).
 
 mod euc_tw;
+mod hz;
 mod iso_2022;
 mod iso_2022_kr;
 mod johab;
@@ -44,6 +45,8 @@ pub(crate) enum Codec {
     EucTw,
     /// ISO-2022-KR (RFC 1557).
     Iso2022Kr,
+    /// HZ-GB-2312 (RFC 1843).
+    Hz,
 }
 
 impl Codec {
@@ -116,6 +119,7 @@ enum Kind {
     Johab(johab::Decoder),
     EucTw(euc_tw::Decoder),
     Iso2022Kr(iso_2022_kr::Decoder),
+    Hz(hz::Decoder),
 }
 
 impl Decoder {
@@ -127,6 +131,7 @@ impl Decoder {
             Codec::Johab => Kind::Johab(johab::Decoder::default()),
             Codec::EucTw => Kind::EucTw(euc_tw::Decoder::default()),
             Codec::Iso2022Kr => Kind::Iso2022Kr(iso_2022_kr::Decoder::default()),
+            Codec::Hz => Kind::Hz(hz::Decoder::default()),
         };
         Decoder { kind, consumed: 0, history: [0; 8] }
     }
@@ -170,6 +175,7 @@ impl Decoder {
                 Kind::Johab(d) => decode_bytes(d, &src[pos..], dst, last),
                 Kind::EucTw(d) => decode_bytes(d, &src[pos..], dst, last),
                 Kind::Iso2022Kr(d) => decode_bytes(d, &src[pos..], dst, last),
+                Kind::Hz(d) => decode_bytes(d, &src[pos..], dst, last),
             };
             pos += read;
             match result {
@@ -225,7 +231,7 @@ enum Step {
 }
 
 /// A decoder that reads one byte at a time: UTF-32, Johab, EUC-TW,
-/// ISO-2022-KR.
+/// ISO-2022-KR, HZ-GB-2312.
 trait ByteDecoder {
     /// Reads one byte. After a malformed sequence the decoder is back in a
     /// state where the next byte starts afresh.
@@ -331,6 +337,7 @@ enum EncoderKind {
     Johab,
     EucTw,
     Iso2022Kr(iso_2022_kr::Encoder),
+    Hz(hz::Encoder),
     /// A stateful encoding whose raw bytes are written too.
     Follower(iso_2022::Follower),
 }
@@ -350,6 +357,7 @@ impl Encoder {
             Codec::Johab => EncoderKind::Johab,
             Codec::EucTw => EncoderKind::EucTw,
             Codec::Iso2022Kr => EncoderKind::Iso2022Kr(iso_2022_kr::Encoder::default()),
+            Codec::Hz => EncoderKind::Hz(hz::Encoder::default()),
         };
         Encoder { kind, consumed: 0 }
     }
@@ -378,7 +386,7 @@ impl Encoder {
     /// `on_unmappable` is called with `dst` (to write a replacement, a
     /// numeric character reference, or nothing) and the character. `last`
     /// says that `src` ends the text, so a stateful encoding (ISO-2022-JP,
-    /// ISO-2022-KR) returns to ASCII.
+    /// ISO-2022-KR, HZ-GB-2312) returns to ASCII.
     ///
     /// Stateful encoders are in their ASCII state when `on_unmappable` is
     /// called, so an ASCII replacement is read back as ASCII.
@@ -420,6 +428,13 @@ impl Encoder {
                 EncoderKind::Johab => encode_chars(rest, dst, johab::encode_char),
                 EncoderKind::EucTw => encode_chars(rest, dst, euc_tw::encode_char),
                 EncoderKind::Iso2022Kr(e) => {
+                    let result = encode_chars(rest, dst, |c, dst| e.encode_char(c, dst));
+                    if last && result.0 == EncoderResult::InputEmpty {
+                        e.finish(dst);
+                    }
+                    result
+                }
+                EncoderKind::Hz(e) => {
                     let result = encode_chars(rest, dst, |c, dst| e.encode_char(c, dst));
                     if last && result.0 == EncoderResult::InputEmpty {
                         e.finish(dst);
