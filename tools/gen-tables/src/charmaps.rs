@@ -552,13 +552,7 @@ fn euc_tw_data(source: &str, mappings: &[Mapping]) -> Result<String> {
     );
     for ((plane, row), cells) in grid {
         write!(text, "{plane} {row:02X}")?;
-        for cell in cells {
-            match cell {
-                0 => text.push_str(" -"),
-                c => write!(text, " {c:04X}")?,
-            }
-        }
-        text.push('\n');
+        push_cells(&mut text, &cells)?;
     }
     Ok(text)
 }
@@ -588,15 +582,21 @@ fn gb2312_data(source: &str, mappings: &[Mapping]) -> Result<String> {
     );
     for (row, cells) in grid {
         write!(text, "{row:02X}")?;
-        for cell in cells {
-            match cell {
-                0 => text.push_str(" -"),
-                c => write!(text, " {c:04X}")?,
-            }
-        }
-        text.push('\n');
+        push_cells(&mut text, &cells)?;
     }
     Ok(text)
+}
+
+/// Appends a row's code points (hex, `-` for none) and ends its line.
+fn push_cells(text: &mut String, cells: &[u32; CELLS]) -> std::fmt::Result {
+    for &cell in cells {
+        match cell {
+            0 => text.push_str(" -"),
+            c => write!(text, " {c:04X}")?,
+        }
+    }
+    text.push('\n');
+    Ok(())
 }
 
 /// Reads an intermediate data file, without its `#` comments.

@@ -517,46 +517,31 @@ mod tests {
         }
     }
 
-    #[test]
-    fn hz_every_two_byte_sequence_comes_back() {
+    /// Every pair of bytes between `before` (a switch) and `after` comes
+    /// back through the escape round trip.
+    fn every_pair_comes_back(charset: Charset, before: &[u8], after: &[u8]) {
         for lead in 0..=0xFF_u8 {
             for trail in 0..=0xFF_u8 {
-                let bytes = [b'~', b'{', lead, trail, b'~', b'}'];
-                assert_eq!(
-                    round_trip(Charset::HzGb2312, &bytes, 8).1,
-                    bytes,
-                    "{lead:02x} {trail:02x}"
-                );
+                let bytes = [before, &[lead, trail], after].concat();
+                let back = round_trip(charset, &bytes, 8).1;
+                assert_eq!(back, bytes, "{charset} {lead:02x} {trail:02x}");
             }
         }
+    }
+
+    #[test]
+    fn hz_every_two_byte_sequence_comes_back() {
+        every_pair_comes_back(Charset::HzGb2312, b"~{", b"~}");
     }
 
     #[test]
     fn jp_every_two_byte_sequence_comes_back() {
-        for lead in 0..=0xFF_u8 {
-            for trail in 0..=0xFF_u8 {
-                let bytes = [0x1B, b'$', b'B', lead, trail, 0x1B, b'(', b'B'];
-                assert_eq!(
-                    round_trip(Charset::Iso2022Jp, &bytes, 8).1,
-                    bytes,
-                    "{lead:02x} {trail:02x}"
-                );
-            }
-        }
+        every_pair_comes_back(Charset::Iso2022Jp, b"\x1b$B", b"\x1b(B");
     }
 
     #[test]
     fn kr_every_two_byte_sequence_comes_back() {
-        for lead in 0..=0xFF_u8 {
-            for trail in 0..=0xFF_u8 {
-                let bytes = [0x1B, b'$', b')', b'C', 0x0E, lead, trail, 0x0F];
-                assert_eq!(
-                    round_trip(Charset::Iso2022Kr, &bytes, 8).1,
-                    bytes,
-                    "{lead:02x} {trail:02x}"
-                );
-            }
-        }
+        every_pair_comes_back(Charset::Iso2022Kr, b"\x1b$)C\x0e", b"\x0f");
     }
 
     fn stateful_bytes() -> impl Strategy<Value = Vec<u8>> {

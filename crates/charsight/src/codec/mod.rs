@@ -288,6 +288,23 @@ fn encode_chars(
     (EncoderResult::InputEmpty, src.len())
 }
 
+/// [`encode_chars`] for a stateful encoder, which `finish` takes back to
+/// its initial state when `last` ends the text.
+fn encode_stateful<E>(
+    encoder: &mut E,
+    encode_char: fn(&mut E, char, &mut Vec<u8>) -> bool,
+    finish: fn(&mut E, &mut Vec<u8>),
+    src: &str,
+    dst: &mut Vec<u8>,
+    last: bool,
+) -> (EncoderResult, usize) {
+    let result = encode_chars(src, dst, |c, dst| encode_char(encoder, c, dst));
+    if last && result.0 == EncoderResult::InputEmpty {
+        finish(encoder, dst);
+    }
+    result
+}
+
 /// A character that the target encoding cannot represent, met while
 /// encoding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -427,27 +444,30 @@ impl Encoder {
                 }
                 EncoderKind::Johab => encode_chars(rest, dst, johab::encode_char),
                 EncoderKind::EucTw => encode_chars(rest, dst, euc_tw::encode_char),
-                EncoderKind::Iso2022Kr(e) => {
-                    let result = encode_chars(rest, dst, |c, dst| e.encode_char(c, dst));
-                    if last && result.0 == EncoderResult::InputEmpty {
-                        e.finish(dst);
-                    }
-                    result
-                }
-                EncoderKind::Hz(e) => {
-                    let result = encode_chars(rest, dst, |c, dst| e.encode_char(c, dst));
-                    if last && result.0 == EncoderResult::InputEmpty {
-                        e.finish(dst);
-                    }
-                    result
-                }
-                EncoderKind::Follower(f) => {
-                    let result = encode_chars(rest, dst, |c, dst| f.encode_char(c, dst));
-                    if last && result.0 == EncoderResult::InputEmpty {
-                        f.finish(dst);
-                    }
-                    result
-                }
+                EncoderKind::Iso2022Kr(e) => encode_stateful(
+                    e,
+                    iso_2022_kr::Encoder::encode_char,
+                    iso_2022_kr::Encoder::finish,
+                    rest,
+                    dst,
+                    last,
+                ),
+                EncoderKind::Hz(e) => encode_stateful(
+                    e,
+                    hz::Encoder::encode_char,
+                    hz::Encoder::finish,
+                    rest,
+                    dst,
+                    last,
+                ),
+                EncoderKind::Follower(f) => encode_stateful(
+                    f,
+                    iso_2022::Follower::encode_char,
+                    iso_2022::Follower::finish,
+                    rest,
+                    dst,
+                    last,
+                ),
             };
             pos += read;
             match result {
