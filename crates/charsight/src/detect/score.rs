@@ -371,6 +371,9 @@ const PAIR_SAMPLE: u32 = 4096;
 #[derive(Clone, Debug)]
 pub(super) struct AsciiPairs {
     counts: [u32; PAIR_CLASSES * PAIR_CLASSES],
+    /// The pairs counted at least once (indices into `counts`, but the
+    /// first, a word's start after a break), in the order first seen.
+    seen: Vec<u16>,
     /// The class of the last byte counted.
     prev: u8,
     /// Bytes counted.
@@ -379,7 +382,7 @@ pub(super) struct AsciiPairs {
 
 impl Default for AsciiPairs {
     fn default() -> AsciiPairs {
-        AsciiPairs { counts: [0; PAIR_CLASSES * PAIR_CLASSES], prev: 0, total: 0 }
+        AsciiPairs { counts: [0; PAIR_CLASSES * PAIR_CLASSES], seen: Vec::new(), prev: 0, total: 0 }
     }
 }
 
@@ -404,7 +407,11 @@ impl AsciiPairs {
         let mut prev = usize::from(self.prev);
         for &b in text {
             let class = usize::from(PAIR_CLASS[usize::from(b & 0x7F)]);
-            self.counts[prev * PAIR_CLASSES + class] += 1;
+            let pair = prev * PAIR_CLASSES + class;
+            if self.counts[pair] == 0 && pair > 0 {
+                self.seen.push(pair as u16);
+            }
+            self.counts[pair] += 1;
             prev = class;
         }
         self.prev = prev as u8;
@@ -420,8 +427,8 @@ impl AsciiPairs {
     /// What each language is charged for the pairs (by language index): a
     /// share of its cost above the best language's, at most [`PAIR_CAP`].
     fn charges(&self, out: &mut Vec<u32>) {
-        let pairs = self.counts.iter().enumerate().skip(1).filter(|(_, &n)| n > 0);
-        let pairs: Vec<(usize, u32)> = pairs.map(|(k, &n)| (k, n)).collect();
+        let pairs: Vec<(usize, u32)> =
+            self.seen.iter().map(|&k| (usize::from(k), self.counts[usize::from(k)])).collect();
         out.clear();
         out.extend(
             ASCII_PAIRS

@@ -106,6 +106,15 @@ impl Group {
     }
 }
 
+/// The groups' cursors charged ([`SingleScorer::charged`]): group `g`'s
+/// model `m` at `costs[starts[g] + index[g][m]]`, (as a language of the
+/// encoding, as a foreign one).
+struct Charged {
+    starts: Vec<usize>,
+    index: Vec<[u8; 64]>,
+    costs: Vec<(u64, u64)>,
+}
+
 /// Every single-byte encoding's models over the same bytes.
 #[derive(Clone, Debug)]
 pub(super) struct SingleScorer {
@@ -298,17 +307,41 @@ impl SingleScorer {
         self.last = run.last().copied().or(self.last);
     }
 
+    /// Every group's cursors charged once, flat in group order: the cost of
+    /// each as a model of one of the encoding's languages and as a foreign
+    /// one (an encoding pays [`FOREIGN_COST`] for the models of languages
+    /// that do not use it).
+    fn charged(&self, charges: &Charges) -> Charged {
+        let mut starts = Vec::with_capacity(self.groups.len());
+        let mut index = Vec::with_capacity(self.groups.len());
+        let mut costs = Vec::new();
+        for group in &self.groups {
+            starts.push(costs.len());
+            let mut at = [0; 64];
+            for (j, shared) in group.cursors.iter().enumerate() {
+                let (model, cost) = (usize::from(shared.model), u64::from(shared.cursor.cost));
+                at[model] = j as u8;
+                costs.push((
+                    charges.cost(model, cost),
+                    charges.cost(model, cost + u64::from(FOREIGN_COST)),
+                ));
+            }
+            index.push(at);
+        }
+        Charged { starts, index, costs }
+    }
+
     /// The cost of each model encoding `e` still scores: (cost, model).
     fn model_costs<'a>(
         &'a self,
         e: &'a Encoding,
-        charges: &'a Charges,
+        charged: &'a Charged,
     ) -> impl Iterator<Item = (u64, u32)> + 'a {
-        let group = &self.groups[e.group];
+        // The group's cursors are a superset of the encoding's live models.
+        let (start, index) = (charged.starts[e.group], &charged.index[e.group]);
         bits(if e.alive { e.live } else { 0 }).map(move |model| {
-            let foreign = if e.users >> model & 1 == 1 { 0 } else { FOREIGN_COST };
-            let cost = u64::from(group.cursor(model).cursor.cost) + u64::from(foreign);
-            (charges.cost(model as usize, cost), model)
+            let (own, foreign) = charged.costs[start + usize::from(index[model as usize])];
+            (if e.users >> model & 1 == 1 { own } else { foreign }, model)
         })
     }
 
@@ -316,12 +349,13 @@ impl SingleScorer {
     /// model's cost, charged, and the model's language).
     pub fn readings<'a>(
         &'a self,
-        charges: &'a Charges,
+        charges: &Charges,
     ) -> impl Iterator<Item = (usize, u64, Option<&'static str>)> + 'a {
+        let charged = self.charged(charges);
         self.encodings.iter().filter(|e| !e.disqualified).map(move |e| {
             // An encoding with no model for any language scores as an
             // encoding of nothing: it can only win on a tie.
-            match self.model_costs(e, charges).min() {
+            match self.model_costs(e, &charged).min() {
                 Some((cost, m)) => (e.entry, cost, Some(MODELS[m as usize].language)),
                 None => (e.entry, u64::from(u32::MAX), None),
             }
@@ -348,13 +382,14 @@ impl SingleScorer {
     /// Within each live encoding, drops the models more than `gap` behind
     /// its best.
     pub fn prune_models(&mut self, charges: &Charges, gap: u64) {
+        let charged = self.charged(charges);
         for e in 0..self.encodings.len() {
             let encoding = &self.encodings[e];
-            let Some(best) = self.model_costs(encoding, charges).map(|c| c.0).min() else {
+            let Some(best) = self.model_costs(encoding, &charged).map(|c| c.0).min() else {
                 continue;
             };
             let mut keep = encoding.live;
-            for (cost, model) in self.model_costs(encoding, charges) {
+            for (cost, model) in self.model_costs(encoding, &charged) {
                 if cost > best + gap {
                     keep &= !(1 << model);
                 }
