@@ -37,6 +37,10 @@ use crate::{Candidate, Charset, Detection, Engine, Policy, Rule};
 /// The policies whose decisions an explanation shows side by side.
 pub const POLICIES: [Policy; 3] = [Policy::Verify, Policy::Whatwg, Policy::Detect];
 
+/// How many problems, font scopes and repairs a rendering lists at most
+/// each, unless told otherwise (`charsight explain --limit`).
+pub const DEFAULT_LIMIT: usize = 20;
+
 /// How a rendering is styled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
