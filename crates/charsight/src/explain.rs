@@ -268,6 +268,14 @@ impl fmt::Display for Rendering<'_> {
     }
 }
 
+/// `… and N more`, for a list of `len` items of which `limit` were listed.
+fn more(w: &mut fmt::Formatter<'_>, len: usize, limit: usize) -> fmt::Result {
+    if len > limit {
+        writeln!(w, "  … and {} more", len - limit)?;
+    }
+    Ok(())
+}
+
 /// Whether the decision agrees with what was declared (or nothing was).
 fn verified(detection: &Detection) -> bool {
     !matches!(detection.rule, Rule::Overridden { .. } | Rule::Unverified { .. })
@@ -534,9 +542,7 @@ fn problems(
             }
         }
     }
-    if reported.len() > limit {
-        writeln!(w, "  … and {} more", reported.len() - limit)?;
-    }
+    more(w, reported.len(), limit)?;
     for l in leftovers.iter().take(limit) {
         let hex: Vec<String> = l.bytes.iter().map(|b| format!("{b:02X}")).collect();
         writeln!(
@@ -549,9 +555,7 @@ fn problems(
             excerpt(&l.excerpt, 80)
         )?;
     }
-    if leftovers.len() > limit {
-        writeln!(w, "  … and {} more", leftovers.len() - limit)?;
-    }
+    more(w, leftovers.len(), limit)?;
     if malformed > 0 {
         writeln!(
             w,
@@ -590,9 +594,7 @@ fn fonts(
             s.font
         )?;
     }
-    if scopes.len() > limit {
-        writeln!(w, "  … and {} more", scopes.len() - limit)?;
-    }
+    more(w, scopes.len(), limit)?;
     Ok(())
 }
 
@@ -623,9 +625,7 @@ fn repairs(
             f.confidence
         )?;
     }
-    if applied.len() > limit {
-        writeln!(w, "  … and {} more", applied.len() - limit)?;
-    }
+    more(w, applied.len(), limit)?;
     let counts: Vec<String> = findings.counts.iter().map(|(k, n)| format!("{k} {n}")).collect();
     let left = repairer.malformed().sequences;
     writeln!(
