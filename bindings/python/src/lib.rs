@@ -8,6 +8,7 @@
 use std::sync::LazyLock;
 
 use charsight::decode::{EncodeError, Errors, OnUnmappable, TextDecoder, TextEncoder};
+use charsight::explain::Styling;
 use charsight::repair::{RepairPolicy, Repairer};
 use charsight::url::UrlDecoder;
 use charsight::{Charset, Detection, Engine, Policy, Session};
@@ -152,6 +153,17 @@ fn analyze(py: Python<'_>, data: &[u8], context: Context) -> PyResult<String> {
 /// The JSON objects of a WARC file's records, and the offset and reason of
 /// each corrupt one.
 type WarcRecords = (Vec<String>, Vec<(u64, String)>);
+
+/// The diagnosis of `data` in words, as `charsight explain` writes it:
+/// plain text, no name in its first line, `limit` problems, font scopes
+/// and repairs listed at most each.
+#[pyfunction]
+fn explain(py: Python<'_>, data: &[u8], limit: usize, context: Context) -> PyResult<String> {
+    let engine = engine(context)?;
+    Ok(py.allow_threads(|| {
+        charsight::explain::explain(&engine, data).render(None, limit, Styling::Plain)
+    }))
+}
 
 /// The records of a WARC file, given as its bytes, read and analysed as
 /// `charsight warc` does (the same reader and analysis): one JSON object
@@ -385,6 +397,7 @@ fn _charsight(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(detect_all, m)?)?;
     m.add_function(wrap_pyfunction!(analyze, m)?)?;
     m.add_function(wrap_pyfunction!(analyze_warc, m)?)?;
+    m.add_function(wrap_pyfunction!(explain, m)?)?;
     m.add_function(wrap_pyfunction!(decode, m)?)?;
     m.add_function(wrap_pyfunction!(repair, m)?)?;
     m.add_function(wrap_pyfunction!(fix_url, m)?)?;

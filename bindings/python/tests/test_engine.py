@@ -1,4 +1,4 @@
-"""The full engine: analyze, decode, repair, fix_url; errors, threads, memory."""
+"""The full engine: analyze, explain, decode, repair, fix_url; errors, threads, memory."""
 
 import json
 import os
@@ -47,6 +47,55 @@ def test_to_dict_is_the_clis_json():
     del line["path"]
     assert line.pop("prefix") is None  # how the command read it: whole
     assert charsight.analyze(LYING).to_dict() == line
+
+
+def test_explain_names_the_declaration_the_decision_and_the_problem():
+    text = charsight.explain(LYING)
+    assert text.startswith("49 bytes\n\nDeclared\n  meta \"utf-8\" at byte 14 \u2192 UTF-8\n")
+    assert "\nDecision (verify policy): windows-1252, confidence" in text
+    assert "declared UTF-8, actual windows-1252: malformed" in text
+    assert "\n  whatwg  UTF-8          declared by meta\n" in text
+    assert "\nProblems\n  line 1, bytes 14..19: declared UTF-8 (meta at byte 14), but the bytes are windows-1252" in text
+    assert text.endswith("\n1 finding (declaration 1); 0 malformed sequences left as U+FFFD\n")
+    assert "\x1b" not in text
+    assert charsight.explain(bytearray(LYING)) == charsight.explain(memoryview(LYING)) == text
+
+
+def test_explain_context_and_limit():
+    whatwg = charsight.explain(LYING, policy="whatwg")
+    assert "\nDecision (whatwg policy): UTF-8" in whatwg
+    http = charsight.explain(LYING, content_type="text/html; charset=windows-1251")
+    assert "\nDeclared\n  http \"windows-1251\" at byte 19 \u2192 windows-1251\n  meta" in http
+    assert "Decision (verify policy): windows-1251, confidence 1.00 \u2014 forced" in charsight.explain(
+        LYING, force="cp1251")
+    mojibake = ("caf\u00c3\u00a9 " * 5 + "\n").encode("utf-8")
+    text = charsight.explain(mojibake, limit=2)
+    assert [line for line in text.splitlines() if line.startswith("  line ")] == [
+        "  line 1, bytes 3..7: mojibake \u201c\u00c3\u00a9\u201d \u2192 \u201c\u00e9\u201d"
+        " (UTF-8 read as windows-1252, confidence 1.00)",
+        "  line 1, bytes 11..15: mojibake \u201c\u00c3\u00a9\u201d \u2192 \u201c\u00e9\u201d"
+        " (UTF-8 read as windows-1252, confidence 1.00)",
+    ]
+    assert "  \u2026 and 3 more\n\n5 findings (mojibake 5)" in text
+    assert charsight.explain(b"") == "empty (0 bytes), nothing to decide\n"
+    with pytest.raises(TypeError):
+        charsight.explain("text")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="policy"):
+        charsight.explain(b"abc", policy="trust")
+    with pytest.raises(LookupError, match="nonsense"):
+        charsight.explain(b"abc", force="nonsense")
+
+
+def test_explain_is_the_commands():
+    cli = os.environ.get("CHARSIGHT_CLI") or shutil.which("charsight")
+    if cli is None:
+        pytest.skip("no charsight command: set CHARSIGHT_CLI or put it on PATH")
+    # Under verify the declaration is overridden (exit 1); detect ignores it.
+    cases = [([], {}, 1), (["--limit", "1", "--policy", "detect"], {"limit": 1, "policy": "detect"}, 0)]
+    for args, kwargs, code in cases:
+        run = subprocess.run([cli, "explain", *args, "-"], input=LYING, capture_output=True)
+        assert run.returncode == code
+        assert run.stdout.decode("utf-8") == "-: " + charsight.explain(LYING, **kwargs)
 
 
 def test_context_arguments():

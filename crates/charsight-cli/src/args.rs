@@ -268,7 +268,7 @@ pub struct ExplainArgs {
     pub paths: Vec<PathBuf>,
 
     /// Findings and problems listed at most (all are counted).
-    #[arg(long, value_name = "N", default_value_t = 20)]
+    #[arg(long, value_name = "N", default_value_t = charsight::explain::DEFAULT_LIMIT)]
     pub limit: usize,
 
     #[command(flatten)]

@@ -18,13 +18,13 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use charsight::decode::{
-    declaration_fixes, DecodeError, EncodeError, Errors, MalformedLog, OnUnmappable, Splice,
+    declaration_fixes, DecodeError, EncodeError, Errors, Fits, MalformedLog, OnUnmappable, Splice,
     TextEncoder,
 };
+use charsight::explain::{count, declaration_advice};
 use charsight::repair::{Findings, RepairPolicy, Repairer};
-use charsight::{Charset, Detection, Source};
+use charsight::{Charset, Detection};
 
-use crate::advice::{self, count, declared_in_document, Fits};
 use crate::args::DecodeArgs;
 use crate::batch;
 use crate::input::{self, decide, read_some, Decided, Expanded, Input, Named, NamedReader, CHUNK};
@@ -154,7 +154,7 @@ fn one(
         decide(input, std::slice::from_ref(&engine), true)
             .with_context(|| format!("{}", name.display()))?;
     let detection = detections.remove(0);
-    if let Some(what) = undecodable(&detection) {
+    if let Some(what) = detection.undecodable() {
         log.push(format!(
             "charsight: {}: {what}: not decoded (give --force-encoding to decode it anyway)",
             name.display()
@@ -213,7 +213,7 @@ fn one(
             counts.join(", ")
         ));
     }
-    let advice = plan.stale.and_then(|d| advice::declaration(d, plan.output, outcome.keep_fits));
+    let advice = plan.stale.and_then(|d| declaration_advice(d, plan.output, outcome.keep_fits));
     if let (Some(declared), Some(advice), None) = (plan.stale, advice, &error) {
         log.push(format!(
             "charsight: {}: the document declares {declared} in itself, but the output is {}: \
@@ -253,18 +253,6 @@ fn one(
     }
 }
 
-/// Why the detected input is not text to decode, unless its encoding was
-/// forced: binary data, or EBCDIC text (which charsight does not decode).
-pub(crate) fn undecodable(detection: &Detection) -> Option<String> {
-    if detection.source == Source::Forced || detection.charset.is_ebcdic() {
-        return None;
-    }
-    match detection.ebcdic {
-        Some(ebcdic) => Some(format!("{} text", ebcdic.name())),
-        None => detection.binary.then(|| "binary data, not text".to_owned()),
-    }
-}
-
 /// What to decode with and how to write it.
 struct Plan {
     detection: Detection,
@@ -289,7 +277,7 @@ impl Plan {
     ) -> Result<Plan> {
         let output = match (args.to, args.keep_encoding) {
             (Some(to), _) => to,
-            (None, true) => declared_in_document(detection).context(
+            (None, true) => detection.document_charset().context(
                 "--keep-encoding: the document declares no encoding of its own; use --to",
             )?,
             (None, false) => Charset::Utf8,
@@ -304,7 +292,8 @@ impl Plan {
             OnUnmappable::Reference
         };
         let fixes = declaration_fixes(detection, output);
-        let stale = declared_in_document(detection)
+        let stale = detection
+            .document_charset()
             .filter(|_| !fixes.is_empty() && !args.fix_declaration && !args.keep_encoding);
         let splices = if args.fix_declaration { fixes } else { Vec::new() };
         let mut detection = detection.clone();

@@ -81,7 +81,7 @@ pub(crate) fn write_text(
             write!(out, " declared {declared}, actual {}: {}", found.charset, reason.name())?
         }
         Rule::Unverified { reason } => write!(out, " unverified: {}", reason.name())?,
-        Rule::MostlyUtf8 => write!(out, " {}", utf8_damage(found))?,
+        Rule::MostlyUtf8 => write!(out, " {}", found.utf8_damage())?,
         Rule::Utf8Fragments => write!(out, " with UTF-8 fragments")?,
         Rule::StrayBytes => write!(out, " with stray bytes")?,
         _ => {}
@@ -113,16 +113,6 @@ pub(crate) fn write_text(
     }
     writeln!(out)?;
     Ok(())
-}
-
-/// What a [`Rule::MostlyUtf8`] decision found wrong with the UTF-8.
-pub(crate) fn utf8_damage(found: &Detection) -> &'static str {
-    let utf8 = found.candidates.iter().find(|c| c.charset == charsight::Charset::Utf8);
-    if utf8.is_some_and(|c| c.verification.malformed > 0) {
-        "with stray bytes"
-    } else {
-        "that reads poorly (garbled?)"
-    }
 }
 
 /// `meta "shift_jis"@27 -> Shift_JIS`, with notes in brackets.

@@ -6,7 +6,6 @@
 //! an input that could not be read; the other inputs are still processed).
 //! A closed pipe on standard output ends the run quietly with 0.
 
-mod advice;
 mod args;
 mod batch;
 mod decode;

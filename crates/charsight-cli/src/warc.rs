@@ -25,7 +25,6 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::args::{Format, WarcArgs};
 use crate::batch;
-use crate::decode::undecodable;
 use crate::detect::write_text;
 use crate::Status;
 
@@ -242,7 +241,7 @@ impl<W: Write> Sink<'_, W> {
 /// member of its own when `gzip`.
 fn conversion(analysis: &Analysis, repairs: RepairPolicy, gzip: bool) -> Option<Vec<u8>> {
     let Outcome::Analysed { detection, body, .. } = &analysis.outcome else { return None };
-    if undecodable(detection).is_some() {
+    if detection.undecodable().is_some() {
         return None;
     }
     let splices = declaration_fixes(detection, Charset::Utf8);

@@ -634,6 +634,53 @@ impl TextEncoder {
     }
 }
 
+/// Whether text can be written in an encoding, checked as it streams by
+/// (what `--keep-encoding` needs: every character has a form in the
+/// document's declared encoding).
+///
+/// # Example
+/// ```
+/// use charsight::decode::Fits;
+/// use charsight::Charset;
+/// let mut fits = Fits::new(Some(Charset::Windows1252));
+/// fits.check("café", false);
+/// assert!(fits.fits());
+/// fits.check("Ελληνικά", true);
+/// assert!(!fits.fits());
+/// ```
+pub struct Fits {
+    encoder: Option<TextEncoder>,
+    fits: bool,
+    scratch: Vec<u8>,
+}
+
+impl Fits {
+    /// A check of `charset`; with `None`, nothing is checked and nothing fits.
+    pub fn new(charset: Option<Charset>) -> Fits {
+        Fits {
+            encoder: charset.map(|c| TextEncoder::new(c, OnUnmappable::Fail)),
+            fits: charset.is_some(),
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Checks the next piece of text; `last` ends it.
+    pub fn check(&mut self, text: &str, last: bool) {
+        if let Some(encoder) = &mut self.encoder {
+            if encoder.encode(text, last, &mut self.scratch).is_err() {
+                self.encoder = None;
+                self.fits = false;
+            }
+            self.scratch.clear();
+        }
+    }
+
+    /// Whether every character so far can be written.
+    pub fn fits(&self) -> bool {
+        self.fits
+    }
+}
+
 /// The original bytes of text decoded from `charset` with
 /// [`Errors::Escape`]: valid parts re-encoded, escapes written back raw.
 /// Exact for every charset (the switches of ISO-2022-JP, ISO-2022-KR and

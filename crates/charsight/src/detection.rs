@@ -262,6 +262,53 @@ impl Detection {
     pub fn declaration(&self) -> Option<&Evidence> {
         self.document.declaration(&self.evidence)
     }
+
+    /// The charset the document's own declaration names (what `decode
+    /// --keep-encoding` writes): that of [`Detection::declaration`], if it
+    /// counts ([`Evidence::usable`]).
+    ///
+    /// # Example
+    /// ```
+    /// use charsight::{Charset, Engine};
+    /// let found = Engine::new().detect(b"<meta charset=koi8-r><p>\xF0\xD2\xC9");
+    /// assert_eq!(found.document_charset(), Some(Charset::Koi8R));
+    /// assert_eq!(Engine::new().detect(b"plain").document_charset(), None);
+    /// ```
+    pub fn document_charset(&self) -> Option<Charset> {
+        self.declaration().and_then(Evidence::usable)
+    }
+
+    /// Why the input is not text to decode, in words, unless its encoding
+    /// was forced: binary data, or EBCDIC text (which charsight recognises
+    /// but does not decode). `None` for text.
+    ///
+    /// # Example
+    /// ```
+    /// use charsight::Engine;
+    /// let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0";
+    /// assert_eq!(Engine::new().detect(png).undecodable().as_deref(), Some("binary data, not text"));
+    /// assert_eq!(Engine::new().detect(b"text").undecodable(), None);
+    /// ```
+    pub fn undecodable(&self) -> Option<String> {
+        if self.source == Source::Forced || self.charset.is_ebcdic() {
+            return None;
+        }
+        match self.ebcdic {
+            Some(ebcdic) => Some(format!("{} text", ebcdic.name())),
+            None => self.binary.then(|| "binary data, not text".to_owned()),
+        }
+    }
+
+    /// What a [`Rule::MostlyUtf8`] decision found wrong with the UTF-8, in
+    /// words: stray bytes (malformed sequences), or text that reads poorly.
+    pub fn utf8_damage(&self) -> &'static str {
+        let utf8 = self.candidates.iter().find(|c| c.charset == Charset::Utf8);
+        if utf8.is_some_and(|c| c.verification.malformed > 0) {
+            "with stray bytes"
+        } else {
+            "that reads poorly (garbled?)"
+        }
+    }
 }
 
 /// A [`Detection`] as charsight's JSON reports show it (the CLI's `detect

@@ -22,7 +22,8 @@
 //! ```
 //!
 //! Beside the pipeline: [`url`] decodes URLs and other short byte strings
-//! component by component, scored with the content detector's models.
+//! component by component, scored with the content detector's models;
+//! [`explain`] puts the diagnosis of one input in words.
 //!
 //! Each stage only reports; the pipeline behind [`Engine`] decides. Every piece of
 //! evidence is kept in the result, with where it was found and why it was
@@ -100,6 +101,7 @@ pub mod decode;
 pub mod detect;
 mod detection;
 mod engine;
+pub mod explain;
 pub mod font;
 pub mod label;
 mod lang;

@@ -3,7 +3,7 @@ unknown, missing or wrong.
 
 A drop-in for chardet's API (``import charsight as chardet``): ``detect``,
 ``detect_all`` and ``UniversalDetector``. Beside it, the full engine:
-``analyze``, ``decode``, ``repair`` and ``fix_url``.
+``analyze``, ``explain``, ``decode``, ``repair`` and ``fix_url``.
 
 Every encoding name charsight returns works with ``bytes.decode``: a
 Python codec that decodes exactly as charsight does, or a codec of
@@ -32,6 +32,7 @@ __all__ = [
     "decode",
     "detect",
     "detect_all",
+    "explain",
     "fix_url",
     "python_codec",
     "repair",
@@ -237,6 +238,29 @@ def analyze(
     context = _context(content_type, default, force, policy, tld, lang)
     report = _charsight.analyze(_bytes(data), context)
     return Analysis._from_json(report)
+
+
+def explain(
+    data: Buffer,
+    *,
+    content_type: Optional[str] = None,
+    default: Optional[str] = None,
+    force: Optional[str] = None,
+    policy: str = "verify",
+    tld: Optional[str] = None,
+    lang: Optional[str] = None,
+    limit: int = 20,
+) -> str:
+    """Explains ``data`` in words, as ``charsight explain`` does: what was
+    declared where, what the bytes are, the decision and what each policy
+    would decide, each problem with its place, the font scopes, and the
+    repairs ``repair`` would make, in plain text.
+
+    The context is ``analyze``'s; ``limit`` is how many problems, font
+    scopes and repairs are listed at most each (all are counted).
+    """
+    context = _context(content_type, default, force, policy, tld, lang)
+    return _charsight.explain(_bytes(data), limit, context)
 
 
 def decode(

@@ -13,6 +13,7 @@ __all__ = [
     "detect",
     "detect_all",
     "encode",
+    "explain",
     "fix_url",
     "repair",
     "resolve",
@@ -42,6 +43,11 @@ def analyze_warc(
     path: str,
     context: _Context,
 ) -> Tuple[List[str], List[Tuple[int, str]]]: ...
+def explain(
+    data: bytes,
+    limit: int,
+    context: _Context,
+) -> str: ...
 def decode(
     data: bytes,
     errors: str,
