@@ -200,17 +200,18 @@ impl SingleScorer {
     /// (bit `b - 0x80`) differently, and disqualifies the encodings that do
     /// not decode one of them.
     fn split(&mut self, highs: u128) {
-        let highs: Vec<usize> = super::bits(highs).collect();
         // What encoding `e` decodes the bytes to: `None` if it is out of the
         // running or does not decode one, else a hash of the characters.
         let read = |e: &Encoding| -> Option<u64> {
-            highs.iter().try_fold(0xcbf2_9ce4_8422_2325_u64, |hash, &high| match e.read(high) {
-                None | Some(0) => None,
-                Some(c) => Some((hash ^ u64::from(c)).wrapping_mul(0x0000_0100_0000_01b3)),
+            super::bits(highs).try_fold(0xcbf2_9ce4_8422_2325_u64, |hash, high| {
+                match e.read(high) {
+                    None | Some(0) => None,
+                    Some(c) => Some((hash ^ u64::from(c)).wrapping_mul(0x0000_0100_0000_01b3)),
+                }
             })
         };
         let alike = |a: &Encoding, b: &Encoding| {
-            highs.iter().all(|&high| a.table().chars[high] == b.table().chars[high])
+            super::bits(highs).all(|high| a.table().chars[high] == b.table().chars[high])
         };
         for g in 0..self.groups.len() {
             let members = std::mem::take(&mut self.groups[g].members);
