@@ -1005,7 +1005,9 @@ fn proposals(line: &str, lost: LostSpaces) -> ByVia {
 /// it are UTF-8. A proposal is kept when its gain, with the encoding's other
 /// proposals in the line made around it, clears a margin that grows with
 /// the share of the line's and the block's non-ASCII text that the encoding
-/// leaves as it is ([`Share::margin`]). An encoding whose stretches, all undone once, leave the line no
+/// leaves as it is ([`Share::margin`]), and by [`score::WITNESS_BITS`] for a
+/// lone stretch that is weak evidence ([`is_weak`]: `√π`, `¬´` on their
+/// own). An encoding whose stretches, all undone once, leave the line no
 /// more plausible than it is proposes nothing. Encodings are tried in order
 /// of how plausible the line is with all of their proposals made, and a
 /// proposal overlapping one kept is dropped.
@@ -1083,7 +1085,13 @@ fn repair_line(line: &str, by_via: ByVia, block: &[(Via, Share)]) -> Vec<Edit> {
         let share = Share::of(line, covered(line, &proposals));
         let in_block = block.iter().find(|(v, _)| *v == via).map_or(share, |&(_, s)| s);
         let margin = share.margin(in_block, MARGIN);
-        for (p, gain) in judge_in_place(line, proposals) {
+        let judged = judge_in_place(line, proposals);
+        // A stretch that is weak evidence ([`is_weak`]) is repaired only
+        // beside another repair of the same encoding, or with the margin of
+        // a stretch whose line vouches against it.
+        let mut passing = judged.iter().filter(|(_, gain)| *gain >= margin);
+        let vouched = passing.clone().count() > 1 || passing.any(|(p, _)| !is_weak(line, p));
+        for (p, gain) in judged {
             if edits.iter().any(|e| e.range.start < p.range.end && p.range.start < e.range.end) {
                 continue;
             }
@@ -1091,7 +1099,11 @@ fn repair_line(line: &str, by_via: ByVia, block: &[(Via, Share)]) -> Vec<Edit> {
             // is does not vouch against reading it so.
             let before = &line[p.range.clone()];
             let c1 = before.chars().all(is_c1_control);
-            let margin = if c1 { MARGIN } else { margin };
+            let margin = match (c1, vouched || !is_weak(line, &p)) {
+                (true, _) => MARGIN,
+                (false, true) => margin,
+                (false, false) => margin + score::WITNESS_BITS,
+            };
             if gain < margin {
                 continue;
             }
@@ -1108,6 +1120,38 @@ fn repair_line(line: &str, by_via: ByVia, block: &[(Via, Share)]) -> Vec<Edit> {
     }
     edits.sort_by_key(|e| e.range.start);
     edits
+}
+
+/// Whether proposal `p` for `line` is weak evidence of mojibake: one
+/// two-byte UTF-8 sequence (one character below U+0800) read from visible
+/// characters (no space or no-break space among them), where the
+/// character read touches no letter or digit of the line, and is a symbol,
+/// or a letter standing in a line without a word to judge it by (no two
+/// ASCII letters side by side).
+///
+/// Two non-ASCII characters side by side make such a sequence by chance in
+/// every legacy encoding (`√π`, `∆°`, `¬´` in MacRoman; `Āø` in
+/// windows-1257), and a pair of symbols standing on its own is ordinary
+/// text (math, quotes), which models trained on prose price above one
+/// character. A longer sequence, a character read inside a word or number
+/// (`wei√ü`, `cafÃ©`, `ВЈ5`), a one-letter word among words (`questo √®
+/// usato`), or a sequence whose second byte shows as a no-break space
+/// (`Ã` + U+00A0 for `à`; ordinary text seldom puts one there) is rare by
+/// chance.
+fn is_weak(line: &str, p: &Proposal) -> bool {
+    let before = &line[p.range.clone()];
+    let mut read = p.after().chars();
+    let (Some(c), None) = (read.next(), read.next()) else {
+        return false;
+    };
+    if before.chars().count() > 2 || c.len_utf8() > 2 || before.chars().any(char::is_whitespace) {
+        return false;
+    }
+    let word = |n: Option<char>| n.is_some_and(char::is_alphanumeric);
+    let touches =
+        word(line[..p.range.start].chars().next_back()) || word(line[p.range.end..].chars().next());
+    let words = line.as_bytes().windows(2).any(|w| w.iter().all(u8::is_ascii_alphabetic));
+    !touches && (!c.is_alphabetic() || !words)
 }
 
 /// Whether undoing windows-1252 mojibake `text` as `fixed` guessed bytes
@@ -1368,6 +1412,19 @@ mod tests {
             "ｶﾀｶﾅとひらがな",
         ] {
             assert!(repair_text(line).is_empty(), "{line}");
+        }
+    }
+
+    #[test]
+    fn symbol_pairs_standing_alone_are_weak_evidence() {
+        // Each pair is one two-byte sequence in MacRoman or windows-1257.
+        for line in ["Γ(1/2) = √π ≈ 1,772", "Δ = 3 ∆° / h", "Area: Āø 12"] {
+            assert_eq!(repair(line), line);
+        }
+        // The same pairs inside a word, or a one-letter word among words,
+        // are repaired.
+        for text in ["Sarà più bello così", "Er weiß es", "il file è stato scritto"] {
+            assert_eq!(repair(&garble(text, Via::Macintosh, 1)), text);
         }
     }
 }
