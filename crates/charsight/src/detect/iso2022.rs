@@ -3,8 +3,11 @@
 //! KS X 1001 once (`ESC $ ) C`) and shifts to it with SO and back with SI.
 //! A reading exists once a switch to a double-byte set is seen; its
 //! characters are scored with the EUC table of the same character set
-//! (EUC-JP, EUC-KR: the same code points with the high bit set). Any byte
-//! above 0x7F, an unknown escape or a broken pair disqualifies it.
+//! (EUC-JP, EUC-KR: the same code points with the high bit set).
+//! HZ-GB-2312 (RFC 1843) switches to GB 2312 with `~{` and back with `~}`
+//! (`~~` is a tilde, `~` and a line break continue the line), scored with
+//! the GBK table. Any byte above 0x7F, an unknown escape or a broken pair
+//! disqualifies it.
 
 use super::score::{self, ASCII_COST};
 use super::tables::{multi_byte, FIRST_LEAD, FIRST_TRAIL, ILLEGAL, MULTI_BYTE, TRAILS};
@@ -13,6 +16,8 @@ use crate::Charset;
 const ESC: u8 = 0x1B;
 const SO: u8 = 0x0E;
 const SI: u8 = 0x0F;
+/// HZ-GB-2312's escape.
+const TILDE: u8 = b'~';
 
 /// The cost of an escape sequence, in steps: one bit.
 const ESCAPE_COST: u64 = 8;
@@ -40,6 +45,7 @@ enum State {
 pub(super) enum Variant {
     Jp,
     Kr,
+    Hz,
 }
 
 /// The reading of the bytes in one seven-bit encoding.
@@ -58,12 +64,13 @@ pub(super) struct Iso2022Scorer {
 }
 
 impl Iso2022Scorer {
-    /// The reading of `charset` (ISO-2022-JP or ISO-2022-KR), `None` for
-    /// another charset.
+    /// The reading of `charset` (ISO-2022-JP, ISO-2022-KR or HZ-GB-2312),
+    /// `None` for another charset.
     pub fn new(charset: Charset) -> Option<Iso2022Scorer> {
         let (variant, euc) = match charset {
             Charset::Iso2022Jp => (Variant::Jp, Charset::EucJp),
             Charset::Iso2022Kr => (Variant::Kr, Charset::EucKr),
+            Charset::HzGb2312 => (Variant::Hz, Charset::Gbk),
             _ => return None,
         };
         Some(Iso2022Scorer {
@@ -83,8 +90,9 @@ impl Iso2022Scorer {
         let tag = match self.variant {
             Variant::Jp => "ja",
             Variant::Kr => "ko",
+            Variant::Hz => "zh-Hans",
         };
-        score::cjk_language(tag).expect("Japanese and Korean have character frequencies")
+        score::cjk_language(tag).expect("Japanese, Korean and Chinese have character frequencies")
     }
 
     /// Reads the next bytes of the stream (all of them).
@@ -92,7 +100,11 @@ impl Iso2022Scorer {
         while !bytes.is_empty() && !self.disqualified {
             if self.mode == Mode::Ascii && self.state == State::Text {
                 // Plain ASCII until the next escape or shift.
-                match memchr::memchr2(ESC, SO, bytes) {
+                let next = match self.variant {
+                    Variant::Hz => memchr::memchr(TILDE, bytes),
+                    Variant::Jp | Variant::Kr => memchr::memchr2(ESC, SO, bytes),
+                };
+                match next {
                     Some(at) => {
                         if !bytes[..at].is_ascii() {
                             self.disqualified = true;
@@ -114,8 +126,9 @@ impl Iso2022Scorer {
         if b >= 0x80 {
             return self.disqualify();
         }
+        let escape = if self.variant == Variant::Hz { TILDE } else { ESC };
         self.state = match (self.state, b) {
-            (State::Text, ESC) => State::Escape(0, [0; 3]),
+            (State::Text, b) if b == escape => State::Escape(0, [0; 3]),
             (State::Escape(n, mut seen), _) => {
                 seen[usize::from(n)] = b;
                 match self.escape(&seen[..=usize::from(n)]) {
@@ -163,12 +176,19 @@ impl Iso2022Scorer {
             (Variant::Jp, [b'$', b'@' | b'B']) => Mode::Double,
             // A designation: SO still shifts.
             (Variant::Kr, [b'$', b')', b'C']) => self.mode,
+            (Variant::Hz, [b'{']) => Mode::Double,
+            (Variant::Hz, [b'}']) => Mode::Ascii,
+            // A tilde, or a line continued: plain text in ASCII, nothing in
+            // GB 2312.
+            (Variant::Hz, [b'~' | b'\n']) if self.mode == Mode::Ascii => return Some(true),
             _ => return None,
         };
         self.switched |= mode != Mode::Ascii;
         self.mode = mode;
         self.cost += ESCAPE_COST;
-        self.refund += seq.len() as u64 * u64::from(ASCII_COST);
+        // HZ's escape is a plain byte, ISO 2022's ESC is not.
+        let plain = seq.len() + usize::from(self.variant == Variant::Hz);
+        self.refund += plain as u64 * u64::from(ASCII_COST);
         Some(true)
     }
 
@@ -190,10 +210,15 @@ impl Iso2022Scorer {
         }
     }
 
-    /// The cost so far, with the plain-ASCII charge of the bytes that were
-    /// escapes or characters given back (it can be below zero: then 0).
-    pub fn cost(&self) -> u32 {
-        self.cost.saturating_sub(self.refund).min(u64::from(u32::MAX / 4)) as u32
+    /// The cost so far of its escapes and characters.
+    pub fn cost(&self) -> u64 {
+        self.cost
+    }
+
+    /// The plain-ASCII charge of the bytes that were escapes or characters,
+    /// which every reading pays and this one gives back.
+    pub fn refund(&self) -> u64 {
+        self.refund
     }
 }
 
@@ -222,6 +247,31 @@ mod tests {
         assert!(!read(b"\x1b$B").disqualified);
         assert!(read(b"\x1b$Z").disqualified);
         assert!(read("é".as_bytes()).disqualified);
+    }
+
+    #[test]
+    fn hz_switches() {
+        let (bytes, _) = Charset::HzGb2312.encode("中文的句子。\n下一行 ~ 波浪号");
+        let whole = |bytes: &[u8]| {
+            let mut s = Iso2022Scorer::new(Charset::HzGb2312).unwrap();
+            s.feed(bytes);
+            s
+        };
+        let s = whole(&bytes);
+        assert!(s.switched && !s.disqualified, "{s:?}");
+        // Each character and escape gives its two plain bytes back.
+        assert!(s.refund() > 0 && s.cost() > 0);
+        for split in 1..bytes.len() {
+            let mut t = Iso2022Scorer::new(Charset::HzGb2312).unwrap();
+            t.feed(&bytes[..split]);
+            t.feed(&bytes[split..]);
+            assert_eq!((t.cost(), t.refund(), t.disqualified), (s.cost(), s.refund(), false));
+        }
+        // A tilde is written `~~`; one before anything else is no HZ.
+        assert!(!whole(b"a ~~ b, ~\nc").switched && !whole(b"a ~~ b").disqualified);
+        assert!(whole(b"see ~user/page").disqualified);
+        assert!(whole(b"~{\x80\x80~}").disqualified);
+        assert!(!whole(b"\x1b$B").switched);
     }
 
     #[test]

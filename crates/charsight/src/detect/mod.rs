@@ -834,9 +834,12 @@ impl Detector {
             push(*entry, cost + cut(w.incomplete()), Some(language));
         }
         for (entry, i) in self.iso2022.iter().filter(|(e, i)| i.switched && legal(*e)) {
-            // Its plain bytes are mostly double-byte characters, paid for.
-            let cost = self.own_charges.cost(i.language(), u64::from(i.cost()));
-            push(*entry, cost, Some(language_tag(i.language())));
+            // Its plain bytes are mostly double-byte characters, paid for:
+            // it is given back the plain charge of those bytes, and of its
+            // escapes, which may make it cheaper than reading them as ASCII.
+            let cost = self.own_charges.cost(i.language(), i.cost());
+            let language = Some(language_tag(i.language()));
+            live.push((*entry, effective(*entry, cost).saturating_sub(i.refund()), language));
         }
         let best = live
             .iter()
@@ -1363,6 +1366,9 @@ mod tests {
         let korean = guess(b"\x1b$)C\x0e!!\x0f \x0e0!3*\x0f\r\n\x0e0!3*4Y6s\x0f");
         assert_eq!(korean.charset, Some(Charset::Iso2022Kr));
         assert!(!korean.binary && korean.confidence > 0.5 && korean.language == Some("ko"));
+        let (hz, _) = Charset::HzGb2312.encode("这是一个简单的中文句子。");
+        let hz = guess(&hz);
+        assert_eq!((hz.charset, hz.language), (Some(Charset::HzGb2312), Some("zh-Hans")));
         let elf = guess(b"\x7FELF\x02\x01\x01\x00\x00\x00\x00\x00\xe9\xa0\x00\x03\x00>\x00");
         assert!(elf.charset.is_some() && elf.confidence == 0.0 && elf.language.is_none());
     }
