@@ -966,6 +966,18 @@ mod tests {
         assert_eq!(pieces.first().map_or(0, |p| p.input), 0);
     }
 
+    /// ISO-2022-KR's `SO` makes no text; the malformed (shifted) space after
+    /// it must not take its place in the map.
+    #[test]
+    fn a_shift_before_a_malformed_byte_keeps_its_piece() {
+        let bytes = b"\x0E ";
+        for chunk in [1, 2] {
+            let (text, map) = decode_mapped(Charset::Iso2022Kr, bytes, chunk);
+            assert_eq!(text, "\u{FFFD}");
+            check_pieces(Charset::Iso2022Kr, bytes, &text, &map);
+        }
+    }
+
     #[test]
     fn offsets_of_each_width() {
         for (charset, text) in [
