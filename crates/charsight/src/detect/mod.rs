@@ -821,7 +821,7 @@ impl Detector {
         let cut = |incomplete: bool| if incomplete { u64::from(score::ODD_COST) } else { 0 };
         if let Some((entry, u)) = self.utf8.as_ref().filter(|(e, _)| legal(*e)) {
             let (cost, language) = u.scorer.best(charges);
-            push(*entry, cost + cut(self.utf8_valid.is_truncated()), Some(language));
+            push(*entry, cost + cut(self.utf8_valid.is_truncated()), language);
         }
         for (entry, w) in self.wide.iter().filter(|(e, _)| legal(*e)) {
             // At the decision, the letters of its own ASCII text weigh its
@@ -831,7 +831,7 @@ impl Detector {
             } else {
                 w.scorer.best(&self.own_charges)
             };
-            push(*entry, cost + cut(w.incomplete()), Some(language));
+            push(*entry, cost + cut(w.incomplete()), language);
         }
         for (entry, i) in self.iso2022.iter().filter(|(e, i)| i.switched && legal(*e)) {
             // Its plain bytes are mostly double-byte characters, paid for:

@@ -107,6 +107,11 @@ pub(super) struct TextScorer {
     /// The characters beyond ASCII last seen, by code point modulo
     /// [`SEEN`], and what the models see of them (ASCII: none yet).
     seen: [(char, Char); SEEN],
+    /// It has read a letter beyond ASCII: only letters tell a language.
+    letters: bool,
+    /// It has read a CJK character (an ideograph, a Hangul syllable, kana):
+    /// only then may a character-frequency table be the language.
+    cjk_text: bool,
 }
 
 /// How many characters [`TextScorer::seen`] keeps.
@@ -288,6 +293,8 @@ impl TextScorer {
             deferred: None,
             before: ' ',
             seen: [(' ', Char::of('\u{80}')); SEEN],
+            letters: false,
+            cjk_text: false,
         }
     }
 
@@ -383,7 +390,10 @@ impl TextScorer {
                 self.adjusted(None, i, &at_least, charges)
             };
             alive.sort_by_key(|&i| cost(&cursors[i], i, 0));
-            let cjk = (MODELS.len()..cursors.len()).filter(|&i| cursors[i].alive);
+            // A CJK model bounds the others only where it may be the
+            // language ([`TextScorer::best`]): else the best of the others
+            // names it and is scored to the end.
+            let cjk = (MODELS.len()..cursors.len()).filter(|&i| cursors[i].alive && self.cjk_text);
             let mut bound = cjk.map(|i| cost(&cursors[i], i, 0)).min().unwrap_or(u64::MAX);
             for i in alive {
                 let cursor = &mut cursors[i];
@@ -432,6 +442,8 @@ impl TextScorer {
             *slot = (c, Char::of(c));
         }
         let event = Char { repeats, ..slot.1 };
+        self.letters |= matches!(event.fallback, OTHER_LETTER | FAR_LETTER);
+        self.cjk_text |= is_ideograph_or_syllable(c) || is_kana(c);
         if let Some(deferred) = &mut self.deferred {
             event.floor_step(&mut deferred.bound);
         }
@@ -518,16 +530,47 @@ impl TextScorer {
     /// its language.
     /// For a deferred scorer, a lower bound of that cost, with the
     /// language of the best CJK model.
-    pub fn best(&self, charges: &Charges) -> (u64, &'static str) {
+    ///
+    /// The cost is the best of every model; the language is named by
+    /// letters. Of text with letters beyond ASCII, it is the best model's
+    /// that may name it: a character-frequency table prices every
+    /// character outside its script alike, and cheaply, so it is the
+    /// language only of text with CJK characters, as in [`language_costs`].
+    /// Symbols tell no language (`😀` or `✓` are no Korean, Thai or
+    /// Turkish): text with only symbols beyond ASCII has the language its
+    /// ASCII letters are likeliest in, if they tell one.
+    pub fn best(&self, charges: &Charges) -> (u64, Option<&'static str>) {
         let own = self.own_gaps();
-        let scored = self.cursors.iter().enumerate().filter(|(_, c)| c.alive);
-        let best = scored.map(|(i, c)| (self.adjusted(own.as_ref(), i, c, charges), i));
-        let (cost, i) = best.min().unwrap_or((0, 0));
+        let costs = || {
+            let scored = self.cursors.iter().enumerate().filter(|(_, c)| c.alive);
+            scored.map(|(i, c)| (self.adjusted(own.as_ref(), i, c, charges), i))
+        };
+        let (cost, best) = costs().min().unwrap_or((0, 0));
+        let language = if self.letters {
+            let named = costs().filter(|&(_, i)| i < MODELS.len() || self.cjk_text).min();
+            Some(language_tag(named.map_or(best, |(_, i)| i)))
+        } else {
+            // A reading that scores its own ASCII (UTF-16, UTF-32) has its
+            // letters in its cursors; the others, in the charges.
+            let plain = Cursor::default();
+            let ascii = |i: usize| match self.charge_ascii {
+                true => self.adjusted(own.as_ref(), i, &self.cursors[i], charges),
+                false => self.adjusted(own.as_ref(), i, &plain, charges),
+            };
+            // (Pruning and bounds look at the models' costs, not at their
+            // ASCII: the charges alone weigh every model.)
+            let models = (0..MODELS.len()).filter(|&i| !self.charge_ascii || self.cursors[i].alive);
+            let least = models.clone().map(|i| (ascii(i), i)).min();
+            // Models alike in every one (no ASCII letters, or too few to
+            // tell) name none.
+            let alike = models.clone().count() > 1 && models.map(ascii).max() == least.map(|l| l.0);
+            least.filter(|_| !alike).map(|(_, i)| language_tag(i))
+        };
         let bound = self
             .deferred
             .as_ref()
             .map_or(u64::MAX, |d| charges.floor(d.bound.cost + self.ascii_cost));
-        (cost.min(bound), language_tag(i))
+        (cost.min(bound), language)
     }
 
     /// Drops the models more than `gap` behind the best (none while
@@ -597,7 +640,7 @@ pub fn plausibility(text: &str) -> Plausibility {
     }
     let (cost, language) = scorer.best(&charges);
     let bits = cost as f32 / f32::from(STEPS_PER_BIT);
-    Plausibility { language: Some(language), bits, scored }
+    Plausibility { language, bits, scored }
 }
 
 /// Every model over `text` (with a space before and after), how many
@@ -805,6 +848,23 @@ mod tests {
         assert!(!matches!(garbled.best(), Some(("ja" | "ko" | "zh-Hans" | "zh-Hant", _))));
         assert!(garbled.get("zh-Hans").is_some());
         assert_eq!(language_costs("中文的文章").best().map(|b| b.0), Some("zh-Hans"));
+    }
+
+    /// A symbol or emoji is no Korean or Thai: text with no letters beyond
+    /// ASCII has the language of its ASCII words, or none.
+    #[test]
+    fn symbols_tell_no_language() {
+        for text in ["\u{1F600}", "\u{2713} \u{2014} \u{1F600}", "\u{FEFF}"] {
+            assert_eq!(plausibility(text).language, None, "{text}");
+        }
+        for text in [
+            "Everything is working as it should \u{2713}",
+            "\u{201C}The weather is fine today,\u{201D} she said \u{1F600}",
+        ] {
+            assert_eq!(plausibility(text).language, Some("en"), "{text}");
+        }
+        // CJK characters let a character-frequency table name it.
+        assert_eq!(plausibility("\u{1F600} 中文的文章").language, Some("zh-Hans"));
     }
 
     #[test]
