@@ -21,6 +21,7 @@ fn three(a: u8, b: u8, c: u8) -> u32 {
     u32::from(a & 0x0F) << 12 | u32::from(b & 0x3F) << 6 | u32::from(c & 0x3F)
 }
 
+/// CESU-8, one byte at a time (see the module docs).
 #[derive(Default)]
 pub(super) struct Decoder {
     /// The bytes of an unfinished character: up to a high surrogate's

@@ -77,6 +77,7 @@ enum State {
     Closing,
 }
 
+/// UTF-7 read as Python's `utf-7` reads it (see the module docs).
 #[derive(Default)]
 pub(super) struct Decoder {
     state: State,
@@ -249,6 +250,7 @@ fn written_directly(c: char) -> bool {
     matches!(c, ' '..='}' | '\t' | '\n' | '\r') && !matches!(c, '+' | '\\')
 }
 
+/// UTF-7 written as Python's `utf-7` writes it.
 #[derive(Default)]
 pub(super) struct Encoder {
     /// In a run, and its bits not yet written.
