@@ -82,7 +82,7 @@ def test_own_codecs_stream_and_encode(charset):
     assert io.TextIOWrapper(io.BytesIO(data), encoding=name, errors="replace", newline="").read() == text
     # ASCII round-trips; an unmappable character fails or becomes a reference.
     assert "plain text".encode(name) == engine_text("UTF-8", b"plain text").encode(name)
-    if charset not in ("replacement", "gb18030"):  # they encode every character
+    if charset not in ("replacement", "gb18030", "UTF-7", "CESU-8"):  # they encode every character
         with pytest.raises(UnicodeEncodeError):
             "\U0001F600".encode(name)
         # (The reference is written in the encoding's own bytes: EBCDIC's are not ASCII.)
@@ -114,3 +114,38 @@ def test_strict_decode_error_has_the_offset():
     with pytest.raises(UnicodeDecodeError) as error:
         decoder.decode(b"d\xff", final=True)
     assert error.value.start == 1
+
+
+def _lone_surrogates_replaced(text):
+    return "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
+
+
+def test_utf_7_reads_as_pythons_codec_but_for_lone_surrogates_and_a_final_plus():
+    rnd = random.Random(2152)
+    for _ in range(2000):
+        text = "".join(rnd.choice("aZ9é日😀+-~./ \n") for _ in range(rnd.randrange(12)))
+        data = text.encode("utf-7")
+        assert data.decode(python_codec("UTF-7")) == text == data.decode("utf-7")
+        cut = data[: rnd.randrange(len(data) + 1)]
+        expected = _lone_surrogates_replaced(cut.decode("utf-7", "replace"))
+        if cut.endswith(b"+"):
+            # A final `+` outside a run is nothing to Python, malformed to
+            # charsight (a `+` in a run both read alike).
+            assert cut.decode(python_codec("UTF-7"), "replace") in (expected, expected + "\ufffd")
+        else:
+            assert cut.decode(python_codec("UTF-7"), "replace") == expected, cut
+    assert b"+2AA-".decode(python_codec("UTF-7"), "replace") == "\ufffd"
+    assert "日本語 a+b".encode(python_codec("UTF-7")) == "日本語 a+b".encode("utf-7")
+
+
+def test_cesu_8_is_utf_8_of_utf_16_code_units():
+    assert python_codec("CESU-8") == "charsight-cesu-8"
+    for text in ["café", "😀", "a\U0010FFFFz"]:
+        units = text.encode("utf-16-be")
+        cesu = "".join(
+            chr(int.from_bytes(units[i : i + 2], "big")) for i in range(0, len(units), 2)
+        ).encode("utf-8", "surrogatepass")
+        assert cesu.decode("charsight-cesu-8") == text
+        assert text.encode("charsight-cesu-8") == cesu
+    # Four-byte UTF-8 is not CESU-8.
+    assert "😀".encode("utf-8").decode("charsight-cesu-8", "replace") == "\ufffd" * 4

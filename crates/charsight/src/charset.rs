@@ -207,6 +207,10 @@ charsets! {
             "Korean mail (RFC 1557), decoded for real where WHATWG maps it to `replacement`.";
         HzGb2312 => "HZ-GB-2312", Codec::Hz,
             "Simplified Chinese mail and news (RFC 1843), GB 2312 in 7 bits, decoded for real where WHATWG maps it to `replacement`.";
+        Utf7 => "UTF-7", Codec::Utf7,
+            "Unicode in 7 bits for mail (RFC 2152), decoded as Python's `utf-7` codec reads it.";
+        Cesu8 => "CESU-8", Codec::Cesu8,
+            "UTF-8 with supplementary characters as two three-byte surrogates (Unicode TR #26).";
     }
 }
 
@@ -219,17 +223,17 @@ impl Charset {
     /// Whether bytes 0x00–0x7F mean ASCII in this encoding, so that ASCII
     /// markup (`<meta charset=…>`) reads the same in it as in ASCII.
     ///
-    /// False for UTF-16/32, ISO-2022-JP, ISO-2022-KR and HZ-GB-2312 (their
-    /// escapes and shifts reuse ASCII bytes), `replacement` and EBCDIC. True, though not
+    /// False for UTF-16/32, ISO-2022-JP, ISO-2022-KR, HZ-GB-2312 and UTF-7
+    /// (their escapes and shifts reuse ASCII bytes), `replacement` and EBCDIC. True, though not
     /// for every byte, for VISCII (six C0 control bytes are letters) and
     /// IBM864 (0x25 is U+066A ARABIC PERCENT SIGN): markup reads the same in
     /// them.
     pub fn is_ascii_compatible(self) -> bool {
         match self.codec() {
             Codec::Whatwg(e) => e.is_ascii_compatible() && e != encoding_rs::REPLACEMENT,
-            Codec::Utf32 { .. } | Codec::Iso2022Kr | Codec::Hz => false,
+            Codec::Utf32 { .. } | Codec::Iso2022Kr | Codec::Hz | Codec::Utf7 => false,
             Codec::SingleByte(table) => table.ascii_compatible,
-            Codec::Johab | Codec::EucTw => true,
+            Codec::Johab | Codec::EucTw | Codec::Cesu8 => true,
         }
     }
 
@@ -245,13 +249,22 @@ impl Charset {
         match self.codec() {
             Codec::Whatwg(e) => e.is_single_byte(),
             Codec::SingleByte(_) => true,
-            Codec::Utf32 { .. } | Codec::Johab | Codec::EucTw | Codec::Iso2022Kr | Codec::Hz => {
-                false
-            }
+            Codec::Utf32 { .. }
+            | Codec::Johab
+            | Codec::EucTw
+            | Codec::Iso2022Kr
+            | Codec::Hz
+            | Codec::Utf7
+            | Codec::Cesu8 => false,
         }
     }
 
     /// Whether this is one of the Unicode encodings (UTF-8, UTF-16, UTF-32).
+    ///
+    /// UTF-7 and CESU-8 carry Unicode too but are not counted: they are
+    /// read when declared (never detected), and their text is checked
+    /// like a legacy encoding's (a character of the escape range is
+    /// escaped, not counted as a collision).
     pub fn is_unicode(self) -> bool {
         matches!(
             self,
@@ -264,10 +277,10 @@ impl Charset {
     }
 
     /// Whether the meaning of a byte depends on escape sequences seen
-    /// before it (ISO-2022-JP, ISO-2022-KR, HZ-GB-2312), so the same text
-    /// has several encodings.
+    /// before it (ISO-2022-JP, ISO-2022-KR, HZ-GB-2312, UTF-7's `+`), so the
+    /// same text has several encodings.
     pub fn is_stateful(self) -> bool {
-        matches!(self, Charset::Iso2022Jp | Charset::Iso2022Kr | Charset::HzGb2312)
+        matches!(self, Charset::Iso2022Jp | Charset::Iso2022Kr | Charset::HzGb2312 | Charset::Utf7)
     }
 
     /// The byte order mark of this encoding, if it has one.
@@ -424,7 +437,9 @@ mod tests {
         assert!(!Charset::Replacement.is_ascii_compatible());
         assert!(!Charset::Iso2022Kr.is_ascii_compatible());
         assert!(!Charset::HzGb2312.is_ascii_compatible());
-        for c in [Charset::Johab, Charset::EucTw, Charset::Ibm437, Charset::Viscii] {
+        assert!(!Charset::Utf7.is_ascii_compatible());
+        for c in [Charset::Johab, Charset::EucTw, Charset::Ibm437, Charset::Viscii, Charset::Cesu8]
+        {
             assert!(c.is_ascii_compatible(), "{c}");
         }
         for c in [Charset::Ibm037, Charset::Ibm424, Charset::Ibm875, Charset::Ibm01149] {
@@ -435,10 +450,17 @@ mod tests {
     #[test]
     fn extra_charsets() {
         let extra: Vec<_> = Charset::ALL.iter().filter(|c| !c.is_whatwg()).collect();
-        assert_eq!(extra.len(), 61);
+        assert_eq!(extra.len(), 63);
         assert_eq!(extra.iter().filter(|c| c.is_single_byte()).count(), 55);
         assert_eq!(extra.iter().filter(|c| c.is_ebcdic()).count(), 23);
-        for c in [Charset::Johab, Charset::EucTw, Charset::Iso2022Kr, Charset::HzGb2312] {
+        for c in [
+            Charset::Johab,
+            Charset::EucTw,
+            Charset::Iso2022Kr,
+            Charset::HzGb2312,
+            Charset::Utf7,
+            Charset::Cesu8,
+        ] {
             assert!(!c.is_single_byte() && !c.is_unicode(), "{c}");
         }
         // Markup in ASCII reads the same in every ASCII-compatible charset.

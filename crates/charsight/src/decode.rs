@@ -20,7 +20,9 @@
 //!   of the escape range), so that the round trip is exact for every
 //!   encoding. In the stateful ISO-2022-JP, ISO-2022-KR and HZ-GB-2312,
 //!   whose switches have several spellings, the switches are escaped too, and the encoder
-//!   writes each character in the mode the escaped switches set.
+//!   writes each character in the mode the escaped switches set. In UTF-7,
+//!   a base64 run reads as text only where the encoder writes it the same
+//!   way (`codec/utf7.rs`); its other bytes are escaped.
 //!
 //! A decoder can also splice text over byte ranges (rewriting a declaration
 //! so that the output is self-consistent: [`declaration_fixes`]), and record
@@ -684,7 +686,8 @@ impl Fits {
 /// The original bytes of text decoded from `charset` with
 /// [`Errors::Escape`]: valid parts re-encoded, escapes written back raw.
 /// Exact for every charset (the switches of ISO-2022-JP, ISO-2022-KR and
-/// HZ-GB-2312 are escaped too), unless a Unicode input held characters of the escape
+/// HZ-GB-2312 are escaped too, and UTF-7 runs the encoder would write
+/// otherwise), unless a Unicode input held characters of the escape
 /// range ([`TextDecoder::escape_collisions`]).
 ///
 /// # Example

@@ -283,6 +283,10 @@ fn alias(squeezed: &[u8]) -> Option<Charset> {
         // WHATWG: `replacement`; see the module docs.
         b"iso2022kr" | b"csiso2022kr" | b"cp50225" => Iso2022Kr,
         b"hzgb2312" | b"hz" | b"hzgb" | b"cp52936" => HzGb2312,
+        // Outside the Encoding Standard, which leaves UTF-7 out on purpose
+        // (the `whatwg` policy does not honour these labels).
+        b"utf7" | b"unicode11utf7" | b"csunicode11utf7" | b"xutf7" | b"cp65000" => Utf7,
+        b"cesu8" | b"cscesu8" => Cesu8,
         _ => return None,
     };
     Some(charset)
@@ -486,6 +490,20 @@ mod tests {
         }
         assert_eq!(resolve(b"HZ"), Ok(HzGb2312));
         assert_eq!(resolve(b"iso-2022-cn"), Ok(Replacement));
+    }
+
+    #[test]
+    fn utf_7_and_cesu_8_labels() {
+        // IANA's names and aliases, and the ones mail and Python use; the
+        // Encoding Standard has neither encoding.
+        for label in ["UTF-7", "utf7", "unicode-1-1-utf-7", "csUnicode11UTF7", "x-utf-7", "utf_7"] {
+            assert_eq!(Encoding::for_label(label.as_bytes()), None, "{label}");
+            assert_eq!(resolve(label.as_bytes()), Ok(Utf7), "{label}");
+        }
+        for label in ["CESU-8", "csCESU8", "cesu8", "cesu_8"] {
+            assert_eq!(Encoding::for_label(label.as_bytes()), None, "{label}");
+            assert_eq!(resolve(label.as_bytes()), Ok(Cesu8), "{label}");
+        }
     }
 
     #[test]

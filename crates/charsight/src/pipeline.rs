@@ -603,7 +603,10 @@ mod tests {
     #[test]
     fn r25_whatwg_ignores_labels_the_encoding_standard_lacks() {
         let body = "<p>Fran\u{e7}ois</p>";
-        for label in ["cp437", "ibm850", "viscii", "johab", "euc-tw", "x-mac-ce", "utf-32"] {
+        let labels = [
+            "cp437", "ibm850", "viscii", "johab", "euc-tw", "x-mac-ce", "utf-32", "utf-7", "cesu-8",
+        ];
+        for label in labels {
             let page = format!("<meta charset={label}>{body}");
             let page = Charset::Windows1252.encode(&page).0.into_owned();
             let found = Engine::new().policy(Policy::Whatwg).detect(&page);

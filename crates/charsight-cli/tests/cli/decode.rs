@@ -166,7 +166,7 @@ fn escape_round_trip(bytes: &[u8], encoding: &str) -> Vec<u8> {
 
 #[test]
 fn r25_escape_round_trips_every_encoding_through_the_command() {
-    let cases: [(&[u8], &str); 9] = [
+    let cases: [(&[u8], &str); 11] = [
         (b"a\xf0\x40\x87\x90\xee\x96b", "Shift_JIS"),
         // Switches in other spellings than the encoder's: ESC $ @, a
         // redundant ESC ( B, ESC ( J, katakana, no switch back at the end,
@@ -180,6 +180,11 @@ fn r25_escape_round_trips_every_encoding_through_the_command() {
         // An empty run, a run left open over a line, a line continuation,
         // `~~` and a malformed `~x`.
         (b"a~~b ~{VP~}~{~}~{ND\n~x~\n", "HZ-GB-2312"),
+        // A canonical run, a redundant `-`, ASCII in base64, a run left
+        // open at the end of a line, non-zero padding, a lone surrogate.
+        (b"Hi +AOk-! +AOk-. +AEE- +ZeVnLIqe\n+AOl-+2AA-~+", "UTF-7"),
+        // A pair, a lone high surrogate, four-byte UTF-8, an overlong form.
+        (b"\xed\xa0\xbd\xed\xb8\x80 \xed\xa0\x80 \xf0\x9f\x98\x80 \xc0\xaf", "CESU-8"),
         (b"\xa2\xe3\xa3\xa0\x81\x30\x81\x30", "GBK"),
         (b"\xff\xfeh\x00\x00\xd8i\x00", "UTF-16LE"),
         (b"\x00h\xd8\x00", "UTF-16BE"),
@@ -471,6 +476,54 @@ fn hz_gb_2312_forced_declared_and_written() {
         .assert()
         .success()
         .stdout(predicate::eq(&b"~{VPND~} a~~b &#8364;\n"[..]));
+}
+
+#[test]
+fn utf_7_forced_declared_and_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "utf7.txt", b"Hi Mom -+Jjo--! +ZeVnLIqe- a+-b\n");
+    charsight()
+        .args(["decode", "--force-encoding", "UTF-7", &path])
+        .assert()
+        .success()
+        .stdout("Hi Mom -☺-! 日本語 a+b\n");
+    // Not a fallback: it does not read ASCII as ASCII (`+`).
+    charsight().args(["decode", "--default-encoding", "UTF-7", &path]).assert().code(2);
+    // Declared, it is decoded; a browser does not honour the label.
+    let page = write(dir.path(), "utf7.html", b"<meta charset=utf-7><p>+ZeVnLIqe-</p>");
+    charsight()
+        .args(["decode", "--fix-declaration", &page])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("<p>日本語</p>"));
+    charsight()
+        .args(["decode", "--policy", "whatwg", &page])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("<p>+ZeVnLIqe-</p>"));
+    let text = write(dir.path(), "in.txt", "日本語 a+b~\n".as_bytes());
+    charsight()
+        .args(["decode", "--to", "UTF-7", &text]) // as Python writes it
+        .assert()
+        .success()
+        .stdout(predicate::eq(&b"+ZeVnLIqe a+-b+AH4\n"[..]));
+}
+
+#[test]
+fn cesu_8_forced_and_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "cesu.txt", b"caf\xc3\xa9 \xed\xa0\xbd\xed\xb8\x80\n");
+    charsight()
+        .args(["decode", "--force-encoding", "CESU-8", &path])
+        .assert()
+        .success()
+        .stdout("café 😀\n");
+    let text = write(dir.path(), "in.txt", "é😀\n".as_bytes());
+    charsight()
+        .args(["decode", "--to", "CESU-8", &text])
+        .assert()
+        .success()
+        .stdout(predicate::eq(&b"\xc3\xa9\xed\xa0\xbd\xed\xb8\x80\n"[..]));
 }
 
 #[test]

@@ -290,6 +290,13 @@ impl ExactReader {
                         self.pending.push(byte);
                         continue;
                     }
+                    Step::MalformedEarlier { kept, .. } => {
+                        let bad = self.pending.len() - 1 - usize::from(kept);
+                        let before = &self.pending[..bad];
+                        unit(Unit::Bytes { offset: from, bytes: before, malformed: true });
+                        self.pending.drain(..bad);
+                        continue;
+                    }
                 }
                 self.pending.clear();
                 break;
@@ -330,7 +337,9 @@ impl Follower {
 
     fn push(&mut self, bytes: &[u8], dst: &mut Vec<u8>) {
         for &byte in bytes {
-            while let Step::MalformedBefore(_) = self.machine.step(byte) {}
+            while let Step::MalformedBefore(_) | Step::MalformedEarlier { .. } =
+                self.machine.step(byte)
+            {}
         }
         dst.extend_from_slice(bytes);
     }

@@ -2,7 +2,7 @@
 //! the WHATWG encodings, and charsight's own codecs for the rest: UTF-32,
 //! the single-byte tables generated from glibc's charmaps and CPython's
 //! codecs (DOS, Mac OS and EBCDIC code pages, VISCII, …), Johab, EUC-TW,
-//! ISO-2022-KR and HZ-GB-2312.
+//! ISO-2022-KR, HZ-GB-2312, UTF-7 and CESU-8.
 //!
 //! [`Decoder`] reports each malformed byte sequence with its offset in the
 //! whole stream and its bytes, and [`Encoder`] each character the encoding
@@ -14,6 +14,7 @@
 //! are malformed and the byte itself is read again as the start of what
 //! follows (so `A1 41` in EUC-TW is a malformed `A1` and then `A`).
 
+mod cesu8;
 mod euc_tw;
 mod hz;
 mod iso_2022;
@@ -22,13 +23,14 @@ mod johab;
 mod ksx1001;
 mod single_byte;
 mod utf32;
+mod utf7;
 
 use charsight_tables::charmaps::SingleByte;
 use encoding_rs::{DecoderResult, EncoderResult, Encoding};
 
 use crate::Charset;
 
-pub(crate) use iso_2022::{ExactReader, Unit};
+pub(crate) use iso_2022::Unit;
 
 /// How a charset is decoded and encoded.
 #[derive(Clone, Copy)]
@@ -47,6 +49,10 @@ pub(crate) enum Codec {
     Iso2022Kr,
     /// HZ-GB-2312 (RFC 1843).
     Hz,
+    /// UTF-7 (RFC 2152).
+    Utf7,
+    /// CESU-8 (Unicode Technical Report #26).
+    Cesu8,
 }
 
 impl Codec {
@@ -120,6 +126,8 @@ enum Kind {
     EucTw(euc_tw::Decoder),
     Iso2022Kr(iso_2022_kr::Decoder),
     Hz(hz::Decoder),
+    Utf7(utf7::Decoder),
+    Cesu8(cesu8::Decoder),
 }
 
 impl Decoder {
@@ -132,6 +140,8 @@ impl Decoder {
             Codec::EucTw => Kind::EucTw(euc_tw::Decoder::default()),
             Codec::Iso2022Kr => Kind::Iso2022Kr(iso_2022_kr::Decoder::default()),
             Codec::Hz => Kind::Hz(hz::Decoder::default()),
+            Codec::Utf7 => Kind::Utf7(utf7::Decoder::default()),
+            Codec::Cesu8 => Kind::Cesu8(cesu8::Decoder::default()),
         };
         Decoder { kind, consumed: 0, history: [0; 8] }
     }
@@ -176,6 +186,8 @@ impl Decoder {
                 Kind::EucTw(d) => decode_bytes(d, &src[pos..], dst, last),
                 Kind::Iso2022Kr(d) => decode_bytes(d, &src[pos..], dst, last),
                 Kind::Hz(d) => decode_bytes(d, &src[pos..], dst, last),
+                Kind::Utf7(d) => decode_bytes(d, &src[pos..], dst, last),
+                Kind::Cesu8(d) => decode_bytes(d, &src[pos..], dst, last),
             };
             pos += read;
             match result {
@@ -228,10 +240,14 @@ enum Step {
     /// It cannot continue the sequence begun before it: those bytes (this
     /// many) are malformed, and the byte is read again on its own.
     MalformedBefore(u8),
+    /// It cannot continue the sequence begun before it, whose first `len`
+    /// bytes are malformed and whose last `kept` bytes the decoder now holds
+    /// as the start of what follows; the byte is read again.
+    MalformedEarlier { len: u8, kept: u8 },
 }
 
 /// A decoder that reads one byte at a time: UTF-32, Johab, EUC-TW,
-/// ISO-2022-KR, HZ-GB-2312.
+/// ISO-2022-KR, HZ-GB-2312, UTF-7, CESU-8.
 trait ByteDecoder {
     /// Reads one byte. After a malformed sequence the decoder is back in a
     /// state where the next byte starts afresh.
@@ -260,6 +276,9 @@ fn decode_bytes(
             Step::Pending => {}
             Step::Malformed(len) => return (DecoderResult::Malformed(len, 0), read),
             Step::MalformedBefore(len) => return (DecoderResult::Malformed(len, 0), read - 1),
+            Step::MalformedEarlier { len, kept } => {
+                return (DecoderResult::Malformed(len, kept), read - 1)
+            }
         }
     }
     let pending = if last { decoder.finish() } else { 0 };
@@ -355,8 +374,12 @@ enum EncoderKind {
     EucTw,
     Iso2022Kr(iso_2022_kr::Encoder),
     Hz(hz::Encoder),
+    Utf7(utf7::Encoder),
+    Cesu8,
     /// A stateful encoding whose raw bytes are written too.
     Follower(iso_2022::Follower),
+    /// UTF-7 with its raw bytes written too.
+    Utf7Follower(utf7::Follower),
 }
 
 impl Encoder {
@@ -375,6 +398,8 @@ impl Encoder {
             Codec::EucTw => EncoderKind::EucTw,
             Codec::Iso2022Kr => EncoderKind::Iso2022Kr(iso_2022_kr::Encoder::default()),
             Codec::Hz => EncoderKind::Hz(hz::Encoder::default()),
+            Codec::Utf7 => EncoderKind::Utf7(utf7::Encoder::default()),
+            Codec::Cesu8 => EncoderKind::Cesu8,
         };
         Encoder { kind, consumed: 0 }
     }
@@ -384,16 +409,19 @@ impl Encoder {
     /// in the mode those bytes set where it can be (so escaped switches come
     /// back as they were).
     pub(crate) fn with_raw_bytes(charset: Charset) -> Encoder {
-        match iso_2022::Follower::new(charset) {
-            Some(follower) => Encoder { kind: EncoderKind::Follower(follower), consumed: 0 },
-            None => Encoder::new(charset),
-        }
+        let kind = match (charset.codec(), iso_2022::Follower::new(charset)) {
+            (_, Some(follower)) => EncoderKind::Follower(follower),
+            (Codec::Utf7, None) => EncoderKind::Utf7Follower(utf7::Follower::default()),
+            _ => return Encoder::new(charset),
+        };
+        Encoder { kind, consumed: 0 }
     }
 
     /// Writes `bytes` as they are (escapes written back).
     pub(crate) fn raw(&mut self, bytes: &[u8], dst: &mut Vec<u8>) {
         match &mut self.kind {
             EncoderKind::Follower(f) => f.raw(bytes, dst),
+            EncoderKind::Utf7Follower(f) => f.raw(bytes, dst),
             _ => dst.extend_from_slice(bytes),
         }
     }
@@ -403,7 +431,7 @@ impl Encoder {
     /// `on_unmappable` is called with `dst` (to write a replacement, a
     /// numeric character reference, or nothing) and the character. `last`
     /// says that `src` ends the text, so a stateful encoding (ISO-2022-JP,
-    /// ISO-2022-KR, HZ-GB-2312) returns to ASCII.
+    /// ISO-2022-KR, HZ-GB-2312, UTF-7) returns to ASCII.
     ///
     /// Stateful encoders are in their ASCII state when `on_unmappable` is
     /// called, so an ASCII replacement is read back as ASCII.
@@ -460,10 +488,27 @@ impl Encoder {
                     dst,
                     last,
                 ),
+                EncoderKind::Utf7(e) => encode_stateful(
+                    e,
+                    utf7::Encoder::encode_char,
+                    utf7::Encoder::finish,
+                    rest,
+                    dst,
+                    last,
+                ),
+                EncoderKind::Cesu8 => encode_chars(rest, dst, cesu8::encode_char),
                 EncoderKind::Follower(f) => encode_stateful(
                     f,
                     iso_2022::Follower::encode_char,
                     iso_2022::Follower::finish,
+                    rest,
+                    dst,
+                    last,
+                ),
+                EncoderKind::Utf7Follower(f) => encode_stateful(
+                    f,
+                    utf7::Follower::encode_char,
+                    utf7::Follower::finish,
                     rest,
                     dst,
                     last,
@@ -485,6 +530,36 @@ impl Encoder {
             }
         }
         self.consumed += src.len() as u64;
+    }
+}
+
+/// Reads a stateful encoding in [`Errors::Escape`](crate::decode::Errors::Escape)
+/// mode: characters, and the bytes of switches, malformed sequences and
+/// characters that would not encode back, to escape (see
+/// [`Encoder::with_raw_bytes`], which writes them back).
+pub(crate) enum ExactReader {
+    /// ISO-2022-JP, ISO-2022-KR, HZ-GB-2312.
+    Iso2022(iso_2022::ExactReader),
+    /// UTF-7.
+    Utf7(utf7::ExactReader),
+}
+
+impl ExactReader {
+    /// The reader for `charset`, if it is stateful.
+    pub(crate) fn new(charset: Charset) -> Option<ExactReader> {
+        match charset.codec() {
+            Codec::Utf7 => Some(ExactReader::Utf7(utf7::ExactReader::default())),
+            _ => iso_2022::ExactReader::new(charset).map(ExactReader::Iso2022),
+        }
+    }
+
+    /// Reads `src` (the next chunk, from stream offset `offset`; `last`
+    /// ends the stream), calling `unit` for each unit in order.
+    pub(crate) fn read(&mut self, src: &[u8], offset: u64, last: bool, unit: impl FnMut(Unit<'_>)) {
+        match self {
+            ExactReader::Iso2022(r) => r.read(src, offset, last, unit),
+            ExactReader::Utf7(r) => r.read(src, offset, last, unit),
+        }
     }
 }
 
