@@ -207,6 +207,10 @@ charsets! {
             "Korean mail (RFC 1557), decoded for real where WHATWG maps it to `replacement`.";
         HzGb2312 => "HZ-GB-2312", Codec::Hz,
             "Simplified Chinese mail and news (RFC 1843), GB 2312 in 7 bits, decoded for real where WHATWG maps it to `replacement`.";
+        EucJis2004 => "EUC-JIS-2004", Codec::EucJis2004,
+            "Japanese, EUC-JP extended to JIS X 0213:2004 (both planes; JIS X 0212 read after `8F` where plane 2 has nothing).";
+        ShiftJis2004 => "Shift_JIS-2004", Codec::ShiftJis2004,
+            "Japanese, Shift_JIS extended to JIS X 0213:2004 (both planes).";
     }
 }
 
@@ -221,15 +225,15 @@ impl Charset {
     ///
     /// False for UTF-16/32, ISO-2022-JP, ISO-2022-KR and HZ-GB-2312 (their
     /// escapes and shifts reuse ASCII bytes), `replacement` and EBCDIC. True, though not
-    /// for every byte, for VISCII (six C0 control bytes are letters) and
-    /// IBM864 (0x25 is U+066A ARABIC PERCENT SIGN): markup reads the same in
-    /// them.
+    /// for every byte, for VISCII (six C0 control bytes are letters),
+    /// IBM864 (0x25 is U+066A ARABIC PERCENT SIGN) and Shift_JIS-2004 (0x5C
+    /// and 0x7E are `¥` and `‾`): markup reads the same in them.
     pub fn is_ascii_compatible(self) -> bool {
         match self.codec() {
             Codec::Whatwg(e) => e.is_ascii_compatible() && e != encoding_rs::REPLACEMENT,
             Codec::Utf32 { .. } | Codec::Iso2022Kr | Codec::Hz => false,
             Codec::SingleByte(table) => table.ascii_compatible,
-            Codec::Johab | Codec::EucTw => true,
+            Codec::Johab | Codec::EucTw | Codec::EucJis2004 | Codec::ShiftJis2004 => true,
         }
     }
 
@@ -245,9 +249,13 @@ impl Charset {
         match self.codec() {
             Codec::Whatwg(e) => e.is_single_byte(),
             Codec::SingleByte(_) => true,
-            Codec::Utf32 { .. } | Codec::Johab | Codec::EucTw | Codec::Iso2022Kr | Codec::Hz => {
-                false
-            }
+            Codec::Utf32 { .. }
+            | Codec::Johab
+            | Codec::EucTw
+            | Codec::Iso2022Kr
+            | Codec::Hz
+            | Codec::EucJis2004
+            | Codec::ShiftJis2004 => false,
         }
     }
 
@@ -435,10 +443,17 @@ mod tests {
     #[test]
     fn extra_charsets() {
         let extra: Vec<_> = Charset::ALL.iter().filter(|c| !c.is_whatwg()).collect();
-        assert_eq!(extra.len(), 61);
+        assert_eq!(extra.len(), 63);
         assert_eq!(extra.iter().filter(|c| c.is_single_byte()).count(), 55);
         assert_eq!(extra.iter().filter(|c| c.is_ebcdic()).count(), 23);
-        for c in [Charset::Johab, Charset::EucTw, Charset::Iso2022Kr, Charset::HzGb2312] {
+        for c in [
+            Charset::Johab,
+            Charset::EucTw,
+            Charset::Iso2022Kr,
+            Charset::HzGb2312,
+            Charset::EucJis2004,
+            Charset::ShiftJis2004,
+        ] {
             assert!(!c.is_single_byte() && !c.is_unicode(), "{c}");
         }
         // Markup in ASCII reads the same in every ASCII-compatible charset.

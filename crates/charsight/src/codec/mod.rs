@@ -2,7 +2,7 @@
 //! the WHATWG encodings, and charsight's own codecs for the rest: UTF-32,
 //! the single-byte tables generated from glibc's charmaps and CPython's
 //! codecs (DOS, Mac OS and EBCDIC code pages, VISCII, …), Johab, EUC-TW,
-//! ISO-2022-KR and HZ-GB-2312.
+//! ISO-2022-KR, HZ-GB-2312, EUC-JIS-2004 and Shift_JIS-2004.
 //!
 //! [`Decoder`] reports each malformed byte sequence with its offset in the
 //! whole stream and its bytes, and [`Encoder`] each character the encoding
@@ -14,12 +14,16 @@
 //! are malformed and the byte itself is read again as the start of what
 //! follows (so `A1 41` in EUC-TW is a malformed `A1` and then `A`).
 
+mod euc_jis_2004;
 mod euc_tw;
 mod hz;
 mod iso_2022;
 mod iso_2022_kr;
+mod jis_x0212;
+mod jis_x0213;
 mod johab;
 mod ksx1001;
+mod shift_jis_2004;
 mod single_byte;
 mod utf32;
 
@@ -47,6 +51,10 @@ pub(crate) enum Codec {
     Iso2022Kr,
     /// HZ-GB-2312 (RFC 1843).
     Hz,
+    /// EUC-JIS-2004 (JIS X 0213).
+    EucJis2004,
+    /// Shift_JIS-2004 (JIS X 0213).
+    ShiftJis2004,
 }
 
 impl Codec {
@@ -120,6 +128,8 @@ enum Kind {
     EucTw(euc_tw::Decoder),
     Iso2022Kr(iso_2022_kr::Decoder),
     Hz(hz::Decoder),
+    EucJis2004(euc_jis_2004::Decoder),
+    ShiftJis2004(shift_jis_2004::Decoder),
 }
 
 impl Decoder {
@@ -132,6 +142,8 @@ impl Decoder {
             Codec::EucTw => Kind::EucTw(euc_tw::Decoder::default()),
             Codec::Iso2022Kr => Kind::Iso2022Kr(iso_2022_kr::Decoder::default()),
             Codec::Hz => Kind::Hz(hz::Decoder::default()),
+            Codec::EucJis2004 => Kind::EucJis2004(euc_jis_2004::Decoder::default()),
+            Codec::ShiftJis2004 => Kind::ShiftJis2004(shift_jis_2004::Decoder::default()),
         };
         Decoder { kind, consumed: 0, history: [0; 8] }
     }
@@ -176,6 +188,8 @@ impl Decoder {
                 Kind::EucTw(d) => decode_bytes(d, &src[pos..], dst, last),
                 Kind::Iso2022Kr(d) => decode_bytes(d, &src[pos..], dst, last),
                 Kind::Hz(d) => decode_bytes(d, &src[pos..], dst, last),
+                Kind::EucJis2004(d) => decode_bytes(d, &src[pos..], dst, last),
+                Kind::ShiftJis2004(d) => decode_bytes(d, &src[pos..], dst, last),
             };
             pos += read;
             match result {
@@ -220,6 +234,9 @@ impl Decoder {
 enum Step {
     /// It completed a character.
     Char(char),
+    /// It completed a sequence that stands for two characters (a letter
+    /// and a combining mark, in JIS X 0213).
+    Pair(char, char),
     /// It began or continued a sequence, or changed the state, and there
     /// is nothing to write yet.
     Pending,
@@ -231,7 +248,7 @@ enum Step {
 }
 
 /// A decoder that reads one byte at a time: UTF-32, Johab, EUC-TW,
-/// ISO-2022-KR, HZ-GB-2312.
+/// ISO-2022-KR, HZ-GB-2312, EUC-JIS-2004, Shift_JIS-2004.
 trait ByteDecoder {
     /// Reads one byte. After a malformed sequence the decoder is back in a
     /// state where the next byte starts afresh.
@@ -240,6 +257,21 @@ trait ByteDecoder {
     /// At the end of the stream: forgets an unfinished sequence, if any, and
     /// says how many bytes it had.
     fn finish(&mut self) -> u8;
+
+    /// The next of the bytes that the decoder has taken back to read again,
+    /// if any: a decoder whose malformed sequence is followed by bytes it
+    /// has already consumed (EUC-JIS-2004's `8F` before two bytes that are
+    /// no character: the `8F` alone is malformed) keeps them, and they are
+    /// read before the next byte of the input. Such a decoder takes bytes
+    /// back itself and never returns [`Step::MalformedBefore`].
+    fn replay(&mut self) -> Option<u8> {
+        None
+    }
+
+    /// How many bytes are waiting to be read again ([`ByteDecoder::replay`]).
+    fn replaying(&self) -> u8 {
+        0
+    }
 }
 
 /// Runs `decoder` over `src`. Same contract as
@@ -253,12 +285,27 @@ fn decode_bytes(
 ) -> (DecoderResult, usize) {
     dst.reserve(src.len());
     let mut read = 0;
-    while let Some(&byte) = src.get(read) {
-        read += 1;
+    loop {
+        // (Bytes read again are the last ones read from `src`, or from
+        // earlier chunks, so offsets count back from `read` past them.)
+        let byte = match decoder.replay() {
+            Some(byte) => byte,
+            None => {
+                let Some(&byte) = src.get(read) else { break };
+                read += 1;
+                byte
+            }
+        };
         match decoder.step(byte) {
             Step::Char(c) => dst.push(c),
+            Step::Pair(a, b) => {
+                dst.push(a);
+                dst.push(b);
+            }
             Step::Pending => {}
-            Step::Malformed(len) => return (DecoderResult::Malformed(len, 0), read),
+            Step::Malformed(len) => {
+                return (DecoderResult::Malformed(len, decoder.replaying()), read)
+            }
             Step::MalformedBefore(len) => return (DecoderResult::Malformed(len, 0), read - 1),
         }
     }
@@ -355,6 +402,8 @@ enum EncoderKind {
     EucTw,
     Iso2022Kr(iso_2022_kr::Encoder),
     Hz(hz::Encoder),
+    /// EUC-JIS-2004 and Shift_JIS-2004.
+    JisX0213(jis_x0213::Encoder),
     /// A stateful encoding whose raw bytes are written too.
     Follower(iso_2022::Follower),
 }
@@ -375,6 +424,12 @@ impl Encoder {
             Codec::EucTw => EncoderKind::EucTw,
             Codec::Iso2022Kr => EncoderKind::Iso2022Kr(iso_2022_kr::Encoder::default()),
             Codec::Hz => EncoderKind::Hz(hz::Encoder::default()),
+            Codec::EucJis2004 => {
+                EncoderKind::JisX0213(jis_x0213::Encoder::new(jis_x0213::Layout::Euc))
+            }
+            Codec::ShiftJis2004 => {
+                EncoderKind::JisX0213(jis_x0213::Encoder::new(jis_x0213::Layout::ShiftJis))
+            }
         };
         Encoder { kind, consumed: 0 }
     }
@@ -390,10 +445,21 @@ impl Encoder {
         }
     }
 
-    /// Writes `bytes` as they are (escapes written back).
+    /// Whether this encoder may write two characters as one sequence (a
+    /// letter and a combining mark, in EUC-JIS-2004 and Shift_JIS-2004).
+    pub(crate) fn composes(&self) -> bool {
+        matches!(self.kind, EncoderKind::JisX0213(_))
+    }
+
+    /// Writes `bytes` as they are (escapes written back), after a letter
+    /// the encoder held back.
     pub(crate) fn raw(&mut self, bytes: &[u8], dst: &mut Vec<u8>) {
         match &mut self.kind {
             EncoderKind::Follower(f) => f.raw(bytes, dst),
+            EncoderKind::JisX0213(e) => {
+                e.finish(dst);
+                dst.extend_from_slice(bytes);
+            }
             _ => dst.extend_from_slice(bytes),
         }
     }
@@ -403,7 +469,9 @@ impl Encoder {
     /// `on_unmappable` is called with `dst` (to write a replacement, a
     /// numeric character reference, or nothing) and the character. `last`
     /// says that `src` ends the text, so a stateful encoding (ISO-2022-JP,
-    /// ISO-2022-KR, HZ-GB-2312) returns to ASCII.
+    /// ISO-2022-KR, HZ-GB-2312) returns to ASCII, and EUC-JIS-2004 and
+    /// Shift_JIS-2004 write a letter held back for a combining mark that
+    /// might follow.
     ///
     /// Stateful encoders are in their ASCII state when `on_unmappable` is
     /// called, so an ASCII replacement is read back as ASCII.
@@ -456,6 +524,14 @@ impl Encoder {
                     e,
                     hz::Encoder::encode_char,
                     hz::Encoder::finish,
+                    rest,
+                    dst,
+                    last,
+                ),
+                EncoderKind::JisX0213(e) => encode_stateful(
+                    e,
+                    jis_x0213::Encoder::encode_char,
+                    jis_x0213::Encoder::finish,
                     rest,
                     dst,
                     last,
