@@ -106,9 +106,7 @@ impl Layout {
             reverse
         });
         let i = reverse.binary_search_by_key(&u32::from(c), |&(cp, _)| cp).ok()?;
-        let i = usize::from(reverse[i].1);
-        let (plane, rest) = (i / (94 * 94), i % (94 * 94));
-        Some([plane as u8 + 1, (rest / 94) as u8 + 0x21, (rest % 94) as u8 + 0x21])
+        Some(code_at(usize::from(reverse[i].1)))
     }
 
     /// Appends the bytes of `code`; false if the layout has none (a row of
@@ -158,11 +156,16 @@ fn index([plane, row, cell]: Code) -> Option<usize> {
     Some((plane * 94 + offset(row)?) * 94 + offset(cell)?)
 }
 
+/// The code at index `i` of `JISX0213_CELLS`.
+fn code_at(i: usize) -> Code {
+    let (plane, rest) = (i / (94 * 94), i % (94 * 94));
+    [plane as u8 + 1, (rest / 94) as u8 + 0x21, (rest % 94) as u8 + 0x21]
+}
+
 /// The cell of letter `base` followed by the combining `mark`, if one.
 fn compose(base: char, mark: char) -> Option<Code> {
     let p = JISX0213_PAIRS.iter().find(|p| (p.1, p.2) == (u32::from(base), u32::from(mark)))?;
-    let i = usize::from(p.0);
-    Some([1, (i / 94) as u8 + 0x21, (i % 94) as u8 + 0x21])
+    Some(code_at(usize::from(p.0)))
 }
 
 /// Whether `c` begins one of the pairs of [`JISX0213_PAIRS`].
@@ -273,8 +276,7 @@ mod tests {
     fn glibc_mappings(layout: Layout) -> Vec<(Vec<u8>, char)> {
         let mut mappings = Vec::new();
         for i in 0..2 * 94 * 94 {
-            let code =
-                [(i / (94 * 94)) as u8 + 1, (i / 94 % 94) as u8 + 0x21, (i % 94) as u8 + 0x21];
+            let code = code_at(i);
             let Some((c, None)) = layout.decode(code) else { continue };
             let reading = layout.readings().find(|r| code == [1, r.row, r.cell]);
             let mut bytes = Vec::new();
