@@ -11,7 +11,8 @@
 //!   generated from (`tools/gen-tables/data/charmaps/NAME.txt`).
 //! - UTF-32: against `char::from_u32` on each four-byte unit.
 //! - Every charset but `replacement` (the stateful ISO-2022-JP/KR,
-//!   HZ-GB-2312 and UTF-7 too, and CESU-8):
+//!   HZ-GB-2312 and UTF-7 too, CESU-8, and EUC-JIS-2004 and Shift_JIS-2004,
+//!   whose encoders compose a letter and a combining mark into one code):
 //!   decoding with `Errors::Escape` and restoring gives the bytes back
 //!   (unless a Unicode input held characters of the escape range).
 #![no_main]

@@ -211,6 +211,10 @@ charsets! {
             "Unicode in 7 bits for mail (RFC 2152), decoded as Python's `utf-7` codec reads it.";
         Cesu8 => "CESU-8", Codec::Cesu8,
             "UTF-8 with supplementary characters as two three-byte surrogates (Unicode TR #26).";
+        EucJis2004 => "EUC-JIS-2004", Codec::EucJis2004,
+            "Japanese, EUC-JP extended to JIS X 0213:2004 (both planes; JIS X 0212 read after `8F` where plane 2 has nothing).";
+        ShiftJis2004 => "Shift_JIS-2004", Codec::ShiftJis2004,
+            "Japanese, Shift_JIS extended to JIS X 0213:2004 (both planes).";
     }
 }
 
@@ -225,15 +229,19 @@ impl Charset {
     ///
     /// False for UTF-16/32, ISO-2022-JP, ISO-2022-KR, HZ-GB-2312 and UTF-7
     /// (their escapes and shifts reuse ASCII bytes), `replacement` and EBCDIC. True, though not
-    /// for every byte, for VISCII (six C0 control bytes are letters) and
-    /// IBM864 (0x25 is U+066A ARABIC PERCENT SIGN): markup reads the same in
-    /// them.
+    /// for every byte, for VISCII (six C0 control bytes are letters),
+    /// IBM864 (0x25 is U+066A ARABIC PERCENT SIGN) and Shift_JIS-2004 (0x5C
+    /// and 0x7E are `¥` and `‾`): markup reads the same in them.
     pub fn is_ascii_compatible(self) -> bool {
         match self.codec() {
             Codec::Whatwg(e) => e.is_ascii_compatible() && e != encoding_rs::REPLACEMENT,
             Codec::Utf32 { .. } | Codec::Iso2022Kr | Codec::Hz | Codec::Utf7 => false,
             Codec::SingleByte(table) => table.ascii_compatible,
-            Codec::Johab | Codec::EucTw | Codec::Cesu8 => true,
+            Codec::Johab
+            | Codec::EucTw
+            | Codec::Cesu8
+            | Codec::EucJis2004
+            | Codec::ShiftJis2004 => true,
         }
     }
 
@@ -256,6 +264,7 @@ impl Charset {
             | Codec::Hz
             | Codec::Utf7
             | Codec::Cesu8 => false,
+            Codec::EucJis2004 | Codec::ShiftJis2004 => false,
         }
     }
 
@@ -450,7 +459,7 @@ mod tests {
     #[test]
     fn extra_charsets() {
         let extra: Vec<_> = Charset::ALL.iter().filter(|c| !c.is_whatwg()).collect();
-        assert_eq!(extra.len(), 63);
+        assert_eq!(extra.len(), 65);
         assert_eq!(extra.iter().filter(|c| c.is_single_byte()).count(), 55);
         assert_eq!(extra.iter().filter(|c| c.is_ebcdic()).count(), 23);
         for c in [
@@ -460,6 +469,8 @@ mod tests {
             Charset::HzGb2312,
             Charset::Utf7,
             Charset::Cesu8,
+            Charset::EucJis2004,
+            Charset::ShiftJis2004,
         ] {
             assert!(!c.is_single_byte() && !c.is_unicode(), "{c}");
         }

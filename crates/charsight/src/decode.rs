@@ -917,6 +917,24 @@ mod tests {
     }
 
     #[test]
+    fn escape_keeps_a_letter_and_a_mark_the_encoder_would_compose_apart() {
+        // `æ` and a combining grave accent, which EUC-JIS-2004 writes as
+        // AB C4: the accent is escaped, in every chunking; the composed
+        // form and a lone accent stay text.
+        let bytes = b"\xa9\xdc\xab\xdc \xab\xc4\xab\xdc";
+        for chunk in 1..=bytes.len() {
+            let (text, _) =
+                decode_chunked(Charset::EucJis2004, Errors::Escape, bytes, chunk, vec![]);
+            assert_eq!(text, "æ\u{10FEAB}\u{10FEDC} æ\u{300}\u{300}", "chunk {chunk}");
+            assert_eq!(restore(&text, Charset::EucJis2004), bytes);
+        }
+        let bytes = b"\x82\xa9\x83\x4a\x86\x63";
+        let (text, _) = decode_chunked(Charset::ShiftJis2004, Errors::Escape, bytes, 1, vec![]);
+        assert_eq!(text, "かカæ\u{300}");
+        assert_eq!(restore(&text, Charset::ShiftJis2004), bytes);
+    }
+
+    #[test]
     fn r25_escape_round_trip_over_every_two_byte_sequence() {
         let multibyte = Charset::ALL
             .iter()

@@ -280,6 +280,12 @@ fn alias(squeezed: &[u8]) -> Option<Charset> {
         b"tcvn" | b"tcvn5712" | b"tcvn57121" | b"tcvn571211993" | b"tcvn3" | b"vn3" => Tcvn5712_1,
         b"johab" | b"cp1361" | b"ms1361" | b"xjohab" => Johab,
         b"euctw" | b"xeuctw" | b"cns11643" | b"cp964" | b"ibm964" => EucTw,
+        // JIS X 0213:2004 (none is in IANA's registry). glibc's and iconv's
+        // `EUC-JISX0213` and `SHIFT_JISX0213` are the 2004 edition; Python's
+        // codecs of those names are the 2000 edition, without ten
+        // characters, and `jisx0213` is its alias of `euc_jis_2004`.
+        b"eucjis2004" | b"eucjisx0213" | b"jisx0213" => EucJis2004,
+        b"shiftjis2004" | b"sjis2004" | b"shiftjisx0213" | b"sjisx0213" => ShiftJis2004,
         // WHATWG: `replacement`; see the module docs.
         b"iso2022kr" | b"csiso2022kr" | b"cp50225" => Iso2022Kr,
         b"hzgb2312" | b"hz" | b"hzgb" | b"cp52936" => HzGb2312,
@@ -503,6 +509,22 @@ mod tests {
         for label in ["CESU-8", "csCESU8", "cesu8", "cesu_8"] {
             assert_eq!(Encoding::for_label(label.as_bytes()), None, "{label}");
             assert_eq!(resolve(label.as_bytes()), Ok(Cesu8), "{label}");
+        }
+    }
+
+    #[test]
+    fn jis_x0213_labels() {
+        // Outside the Encoding Standard, so left out by `--policy whatwg`.
+        for (label, charset) in [
+            (&b"Shift_JIS-2004"[..], ShiftJis2004),
+            (b"sjis_2004", ShiftJis2004),
+            (b"SHIFT_JISX0213", ShiftJis2004),
+            (b"EUC-JIS-2004", EucJis2004),
+            (b"euc_jis_2004", EucJis2004),
+            (b"EUC-JISX0213", EucJis2004),
+        ] {
+            assert_eq!(Encoding::for_label(label), None);
+            assert_eq!(resolve(label), Ok(charset));
         }
     }
 

@@ -13,21 +13,31 @@
 //!     points (hex, `-` for none);
 //!   - `GB2312.txt`: GB 2312's rows (glibc's `GB2312`, which is EUC-CN) as
 //!     `row` lines of 94 code points, for HZ-GB-2312;
+//!   - `JISX0213.txt`: JIS X 0213:2004's two planes (glibc's
+//!     `EUC-JISX0213`) as `plane row` lines of 94 code points, a cell of a
+//!     letter and a combining mark as `A+B`, for EUC-JIS-2004 and
+//!     Shift_JIS-2004;
 //!   - `oracles.txt`: the size and FNV-1a hash of glibc's whole multi-byte
-//!     mapping for JOHAB, EUC-KR, EUC-TW and GB2312, which charsight's tests
-//!     compare with what its decoders produce;
+//!     mapping for JOHAB, EUC-KR, EUC-TW, GB2312, EUC-JISX0213 and
+//!     SHIFT_JISX0213 (their mappings to one code point), which charsight's
+//!     tests compare with what its decoders produce;
 //!   - `python.txt`: how `python3` (its version recorded) decodes every
 //!     byte in each of [`PYTHON_CODECS`], which charsight's tests compare
 //!     with its tables. It is the one output that depends on the machine's
 //!     Python rather than on a pinned input;
 //!   - `python-hz.txt`: how `python3` decodes each pair of bytes 21-7E in
-//!     GB mode (`~{` … `~}`) of its `hz` codec, in `GB2312.txt`'s layout.
-//! - `emit` turns that data (all but the two Python files) into
+//!     GB mode (`~{` … `~}`) of its `hz` codec, in `GB2312.txt`'s layout;
+//!   - `python-shift_jis_2004.txt`, `python-euc_jis_2004.txt`: how
+//!     `python3` decodes every sequence of up to two bytes (EUC: three after
+//!     8F) in those codecs ([`PYTHON_JIS`]), and `python-jis-random.txt`:
+//!     random byte strings in both, decoded with `errors='replace'`.
+//! - `emit` turns that data (all but the Python files) into
 //!   `generated/charmaps.rs`.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::Read;
+use std::ops::RangeInclusive;
 use std::path::Path;
 use std::process::Command;
 
@@ -161,8 +171,22 @@ const PYTHON_CODECS: &[&str] = &[
     "ptcp154",
 ];
 
-/// Multi-byte charmaps whose whole mapping is summarised in `oracles.txt`.
-const ORACLES: &[&str] = &["JOHAB", "EUC-KR", "EUC-TW", "GB2312"];
+/// Multi-byte charmaps whose whole mapping is summarised in `oracles.txt`
+/// (for JIS X 0213, the mappings to one code point).
+const ORACLES: &[&str] = &["JOHAB", "EUC-KR", "EUC-TW", "GB2312", "EUC-JISX0213", "SHIFT_JISX0213"];
+
+/// Python's codecs of JIS X 0213 whose every short sequence `count
+/// charmaps` decodes (`python-<codec>.txt`): the codec and the prefixes
+/// that each byte 00-FF is appended to, besides none (a value above 0xFF
+/// is two bytes).
+const PYTHON_JIS: &[(&str, &[RangeInclusive<u16>])] = &[
+    ("shift_jis_2004", &[0x81..=0x9F, 0xE0..=0xFC]),
+    ("euc_jis_2004", &[0x8E..=0x8E, 0xA1..=0xFE, 0x8FA1..=0x8FFE]),
+];
+
+/// How many random byte strings of each of [`PYTHON_JIS`] `count charmaps`
+/// has Python decode with `errors='replace'` (`python-jis-random.txt`).
+const PYTHON_RANDOM_STRINGS: usize = 300;
 
 /// CNS 11643 planes of glibc's EUC-TW, in the order of the generated arrays.
 const EUC_TW_PLANES: [u8; 8] = [1, 2, 3, 4, 5, 6, 7, 15];
@@ -226,13 +250,14 @@ pub fn count(locales: &Path, python: &Path, out: &mut Output) -> Result<()> {
     let python_pin = Pin::read(&["charmaps", "python"])?;
     let glibc_dir = unpack(locales, &glibc_pin)?;
     let python_dir = unpack(python, &python_pin)?;
-    let read = |name: &str| -> Result<Vec<Mapping>> {
+    let read_text = |name: &str| -> Result<String> {
         let path = glibc_dir.path().join(format!("usr/share/i18n/charmaps/{name}.gz"));
         let file = std::fs::File::open(&path).with_context(|| format!("{}", path.display()))?;
         let mut text = Vec::new();
         flate2::read::GzDecoder::new(file).read_to_end(&mut text)?;
-        parse_charmap(name, &String::from_utf8_lossy(&text))
+        Ok(String::from_utf8_lossy(&text).into_owned())
     };
+    let read = |name: &str| parse_charmap(name, &read_text(name)?);
     let command = format!(
         "`cargo run -p gen-tables -- count charmaps {} {}`",
         glibc_pin.file, python_pin.file
@@ -282,6 +307,12 @@ pub fn count(locales: &Path, python: &Path, out: &mut Output) -> Result<()> {
     let text = gb2312_data(&format!("{}, by {command}", glibc("charmap GB2312")), &gb2312)?;
     out.file(&data_path("GB2312"), text.as_bytes())?;
 
+    let text = jisx0213_data(
+        &format!("{}, by {command}", glibc("charmap EUC-JISX0213")),
+        &read_text("EUC-JISX0213")?,
+    )?;
+    out.file(&data_path("JISX0213"), text.as_bytes())?;
+
     let mut oracles = format!(
         "# From {}, by {command}.\n# Checksums of glibc's multi-byte mappings: charmap, mappings, FNV-1a 64 of\n\
          # the mappings sorted by bytes, each as (length byte, bytes, code point as u32 LE).\n",
@@ -302,7 +333,13 @@ pub fn count(locales: &Path, python: &Path, out: &mut Output) -> Result<()> {
     }
     out.file(&data_path("oracles"), oracles.as_bytes())?;
     out.file(&data_path("python"), python_decodings(&command)?.as_bytes())?;
-    out.file(&data_path("python-hz"), python_hz(&command)?.as_bytes())
+    out.file(&data_path("python-hz"), python_hz(&command)?.as_bytes())?;
+    for &(codec, prefixes) in PYTHON_JIS {
+        let text = python_sequences(&command, codec, prefixes)?;
+        out.file(&data_path(&format!("python-{codec}")), text.as_bytes())?;
+    }
+    let codecs: Vec<&str> = PYTHON_JIS.iter().map(|&(codec, _)| codec).collect();
+    out.file(&data_path("python-jis-random"), python_random(&command, &codecs)?.as_bytes())
 }
 
 /// Checks a package against its pin and unpacks it with `dpkg-deb -x`.
@@ -399,15 +436,8 @@ fn python_decodings(command: &str) -> Result<String> {
         \x20       except UnicodeDecodeError:\n\
         \x20           cells.append('-')\n\
         \x20   print(name, ' '.join(cells))\n";
-    let output = Command::new("python3")
-        .arg("-c")
-        .arg(SCRIPT)
-        .args(PYTHON_CODECS)
-        .output()
-        .context("running python3")?;
-    ensure!(output.status.success(), "python3: {}", String::from_utf8_lossy(&output.stderr));
-    let stdout = String::from_utf8(output.stdout)?;
-    let (version, lines) = stdout.split_once('\n').context("no output from python3")?;
+    let codecs: Vec<String> = PYTHON_CODECS.iter().map(|c| c.to_string()).collect();
+    let (version, lines) = run_python(SCRIPT, &codecs)?;
     Ok(format!(
         "# How Python {version} decodes each byte 00-FF (hex code points, `-` for an\n\
          # error) in its codecs of the charsets charsight has outside the Encoding\n\
@@ -431,16 +461,98 @@ fn python_hz(command: &str) -> Result<String> {
         \x20           cells.append('-')\n\
         \x20   if set(cells) != {'-'}:\n\
         \x20       print('%02X' % row, ' '.join(cells))\n";
-    let output =
-        Command::new("python3").arg("-c").arg(SCRIPT).output().context("running python3")?;
-    ensure!(output.status.success(), "python3: {}", String::from_utf8_lossy(&output.stderr));
-    let stdout = String::from_utf8(output.stdout)?;
-    let (version, lines) = stdout.split_once('\n').context("no output from python3")?;
+    let (version, lines) = run_python(SCRIPT, &[])?;
     ensure!(!lines.contains('?'), "python3: a pair decodes to more than one character");
     Ok(format!(
         "# How Python {version} decodes each pair of bytes 21-7E in GB mode of its `hz`\n\
          # codec (HZ-GB-2312): `row` (hex) and 94 code points for cells 21-7E (hex,\n\
          # `-` for an error), by {command}. Read by charsight's tests.\n{lines}"
+    ))
+}
+
+/// Runs a Python script with `args`: its output after the first line, and
+/// that line (Python's version).
+fn run_python(script: &str, args: &[String]) -> Result<(String, String)> {
+    let output = Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .args(args)
+        .output()
+        .context("running python3")?;
+    ensure!(output.status.success(), "python3: {}", String::from_utf8_lossy(&output.stderr));
+    let stdout = String::from_utf8(output.stdout)?;
+    let (version, lines) = stdout.split_once('\n').context("no output from python3")?;
+    Ok((version.to_owned(), lines.to_owned()))
+}
+
+/// The text of a decoding as a cell of Python's oracles: code points (hex)
+/// joined by `+`, `.` for none.
+const PYTHON_CELL: &str = "def cell(text):\n\
+    \x20   return '+'.join('%04X' % ord(c) for c in text) or '.'\n";
+
+/// How Python's `codec` decodes each byte 00-FF alone and after each of
+/// `prefixes`: one line per prefix (hex, `.` for none) whose bytes decode
+/// to anything, and 256 cells (see [`PYTHON_CELL`]; `-` for an error).
+fn python_sequences(
+    command: &str,
+    codec: &str,
+    prefixes: &[RangeInclusive<u16>],
+) -> Result<String> {
+    let script = format!(
+        "import sys\n{PYTHON_CELL}\
+        print(sys.version.split()[0])\n\
+        for prefix in sys.argv[1:]:\n\
+        \x20   cells = []\n\
+        \x20   for b in range(256):\n\
+        \x20       try:\n\
+        \x20           cells.append(cell((bytes.fromhex(prefix) + bytes([b])).decode('{codec}')))\n\
+        \x20       except UnicodeDecodeError:\n\
+        \x20           cells.append('-')\n\
+        \x20   if set(cells) != {{'-'}}:\n\
+        \x20       print(prefix or '.', ' '.join(cells))\n"
+    );
+    let mut args = vec![String::new()];
+    for range in prefixes {
+        args.extend(range.clone().map(|p| {
+            if p > 0xFF {
+                format!("{p:04X}")
+            } else {
+                format!("{p:02X}")
+            }
+        }));
+    }
+    let (version, lines) = run_python(&script, &args)?;
+    Ok(format!(
+        "# How Python {version} decodes each byte 00-FF (columns) alone and after each\n\
+         # prefix (the first field, hex; `.` for none) with its `{codec}` codec: the\n\
+         # code points (hex) joined by `+`, `-` for an error. Lines of errors only are\n\
+         # left out. By {command}. Read by charsight's tests.\n{lines}"
+    ))
+}
+
+/// How Python decodes [`PYTHON_RANDOM_STRINGS`] random byte strings (fixed
+/// seed; bytes that begin and continue sequences are likelier) with each of
+/// `codecs` and `errors='replace'`: one line per string, the codec, the bytes
+/// (hex, `.` for none) and the text (see [`PYTHON_CELL`]).
+fn python_random(command: &str, codecs: &[&str]) -> Result<String> {
+    let script = format!(
+        "import random, sys\n{PYTHON_CELL}\
+        print(sys.version.split()[0])\n\
+        pools = [range(256), range(0xA1, 0xFF), range(0x81, 0xA0), range(0xE0, 0xFD),\n\
+        \x20        range(0x40, 0x7F), [0x8E, 0x8F, 0x0A, 0x1B, 0x5C, 0x7E]]\n\
+        rng = random.Random(22)\n\
+        for codec in sys.argv[2:]:\n\
+        \x20   for _ in range(int(sys.argv[1])):\n\
+        \x20       data = bytes(rng.choice(rng.choice(pools)) for _ in range(rng.randrange(24)))\n\
+        \x20       print(codec, data.hex() or '.', cell(data.decode(codec, 'replace')))\n"
+    );
+    let mut args = vec![PYTHON_RANDOM_STRINGS.to_string()];
+    args.extend(codecs.iter().map(|c| c.to_string()));
+    let (version, lines) = run_python(&script, &args)?;
+    Ok(format!(
+        "# How Python {version} decodes random byte strings with errors='replace':\n\
+         # `codec bytes text`, the bytes in hex (`.` for none), the text as code points\n\
+         # (hex) joined by `+` (`.` for none). By {command}. Read by charsight's tests.\n{lines}"
     ))
 }
 
@@ -587,6 +699,91 @@ fn gb2312_data(source: &str, mappings: &[Mapping]) -> Result<String> {
     Ok(text)
 }
 
+/// JIS X 0213 (glibc's `EUC-JISX0213`: plane 1 is row|80, cell|80, plane
+/// 2 is 8F, row|80, cell|80) as intermediate text: one line per non-empty
+/// row of each plane. The 25 cells that stand for a base letter and a
+/// combining mark are in the charmap as comments
+/// (`%<U304B><U309A> /xa4/xf7`, localedef reads one code point per line):
+/// they are read from there, and written `304B+309A`.
+fn jisx0213_data(source: &str, text: &str) -> Result<String> {
+    let mut sequences: Vec<(Vec<u8>, Vec<u32>)> = parse_charmap("EUC-JISX0213", text)?
+        .into_iter()
+        .map(|m| {
+            ensure!(m.reversible, "{source}: irreversible: {m:?}");
+            Ok((m.bytes, vec![m.code_point]))
+        })
+        .collect::<Result<_>>()?;
+    let pairs = parse_charmap_pairs(text)?;
+    ensure!(pairs.len() == 25, "{source}: {} pairs, not 25", pairs.len());
+    sequences.extend(pairs);
+    let mut grid: BTreeMap<(u8, u8), [Vec<u32>; CELLS]> = BTreeMap::new();
+    for (bytes, code_points) in sequences {
+        let (plane, row, cell) = match bytes[..] {
+            [b] => {
+                ensure!(code_points == [u32::from(b)] && b < 0x80, "{source}: {bytes:x?}");
+                continue;
+            }
+            [0x8E, b @ 0xA1..=0xDF] => {
+                ensure!(code_points == [0xFEC0 + u32::from(b)], "{source}: {bytes:x?}");
+                continue;
+            }
+            [row, cell] => (1, row, cell),
+            [0x8F, row, cell] => (2, row, cell),
+            _ => bail!("{source}: unexpected bytes {bytes:x?}"),
+        };
+        ensure!((0xA1..=0xFE).contains(&row) && (0xA1..=0xFE).contains(&cell), "{bytes:x?}");
+        ensure!(
+            code_points.iter().all(|&c| c > 0x7F && char::from_u32(c).is_some()),
+            "{source}: {bytes:x?} {code_points:x?}"
+        );
+        let cells =
+            grid.entry((plane, row - 0x80)).or_insert_with(|| std::array::from_fn(|_| Vec::new()));
+        let cell = &mut cells[usize::from(cell - 0xA1)];
+        ensure!(cell.is_empty(), "{source}: twice: {bytes:x?}");
+        *cell = code_points;
+    }
+    let mut text = format!(
+        "# From {source}.\n# JIS X 0213 rows as `plane row` (row 21-7E, hex) and 94 code points for\n\
+         # cells 21-7E (hex, `-` for none; `A+B` for a letter and a combining mark).\n\
+         # EUC-JIS-2004 is row|80, cell|80 in plane 1 and 8F, row|80, cell|80 in plane 2.\n"
+    );
+    for ((plane, row), cells) in grid {
+        write!(text, "{plane} {row:02X}")?;
+        for cell in cells {
+            match &cell[..] {
+                [] => text.push_str(" -"),
+                [c] => write!(text, " {c:04X}")?,
+                [a, b] => write!(text, " {a:04X}+{b:04X}")?,
+                _ => bail!("{source}: {cell:x?}"),
+            }
+        }
+        text.push('\n');
+    }
+    Ok(text)
+}
+
+/// The mappings to two code points that a charmap lists as comments:
+/// `%<U304B><U309A> /xa4/xf7` lines.
+fn parse_charmap_pairs(text: &str) -> Result<Vec<(Vec<u8>, Vec<u32>)>> {
+    let mut pairs = Vec::new();
+    for line in text.lines() {
+        let Some(rest) = line.strip_prefix("%<U") else { continue };
+        let (first, rest) = rest.split_once("><U").with_context(|| line.to_owned())?;
+        let (second, rest) = rest.split_once('>').with_context(|| line.to_owned())?;
+        let code_points = vec![hex(first)?, hex(second)?];
+        let field = rest.split_whitespace().next().with_context(|| line.to_owned())?;
+        let bytes = field
+            .split("/x")
+            .skip(1)
+            .map(|b| u8::from_str_radix(b, 16))
+            .collect::<Result<Vec<u8>, _>>()
+            .with_context(|| line.to_owned())?;
+        ensure!(bytes.len() == 2 && field.starts_with("/x"), "no bytes: {line}");
+        pairs.push((bytes, code_points));
+    }
+    Ok(pairs)
+}
+
 /// Appends a row's code points (hex, `-` for none) and ends its line.
 fn push_cells(text: &mut String, cells: &[u32; CELLS]) -> std::fmt::Result {
     for &cell in cells {
@@ -646,6 +843,7 @@ pub fn emit(out: &mut Output) -> Result<()> {
     }
     emit_euc_tw(&mut body, &mut inputs)?;
     emit_gb2312(&mut body, &mut inputs)?;
+    emit_jisx0213(&mut body, &mut inputs)?;
     emit_oracles(&mut body, &mut inputs)?;
     out.rust("charmaps", "emit (data: count charmaps <locales.deb>)", &inputs, &body)
 }
@@ -773,6 +971,55 @@ fn emit_gb2312(body: &mut String, inputs: &mut Vec<u8>) -> Result<()> {
     )?;
     for cell in &cells {
         write!(body, "{cell:#06X},")?;
+    }
+    writeln!(body, "];")?;
+    Ok(())
+}
+
+/// JIS X 0213's cells, plane by plane and row by row, and its pairs (see
+/// `JISX0213.txt`).
+fn emit_jisx0213(body: &mut String, inputs: &mut Vec<u8>) -> Result<()> {
+    let (text, raw) = read_data("JISX0213")?;
+    inputs.extend(raw);
+    let mut cells = vec![0u32; 2 * CELLS * CELLS];
+    let mut pairs = Vec::new();
+    for line in text.lines() {
+        let fields: Vec<&str> = line.split(' ').collect();
+        ensure!(fields.len() == 2 + CELLS, "bad JISX0213 line {line}");
+        let plane = fields[0].parse::<usize>()?;
+        let row = hex(fields[1])? as usize;
+        ensure!((1..=2).contains(&plane) && (0x21..=0x7E).contains(&row), "bad row {line}");
+        for (i, field) in fields[2..].iter().enumerate() {
+            let index = ((plane - 1) * CELLS + row - 0x21) * CELLS + i;
+            match field.split_once('+') {
+                Some((base, mark)) => pairs.push((index, hex(base)?, hex(mark)?)),
+                None if *field == "-" => {}
+                None => cells[index] = hex(field)?,
+            }
+        }
+    }
+    writeln!(
+        body,
+        "\n/// JIS X 0213:2004: the code point of plane `p` (1 or 2), row `r` and cell\n\
+         /// `c` (each 0x21 to 0x7E) at `((p - 1) * 94 + r - 0x21) * 94 + c - 0x21`, 0\n\
+         /// for none and for the cells of [`JISX0213_PAIRS`].\n\
+         pub static JISX0213_CELLS: [u32; {}] = [",
+        cells.len()
+    )?;
+    for cell in &cells {
+        write!(body, "{cell:#06X},")?;
+    }
+    writeln!(body, "];")?;
+    writeln!(
+        body,
+        "\n/// The cells of JIS X 0213 that stand for two code points, a letter and a\n\
+         /// combining mark: the index (as in [`JISX0213_CELLS`]), the letter, the\n\
+         /// mark; by index.\n\
+         pub static JISX0213_PAIRS: [(u16, u32, u32); {}] = [",
+        pairs.len()
+    )?;
+    for (index, base, mark) in pairs {
+        write!(body, "({index}, {base:#06X}, {mark:#06X}),")?;
     }
     writeln!(body, "];")?;
     Ok(())

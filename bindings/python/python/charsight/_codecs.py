@@ -80,6 +80,8 @@ PYTHON_CODECS = {
     "KZ-1048": "kz1048",
     "PTCP154": "ptcp154",
     "KOI8-T": "koi8-t",
+    "EUC-JIS-2004": "euc_jis_2004",
+    "Shift_JIS-2004": "shift_jis_2004",
 }
 
 PREFIX = "charsight-"

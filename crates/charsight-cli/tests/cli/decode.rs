@@ -166,7 +166,7 @@ fn escape_round_trip(bytes: &[u8], encoding: &str) -> Vec<u8> {
 
 #[test]
 fn r25_escape_round_trips_every_encoding_through_the_command() {
-    let cases: [(&[u8], &str); 11] = [
+    let cases: [(&[u8], &str); 13] = [
         (b"a\xf0\x40\x87\x90\xee\x96b", "Shift_JIS"),
         // Switches in other spellings than the encoder's: ESC $ @, a
         // redundant ESC ( B, ESC ( J, katakana, no switch back at the end,
@@ -185,6 +185,12 @@ fn r25_escape_round_trips_every_encoding_through_the_command() {
         (b"Hi +AOk-! +AOk-. +AEE- +ZeVnLIqe\n+AOl-+2AA-~+", "UTF-7"),
         // A pair, a lone high surrogate, four-byte UTF-8, an overlong form.
         (b"\xed\xa0\xbd\xed\xb8\x80 \xed\xa0\x80 \xf0\x9f\x98\x80 \xc0\xaf", "CESU-8"),
+        // `æ` then a combining grave accent, which the encoder would write
+        // composed (AB C4); JIS X 0212 where JIS X 0213 has the character
+        // too; `8F` before two bytes that are no character.
+        (b"\xa9\xdc\xab\xdc\xab\xc4\x8f\xb0\xa1\x8f\xa2\xb7\x8fAB", "EUC-JIS-2004"),
+        // The full-width reverse solidus, `\` there; a lone lead byte.
+        (b"\x81\x5f\x5c\x82\xa9\x83\x4a\x86\x63\x81", "Shift_JIS-2004"),
         (b"\xa2\xe3\xa3\xa0\x81\x30\x81\x30", "GBK"),
         (b"\xff\xfeh\x00\x00\xd8i\x00", "UTF-16LE"),
         (b"\x00h\xd8\x00", "UTF-16BE"),
@@ -524,6 +530,38 @@ fn cesu_8_forced_and_written() {
         .assert()
         .success()
         .stdout(predicate::eq(&b"\xc3\xa9\xed\xa0\xbd\xed\xb8\x80\n"[..]));
+}
+
+#[test]
+fn jis_x0213_forced_declared_and_written() {
+    let dir = tempfile::tempdir().unwrap();
+    // か゚, U+20089 (plane 2), 丂 (JIS X 0212 after 8F).
+    let path = write(dir.path(), "euc.txt", b"\xa4\xf7 \x8f\xa1\xa1 \x8f\xb0\xa1\n");
+    charsight()
+        .args(["decode", "--force-encoding", "EUC-JIS-2004", &path])
+        .assert()
+        .success()
+        .stdout("か\u{309A} \u{20089} 丂\n");
+    // Declared, it is decoded; under `--policy whatwg` the label names no
+    // encoding of the standard and is passed over.
+    let page = b"<meta charset=shift_jis-2004><p>\x82\xf5\x5c</p>";
+    let page = write(dir.path(), "sjis.html", page);
+    charsight()
+        .args(["decode", "--fix-declaration", &page])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("<p>か\u{309A}¥</p>"));
+    charsight()
+        .args(["decode", "--policy", "whatwg", "--fix-declaration", &page])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("か\u{309A}").not());
+    let text = write(dir.path(), "in.txt", "か\u{309A}¥\\ €가\n".as_bytes());
+    charsight()
+        .args(["decode", "--to", "Shift_JIS-2004", &text])
+        .assert()
+        .success()
+        .stdout(predicate::eq(&b"\x82\xf5\x5c\x81\x5f \x85\x40&#44032;\n"[..]));
 }
 
 #[test]

@@ -279,7 +279,7 @@ impl ExactReader {
                     Step::Char(c) if self.machine.writes_back(c, &self.pending) => {
                         unit(Unit::Char(c));
                     }
-                    Step::Char(_) => unit(bytes(false)),
+                    Step::Char(_) | Step::Pair(..) => unit(bytes(false)),
                     Step::Pending if self.machine.idle() => unit(bytes(false)),
                     Step::Pending => break,
                     Step::Malformed(_) => unit(bytes(true)),

@@ -2,7 +2,7 @@
 //! the WHATWG encodings, and charsight's own codecs for the rest: UTF-32,
 //! the single-byte tables generated from glibc's charmaps and CPython's
 //! codecs (DOS, Mac OS and EBCDIC code pages, VISCII, …), Johab, EUC-TW,
-//! ISO-2022-KR, HZ-GB-2312, UTF-7 and CESU-8.
+//! ISO-2022-KR, HZ-GB-2312, UTF-7, CESU-8, EUC-JIS-2004 and Shift_JIS-2004.
 //!
 //! [`Decoder`] reports each malformed byte sequence with its offset in the
 //! whole stream and its bytes, and [`Encoder`] each character the encoding
@@ -15,12 +15,16 @@
 //! follows (so `A1 41` in EUC-TW is a malformed `A1` and then `A`).
 
 mod cesu8;
+mod euc_jis_2004;
 mod euc_tw;
 mod hz;
 mod iso_2022;
 mod iso_2022_kr;
+mod jis_x0212;
+mod jis_x0213;
 mod johab;
 mod ksx1001;
+mod shift_jis_2004;
 mod single_byte;
 mod utf32;
 mod utf7;
@@ -53,6 +57,10 @@ pub(crate) enum Codec {
     Utf7,
     /// CESU-8 (Unicode Technical Report #26).
     Cesu8,
+    /// EUC-JIS-2004 (JIS X 0213).
+    EucJis2004,
+    /// Shift_JIS-2004 (JIS X 0213).
+    ShiftJis2004,
 }
 
 impl Codec {
@@ -128,6 +136,8 @@ enum Kind {
     Hz(hz::Decoder),
     Utf7(utf7::Decoder),
     Cesu8(cesu8::Decoder),
+    EucJis2004(euc_jis_2004::Decoder),
+    ShiftJis2004(shift_jis_2004::Decoder),
 }
 
 impl Decoder {
@@ -142,6 +152,8 @@ impl Decoder {
             Codec::Hz => Kind::Hz(hz::Decoder::default()),
             Codec::Utf7 => Kind::Utf7(utf7::Decoder::default()),
             Codec::Cesu8 => Kind::Cesu8(cesu8::Decoder::default()),
+            Codec::EucJis2004 => Kind::EucJis2004(euc_jis_2004::Decoder::default()),
+            Codec::ShiftJis2004 => Kind::ShiftJis2004(shift_jis_2004::Decoder::default()),
         };
         Decoder { kind, consumed: 0, history: [0; 8] }
     }
@@ -188,6 +200,8 @@ impl Decoder {
                 Kind::Hz(d) => decode_bytes(d, &src[pos..], dst, last),
                 Kind::Utf7(d) => decode_bytes(d, &src[pos..], dst, last),
                 Kind::Cesu8(d) => decode_bytes(d, &src[pos..], dst, last),
+                Kind::EucJis2004(d) => decode_bytes(d, &src[pos..], dst, last),
+                Kind::ShiftJis2004(d) => decode_bytes(d, &src[pos..], dst, last),
             };
             pos += read;
             match result {
@@ -232,6 +246,9 @@ impl Decoder {
 enum Step {
     /// It completed a character.
     Char(char),
+    /// It completed a sequence that stands for two characters (a letter
+    /// and a combining mark, in JIS X 0213).
+    Pair(char, char),
     /// It began or continued a sequence, or changed the state, and there
     /// is nothing to write yet.
     Pending,
@@ -247,7 +264,7 @@ enum Step {
 }
 
 /// A decoder that reads one byte at a time: UTF-32, Johab, EUC-TW,
-/// ISO-2022-KR, HZ-GB-2312, UTF-7, CESU-8.
+/// ISO-2022-KR, HZ-GB-2312, UTF-7, CESU-8, EUC-JIS-2004, Shift_JIS-2004.
 trait ByteDecoder {
     /// Reads one byte. After a malformed sequence the decoder is back in a
     /// state where the next byte starts afresh.
@@ -256,6 +273,21 @@ trait ByteDecoder {
     /// At the end of the stream: forgets an unfinished sequence, if any, and
     /// says how many bytes it had.
     fn finish(&mut self) -> u8;
+
+    /// The next of the bytes that the decoder has taken back to read again,
+    /// if any: a decoder whose malformed sequence is followed by bytes it
+    /// has already consumed (EUC-JIS-2004's `8F` before two bytes that are
+    /// no character: the `8F` alone is malformed) keeps them, and they are
+    /// read before the next byte of the input. Such a decoder takes bytes
+    /// back itself and never returns [`Step::MalformedBefore`].
+    fn replay(&mut self) -> Option<u8> {
+        None
+    }
+
+    /// How many bytes are waiting to be read again ([`ByteDecoder::replay`]).
+    fn replaying(&self) -> u8 {
+        0
+    }
 }
 
 /// Runs `decoder` over `src`. Same contract as
@@ -269,12 +301,27 @@ fn decode_bytes(
 ) -> (DecoderResult, usize) {
     dst.reserve(src.len());
     let mut read = 0;
-    while let Some(&byte) = src.get(read) {
-        read += 1;
+    loop {
+        // (Bytes read again are the last ones read from `src`, or from
+        // earlier chunks, so offsets count back from `read` past them.)
+        let byte = match decoder.replay() {
+            Some(byte) => byte,
+            None => {
+                let Some(&byte) = src.get(read) else { break };
+                read += 1;
+                byte
+            }
+        };
         match decoder.step(byte) {
             Step::Char(c) => dst.push(c),
+            Step::Pair(a, b) => {
+                dst.push(a);
+                dst.push(b);
+            }
             Step::Pending => {}
-            Step::Malformed(len) => return (DecoderResult::Malformed(len, 0), read),
+            Step::Malformed(len) => {
+                return (DecoderResult::Malformed(len, decoder.replaying()), read)
+            }
             Step::MalformedBefore(len) => return (DecoderResult::Malformed(len, 0), read - 1),
             Step::MalformedEarlier { len, kept } => {
                 return (DecoderResult::Malformed(len, kept), read - 1)
@@ -376,6 +423,8 @@ enum EncoderKind {
     Hz(hz::Encoder),
     Utf7(utf7::Encoder),
     Cesu8,
+    /// EUC-JIS-2004 and Shift_JIS-2004.
+    JisX0213(jis_x0213::Encoder),
     /// A stateful encoding whose raw bytes are written too.
     Follower(iso_2022::Follower),
     /// UTF-7 with its raw bytes written too.
@@ -400,6 +449,12 @@ impl Encoder {
             Codec::Hz => EncoderKind::Hz(hz::Encoder::default()),
             Codec::Utf7 => EncoderKind::Utf7(utf7::Encoder::default()),
             Codec::Cesu8 => EncoderKind::Cesu8,
+            Codec::EucJis2004 => {
+                EncoderKind::JisX0213(jis_x0213::Encoder::new(jis_x0213::Layout::Euc))
+            }
+            Codec::ShiftJis2004 => {
+                EncoderKind::JisX0213(jis_x0213::Encoder::new(jis_x0213::Layout::ShiftJis))
+            }
         };
         Encoder { kind, consumed: 0 }
     }
@@ -417,11 +472,22 @@ impl Encoder {
         Encoder { kind, consumed: 0 }
     }
 
-    /// Writes `bytes` as they are (escapes written back).
+    /// Whether this encoder may write two characters as one sequence (a
+    /// letter and a combining mark, in EUC-JIS-2004 and Shift_JIS-2004).
+    pub(crate) fn composes(&self) -> bool {
+        matches!(self.kind, EncoderKind::JisX0213(_))
+    }
+
+    /// Writes `bytes` as they are (escapes written back), after a letter
+    /// the encoder held back.
     pub(crate) fn raw(&mut self, bytes: &[u8], dst: &mut Vec<u8>) {
         match &mut self.kind {
             EncoderKind::Follower(f) => f.raw(bytes, dst),
             EncoderKind::Utf7Follower(f) => f.raw(bytes, dst),
+            EncoderKind::JisX0213(e) => {
+                e.finish(dst);
+                dst.extend_from_slice(bytes);
+            }
             _ => dst.extend_from_slice(bytes),
         }
     }
@@ -431,7 +497,9 @@ impl Encoder {
     /// `on_unmappable` is called with `dst` (to write a replacement, a
     /// numeric character reference, or nothing) and the character. `last`
     /// says that `src` ends the text, so a stateful encoding (ISO-2022-JP,
-    /// ISO-2022-KR, HZ-GB-2312, UTF-7) returns to ASCII.
+    /// ISO-2022-KR, HZ-GB-2312, UTF-7) returns to ASCII, and EUC-JIS-2004
+    /// and Shift_JIS-2004 write a letter held back for a combining mark that
+    /// might follow.
     ///
     /// Stateful encoders are in their ASCII state when `on_unmappable` is
     /// called, so an ASCII replacement is read back as ASCII.
@@ -492,6 +560,14 @@ impl Encoder {
                     e,
                     utf7::Encoder::encode_char,
                     utf7::Encoder::finish,
+                    rest,
+                    dst,
+                    last,
+                ),
+                EncoderKind::JisX0213(e) => encode_stateful(
+                    e,
+                    jis_x0213::Encoder::encode_char,
+                    jis_x0213::Encoder::finish,
                     rest,
                     dst,
                     last,

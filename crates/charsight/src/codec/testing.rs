@@ -96,3 +96,89 @@ pub(crate) fn mappings<B: AsRef<[u8]>>(
         decode_one(charset, bytes).map(|c| (bytes.to_vec(), c))
     })
 }
+
+/// A data file of the generator (`tools/gen-tables/data/charmaps/<name>`),
+/// without its `#` comments.
+pub(crate) fn charmaps_data(name: &str) -> Vec<String> {
+    let path =
+        format!("{}/../../tools/gen-tables/data/charmaps/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines().filter(|l| !l.starts_with('#')).map(str::to_owned).collect()
+}
+
+/// A cell of the Python oracles: code points (hex) joined by `+`, `.` for
+/// no text, `-` for an error (None).
+fn python_text(cell: &str) -> Option<String> {
+    match cell {
+        "-" => None,
+        "." => Some(String::new()),
+        _ => Some(
+            cell.split('+')
+                .map(|hex| char::from_u32(u32::from_str_radix(hex, 16).unwrap()).unwrap())
+                .collect(),
+        ),
+    }
+}
+
+/// How Python decodes each byte alone and after each of `prefixes`
+/// (`python-<codec>.txt`, whose lines of errors only are left out): the
+/// bytes and the text, None for an error.
+pub(crate) fn python_sequences(
+    codec: &str,
+    prefixes: &[Vec<u8>],
+) -> Vec<(Vec<u8>, Option<String>)> {
+    let mut lines = BTreeMap::new();
+    for line in charmaps_data(&format!("python-{codec}.txt")) {
+        let (prefix, cells) = line.split_once(' ').unwrap();
+        let prefix = if prefix == "." { Vec::new() } else { hex_bytes(prefix) };
+        let cells: Vec<Option<String>> = cells.split(' ').map(python_text).collect();
+        assert_eq!(cells.len(), 256, "{codec} {prefix:02X?}");
+        lines.insert(prefix, cells);
+    }
+    let mut sequences = Vec::new();
+    for prefix in std::iter::once(Vec::new()).chain(prefixes.iter().cloned()) {
+        let cells = lines.remove(&prefix);
+        for byte in 0..=u8::MAX {
+            let text = cells.as_ref().and_then(|cells| cells[usize::from(byte)].clone());
+            sequences.push(([&prefix[..], &[byte]].concat(), text));
+        }
+    }
+    assert!(lines.is_empty(), "{codec}: prefixes not checked: {:02X?}", lines.keys());
+    sequences
+}
+
+/// Checks that `charset` decodes every sequence of `python_sequences` as
+/// Python does (text, or an error); how many sequences decode.
+pub(crate) fn assert_python_sequences(
+    charset: Charset,
+    codec: &str,
+    prefixes: &[Vec<u8>],
+) -> usize {
+    let mut decoded = 0;
+    for (bytes, python) in python_sequences(codec, prefixes) {
+        let (text, malformed) = charset.decode(&bytes);
+        let ours = (!malformed).then(|| text.into_owned());
+        assert_eq!(ours, python, "{charset} {bytes:02X?}");
+        decoded += usize::from(python.is_some());
+    }
+    decoded
+}
+
+/// Random byte strings and how Python's `codec` decodes them with
+/// `errors='replace'` (`python-jis-random.txt`).
+pub(crate) fn python_random(codec: &str) -> Vec<(Vec<u8>, String)> {
+    charmaps_data("python-jis-random.txt")
+        .iter()
+        .filter_map(|line| {
+            let [name, bytes, text] = line.split(' ').collect::<Vec<_>>()[..] else {
+                panic!("bad line {line}")
+            };
+            let bytes = if bytes == "." { Vec::new() } else { hex_bytes(bytes) };
+            (name == codec).then(|| (bytes, python_text(text).unwrap()))
+        })
+        .collect()
+}
+
+fn hex_bytes(hex: &str) -> Vec<u8> {
+    (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()).collect()
+}

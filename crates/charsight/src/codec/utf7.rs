@@ -338,6 +338,7 @@ impl ExactReader {
                     }
                     Step::Pending => self.pending_step(before, end, &mut unit),
                     Step::Char(c) => self.char_step(c, before, end, &mut unit),
+                    Step::Pair(..) => unreachable!("UTF-7 decodes one character at a time"),
                     Step::Malformed(n) => {
                         let n = usize::from(n).min(self.pending.len());
                         self.emit(end, self.pending.len() - n, false, &mut unit);

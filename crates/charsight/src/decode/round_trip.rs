@@ -11,6 +11,11 @@
 //! fresh decoder: the encodings checked are stateless, and each stretch
 //! starts at a character boundary), so that each sequence is compared with
 //! its own text.
+//!
+//! An encoder that composes (EUC-JIS-2004 and Shift_JIS-2004 write `æ`
+//! and a combining grave accent, two sequences, as one) is checked with
+//! the character kept last before the text, so that a sequence it would
+//! compose with that character is escaped.
 
 use std::ops::Range;
 
@@ -38,6 +43,10 @@ pub(super) struct RoundTrip {
     tail: Vec<u8>,
     /// Reused buffer of encoded text.
     encoded: Vec<u8>,
+    /// The charset's encoder composes characters.
+    composes: bool,
+    /// The last character kept as text, unless an escape followed it.
+    prev: Option<char>,
 }
 
 impl RoundTrip {
@@ -48,11 +57,14 @@ impl RoundTrip {
     /// checked a sequence at a time.
     pub fn new(charset: Charset) -> Option<RoundTrip> {
         let skip = charset.is_unicode() || charset.is_stateful() || charset == Charset::Replacement;
+        let encoder = charset.new_encoder();
         (!skip).then(|| RoundTrip {
             charset,
-            encoder: charset.new_encoder(),
+            composes: encoder.composes(),
+            encoder,
             tail: Vec::new(),
             encoded: Vec::new(),
+            prev: None,
         })
     }
 
@@ -85,6 +97,7 @@ impl RoundTrip {
             if let Some(r) = &mut rebuilt {
                 r.push_str(&text[e.text.clone()]);
             }
+            self.prev = None;
             t = e.text.end.max(t);
             b = (end + e.len).min(src.len());
         }
@@ -122,15 +135,29 @@ impl RoundTrip {
     /// Whether `text` encodes back to `bytes` (to a prefix of them no more
     /// than an unfinished sequence short, when `open`): how many bytes are
     /// left over.
+    /// On success, `text`'s last character is the one kept last.
     fn encodes_back(&mut self, text: &str, bytes: &[u8], open: bool) -> Option<usize> {
         if text.as_bytes().contains(&0xF4) && text.chars().any(is_escape) {
             return None;
         }
         self.encoded.clear();
         let mut unmappable = false;
-        self.encoder.encode_from_str(text, &mut self.encoded, false, |_, _| unmappable = true);
-        let rest = bytes.strip_prefix(&self.encoded[..])?;
+        let mut on_unmappable = |_: &mut Vec<u8>, _| unmappable = true;
+        // With the character kept last before it, when the encoder may
+        // compose the two: the text's bytes must follow that character's.
+        let mut alone = Vec::new();
+        if let Some(prev) = self.prev.filter(|_| self.composes) {
+            let prev = prev.encode_utf8(&mut [0; 4]).to_owned();
+            self.encoder.encode_from_str(&prev, &mut alone, true, &mut on_unmappable);
+            self.encoder.encode_from_str(&prev, &mut self.encoded, false, &mut on_unmappable);
+        }
+        self.encoder.encode_from_str(text, &mut self.encoded, true, &mut on_unmappable);
+        let encoded = self.encoded.strip_prefix(&alone[..])?;
+        let rest = bytes.strip_prefix(encoded)?;
         let fits = !unmappable && (rest.is_empty() || (open && rest.len() <= MAX_PENDING));
+        if fits {
+            self.prev = text.chars().next_back().or(self.prev);
+        }
         fits.then_some(rest.len())
     }
 
@@ -153,13 +180,15 @@ impl RoundTrip {
                 out.push_str(&piece);
             } else {
                 out.extend(sequence.iter().map(|&b| escape(b)));
+                self.prev = None;
             }
             piece.clear();
             from = i + 1;
         }
-        if !open {
+        if !open && from < bytes.len() {
             out.extend(bytes[from..].iter().map(|&b| escape(b)));
             from = bytes.len();
+            self.prev = None;
         }
         bytes.len() - from
     }
