@@ -10,8 +10,8 @@
 //!   where Python has the codec, else the glibc charmap the table was
 //!   generated from (`tools/gen-tables/data/charmaps/NAME.txt`).
 //! - UTF-32: against `char::from_u32` on each four-byte unit.
-//! - Every charset but `replacement` (the stateful ISO-2022-JP/KR and
-//!   HZ-GB-2312 too):
+//! - Every charset but `replacement` (the stateful ISO-2022-JP/KR/CN/CN-EXT
+//!   and HZ-GB-2312 too):
 //!   decoding with `Errors::Escape` and restoring gives the bytes back
 //!   (unless a Unicode input held characters of the escape range).
 #![no_main]

@@ -98,6 +98,17 @@ def test_windows_1252_example():
     assert error.value.start == 2
 
 
+def test_iso_2022_cn_codecs():
+    # Python has none; charsight's read as glibc's iconv does and write a
+    # designation on each line.
+    assert python_codec("ISO-2022-CN") == "charsight-iso-2022-cn"
+    assert python_codec("ISO-2022-CN-EXT") == "charsight-iso-2022-cn-ext"
+    data = b"\x1b$)A\x0eVP\x0f\n\x1b$+K\x1bO!%"
+    assert data.decode("charsight-iso-2022-cn-ext") == "\u4e2d\n\U00020000"
+    assert data.decode("charsight-iso-2022-cn", "replace") == "\u4e2d\n\ufffd+K\ufffdO!%"
+    assert "\u4e2d\n\u4e2d".encode("charsight-iso-2022-cn") == b"\x1b$)A\x0eVP\x0f\n\x1b$)A\x0eVP\x0f"
+
+
 def test_codec_errors_it_does_not_support():
     with pytest.raises(ValueError, match="errors='strict' or 'replace'"):
         b"abc".decode("charsight-windows-1252", "ignore")

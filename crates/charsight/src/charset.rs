@@ -207,6 +207,10 @@ charsets! {
             "Korean mail (RFC 1557), decoded for real where WHATWG maps it to `replacement`.";
         HzGb2312 => "HZ-GB-2312", Codec::Hz,
             "Simplified Chinese mail and news (RFC 1843), GB 2312 in 7 bits, decoded for real where WHATWG maps it to `replacement`.";
+        Iso2022Cn => "ISO-2022-CN", Codec::Iso2022Cn { ext: false },
+            "Chinese mail (RFC 1922): GB 2312 and CNS 11643 planes 1-2 in 7 bits, decoded for real where WHATWG maps it to `replacement`.";
+        Iso2022CnExt => "ISO-2022-CN-EXT", Codec::Iso2022Cn { ext: true },
+            "ISO-2022-CN with CNS 11643 planes 3-7 (RFC 1922; not ISO-IR-165), decoded for real where WHATWG maps it to `replacement`.";
     }
 }
 
@@ -219,15 +223,15 @@ impl Charset {
     /// Whether bytes 0x00–0x7F mean ASCII in this encoding, so that ASCII
     /// markup (`<meta charset=…>`) reads the same in it as in ASCII.
     ///
-    /// False for UTF-16/32, ISO-2022-JP, ISO-2022-KR and HZ-GB-2312 (their
-    /// escapes and shifts reuse ASCII bytes), `replacement` and EBCDIC. True, though not
+    /// False for UTF-16/32, ISO-2022-JP, -KR, -CN and -CN-EXT and HZ-GB-2312
+    /// (their escapes and shifts reuse ASCII bytes), `replacement` and EBCDIC. True, though not
     /// for every byte, for VISCII (six C0 control bytes are letters) and
     /// IBM864 (0x25 is U+066A ARABIC PERCENT SIGN): markup reads the same in
     /// them.
     pub fn is_ascii_compatible(self) -> bool {
         match self.codec() {
             Codec::Whatwg(e) => e.is_ascii_compatible() && e != encoding_rs::REPLACEMENT,
-            Codec::Utf32 { .. } | Codec::Iso2022Kr | Codec::Hz => false,
+            Codec::Utf32 { .. } | Codec::Iso2022Kr | Codec::Iso2022Cn { .. } | Codec::Hz => false,
             Codec::SingleByte(table) => table.ascii_compatible,
             Codec::Johab | Codec::EucTw => true,
         }
@@ -245,9 +249,12 @@ impl Charset {
         match self.codec() {
             Codec::Whatwg(e) => e.is_single_byte(),
             Codec::SingleByte(_) => true,
-            Codec::Utf32 { .. } | Codec::Johab | Codec::EucTw | Codec::Iso2022Kr | Codec::Hz => {
-                false
-            }
+            Codec::Utf32 { .. }
+            | Codec::Johab
+            | Codec::EucTw
+            | Codec::Iso2022Kr
+            | Codec::Iso2022Cn { .. }
+            | Codec::Hz => false,
         }
     }
 
@@ -264,10 +271,17 @@ impl Charset {
     }
 
     /// Whether the meaning of a byte depends on escape sequences seen
-    /// before it (ISO-2022-JP, ISO-2022-KR, HZ-GB-2312), so the same text
-    /// has several encodings.
+    /// before it (ISO-2022-JP, -KR, -CN and -CN-EXT, HZ-GB-2312), so the
+    /// same text has several encodings.
     pub fn is_stateful(self) -> bool {
-        matches!(self, Charset::Iso2022Jp | Charset::Iso2022Kr | Charset::HzGb2312)
+        matches!(
+            self,
+            Charset::Iso2022Jp
+                | Charset::Iso2022Kr
+                | Charset::Iso2022Cn
+                | Charset::Iso2022CnExt
+                | Charset::HzGb2312
+        )
     }
 
     /// The byte order mark of this encoding, if it has one.
@@ -424,6 +438,8 @@ mod tests {
         assert!(!Charset::Replacement.is_ascii_compatible());
         assert!(!Charset::Iso2022Kr.is_ascii_compatible());
         assert!(!Charset::HzGb2312.is_ascii_compatible());
+        assert!(!Charset::Iso2022Cn.is_ascii_compatible());
+        assert!(!Charset::Iso2022CnExt.is_ascii_compatible());
         for c in [Charset::Johab, Charset::EucTw, Charset::Ibm437, Charset::Viscii] {
             assert!(c.is_ascii_compatible(), "{c}");
         }
@@ -435,10 +451,17 @@ mod tests {
     #[test]
     fn extra_charsets() {
         let extra: Vec<_> = Charset::ALL.iter().filter(|c| !c.is_whatwg()).collect();
-        assert_eq!(extra.len(), 61);
+        assert_eq!(extra.len(), 63);
         assert_eq!(extra.iter().filter(|c| c.is_single_byte()).count(), 55);
         assert_eq!(extra.iter().filter(|c| c.is_ebcdic()).count(), 23);
-        for c in [Charset::Johab, Charset::EucTw, Charset::Iso2022Kr, Charset::HzGb2312] {
+        for c in [
+            Charset::Johab,
+            Charset::EucTw,
+            Charset::Iso2022Kr,
+            Charset::HzGb2312,
+            Charset::Iso2022Cn,
+            Charset::Iso2022CnExt,
+        ] {
             assert!(!c.is_single_byte() && !c.is_unicode(), "{c}");
         }
         // Markup in ASCII reads the same in every ASCII-compatible charset.

@@ -2,7 +2,7 @@
 //! the WHATWG encodings, and charsight's own codecs for the rest: UTF-32,
 //! the single-byte tables generated from glibc's charmaps and CPython's
 //! codecs (DOS, Mac OS and EBCDIC code pages, VISCII, …), Johab, EUC-TW,
-//! ISO-2022-KR and HZ-GB-2312.
+//! ISO-2022-KR, ISO-2022-CN(-EXT) and HZ-GB-2312.
 //!
 //! [`Decoder`] reports each malformed byte sequence with its offset in the
 //! whole stream and its bytes, and [`Encoder`] each character the encoding
@@ -17,6 +17,7 @@
 mod euc_tw;
 mod hz;
 mod iso_2022;
+mod iso_2022_cn;
 mod iso_2022_kr;
 mod johab;
 mod ksx1001;
@@ -45,6 +46,8 @@ pub(crate) enum Codec {
     EucTw,
     /// ISO-2022-KR (RFC 1557).
     Iso2022Kr,
+    /// ISO-2022-CN (RFC 1922), or ISO-2022-CN-EXT if `ext`.
+    Iso2022Cn { ext: bool },
     /// HZ-GB-2312 (RFC 1843).
     Hz,
 }
@@ -119,6 +122,7 @@ enum Kind {
     Johab(johab::Decoder),
     EucTw(euc_tw::Decoder),
     Iso2022Kr(iso_2022_kr::Decoder),
+    Iso2022Cn(iso_2022_cn::Decoder),
     Hz(hz::Decoder),
 }
 
@@ -131,6 +135,7 @@ impl Decoder {
             Codec::Johab => Kind::Johab(johab::Decoder::default()),
             Codec::EucTw => Kind::EucTw(euc_tw::Decoder::default()),
             Codec::Iso2022Kr => Kind::Iso2022Kr(iso_2022_kr::Decoder::default()),
+            Codec::Iso2022Cn { ext } => Kind::Iso2022Cn(iso_2022_cn::Decoder::new(ext)),
             Codec::Hz => Kind::Hz(hz::Decoder::default()),
         };
         Decoder { kind, consumed: 0, history: [0; 8] }
@@ -175,6 +180,7 @@ impl Decoder {
                 Kind::Johab(d) => decode_bytes(d, &src[pos..], dst, last),
                 Kind::EucTw(d) => decode_bytes(d, &src[pos..], dst, last),
                 Kind::Iso2022Kr(d) => decode_bytes(d, &src[pos..], dst, last),
+                Kind::Iso2022Cn(d) => decode_bytes(d, &src[pos..], dst, last),
                 Kind::Hz(d) => decode_bytes(d, &src[pos..], dst, last),
             };
             pos += read;
@@ -231,7 +237,7 @@ enum Step {
 }
 
 /// A decoder that reads one byte at a time: UTF-32, Johab, EUC-TW,
-/// ISO-2022-KR, HZ-GB-2312.
+/// ISO-2022-KR, ISO-2022-CN(-EXT), HZ-GB-2312.
 trait ByteDecoder {
     /// Reads one byte. After a malformed sequence the decoder is back in a
     /// state where the next byte starts afresh.
@@ -355,7 +361,8 @@ enum EncoderKind {
     EucTw,
     Iso2022Kr(iso_2022_kr::Encoder),
     Hz(hz::Encoder),
-    /// A stateful encoding whose raw bytes are written too.
+    /// A stateful encoding whose raw bytes are written too, and
+    /// ISO-2022-CN(-EXT).
     Follower(iso_2022::Follower),
 }
 
@@ -374,6 +381,7 @@ impl Encoder {
             Codec::Johab => EncoderKind::Johab,
             Codec::EucTw => EncoderKind::EucTw,
             Codec::Iso2022Kr => EncoderKind::Iso2022Kr(iso_2022_kr::Encoder::default()),
+            Codec::Iso2022Cn { ext } => EncoderKind::Follower(iso_2022::Follower::iso_2022_cn(ext)),
             Codec::Hz => EncoderKind::Hz(hz::Encoder::default()),
         };
         Encoder { kind, consumed: 0 }
@@ -403,7 +411,7 @@ impl Encoder {
     /// `on_unmappable` is called with `dst` (to write a replacement, a
     /// numeric character reference, or nothing) and the character. `last`
     /// says that `src` ends the text, so a stateful encoding (ISO-2022-JP,
-    /// ISO-2022-KR, HZ-GB-2312) returns to ASCII.
+    /// ISO-2022-KR, ISO-2022-CN, HZ-GB-2312) returns to ASCII.
     ///
     /// Stateful encoders are in their ASCII state when `on_unmappable` is
     /// called, so an ASCII replacement is read back as ASCII.
