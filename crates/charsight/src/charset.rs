@@ -161,6 +161,8 @@ charsets! {
         Armscii8 => "ARMSCII-8", Codec::SingleByte(&charmaps::ARMSCII_8), "Armenian.";
         GeorgianPs => "GEORGIAN-PS", Codec::SingleByte(&charmaps::GEORGIAN_PS), "Georgian.";
         Koi8T => "KOI8-T", Codec::SingleByte(&charmaps::KOI8_T), "Tajik.";
+        Geostd8 => "GEOSTD8", Codec::SingleByte(&charmaps::GEOSTD8),
+            "Georgian standard 8-bit (MySQL's and MariaDB's geostd8; not glibc's GEORGIAN-ACADEMY).";
         Tcvn5712_1 => "TCVN5712-1", Codec::SingleByte(&charmaps::TCVN5712_1),
             "Vietnamese (TCVN 5712:1993 VN3); tone marks after a letter stay combining marks.";
         Dos720 => "DOS-720", Codec::SingleByte(&charmaps::DOS_720), "DOS Arabic (code page 720).";
@@ -177,6 +179,8 @@ charsets! {
             "Mac OS Romanian (code page 10010).";
         XMacTurkish => "x-mac-turkish", Codec::SingleByte(&charmaps::X_MAC_TURKISH),
             "Mac OS Turkish (code page 10081).";
+        XMacHebrew => "x-mac-hebrew", Codec::SingleByte(&charmaps::X_MAC_HEBREW),
+            "Mac OS Hebrew (code page 10005); its right-to-left copies of ASCII punctuation read as ASCII.";
         Ibm037 => "IBM037", Codec::SingleByte(&charmaps::IBM037),
             "EBCDIC US/Canada (CECP 037).";
         Ibm273 => "IBM273", Codec::SingleByte(&charmaps::IBM273), "EBCDIC Germany/Austria.";
@@ -451,8 +455,8 @@ mod tests {
     #[test]
     fn extra_charsets() {
         let extra: Vec<_> = Charset::ALL.iter().filter(|c| !c.is_whatwg()).collect();
-        assert_eq!(extra.len(), 63);
-        assert_eq!(extra.iter().filter(|c| c.is_single_byte()).count(), 55);
+        assert_eq!(extra.len(), 65);
+        assert_eq!(extra.iter().filter(|c| c.is_single_byte()).count(), 57);
         assert_eq!(extra.iter().filter(|c| c.is_ebcdic()).count(), 23);
         for c in [
             Charset::Johab,

@@ -276,6 +276,9 @@ fn alias(squeezed: &[u8]) -> Option<Charset> {
         b"ptcp154" | b"pt154" | b"cp154" | b"csptcp154" | b"cyrillicasian" => Ptcp154,
         b"armscii8" => Armscii8,
         b"georgianps" => GeorgianPs,
+        b"xmachebrew" | b"machebrew" | b"cp10005" => XMacHebrew,
+        // Not `georgianacademy`: glibc's GEORGIAN-ACADEMY is another table.
+        b"geostd8" => Geostd8,
         b"koi8t" => Koi8T,
         b"tcvn" | b"tcvn5712" | b"tcvn57121" | b"tcvn571211993" | b"tcvn3" | b"vn3" => Tcvn5712_1,
         b"johab" | b"cp1361" | b"ms1361" | b"xjohab" => Johab,
@@ -373,8 +376,17 @@ mod tests {
 
     #[test]
     fn labels_outside_the_encoding_standard() {
+        // glibc's GEORGIAN-ACADEMY differs from GEOSTD8 in 73 of the bytes
+        // 80-FF: not an alias.
+        assert!(resolve(b"GEORGIAN-ACADEMY").is_err());
         for (label, charset) in [
             (&b"cp437"[..], Ibm437),
+            (b"GEOSTD8", Geostd8),
+            (b"x-mac-hebrew", XMacHebrew),
+            (b"MacHebrew", XMacHebrew),
+            (b"mac-hebrew", XMacHebrew),
+            (b"machebrew", XMacHebrew),
+            (b"geostd8", Geostd8),
             (b"IBM437", Ibm437),
             (b"437", Ibm437),
             (b"csPC8CodePage437", Ibm437),
