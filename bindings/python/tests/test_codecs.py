@@ -109,6 +109,15 @@ def test_iso_2022_cn_codecs():
     assert "\u4e2d\n\u4e2d".encode("charsight-iso-2022-cn") == b"\x1b$)A\x0eVP\x0f\n\x1b$)A\x0eVP\x0f"
 
 
+def test_mac_hebrew_and_geostd8_codecs():
+    # Python has neither; Apple's right-to-left copy of "!" reads as "!".
+    assert b"\xe0\xfa\xa6\xa1".decode("charsight-x-mac-hebrew") == "\u05d0\u05ea\u20aa!"
+    assert "\u05d0!".encode(python_codec("x-mac-hebrew")) == b"\xe0!"
+    assert b"\xc0\xe5\xfd".decode(python_codec("GEOSTD8")) == "\u10d0\u10f5\u2116"
+    with pytest.raises(UnicodeDecodeError):
+        b"\x81".decode("charsight-geostd8")
+
+
 def test_codec_errors_it_does_not_support():
     with pytest.raises(ValueError, match="errors='strict' or 'replace'"):
         b"abc".decode("charsight-windows-1252", "ignore")

@@ -43,7 +43,8 @@
 //! (ISO-2022-CN-EXT) planes 3 to 7 through SS3, each designation written
 //! once per line before its first use; SI before ASCII and at the end. After
 //! a G1 designation it always writes SO (even when shifted already), so
-//! that glibc reads the new set too. It is the ISO-2022 follower
+//! that glibc reads the new set too; and it writes no SI where it never
+//! shifted (glibc ends with one after SS2 or SS3). It is the ISO-2022 follower
 //! ([`super::iso_2022::Follower`]) given no raw bytes: the same code writes
 //! text and escaped switches back.
 
@@ -230,7 +231,9 @@ impl Decoder {
         Some(bytes)
     }
 
-    /// Reads the byte after `ESC` and up to two more.
+    /// Reads the byte after `ESC` and up to two more (`pending` holds the
+    /// bytes before it, ESC first); `None` if the byte continues the
+    /// sequence.
     fn escape(&mut self, pending: &[u8], byte: u8) -> Option<Step> {
         let len = pending.len() as u8;
         let step = match (pending, byte) {
