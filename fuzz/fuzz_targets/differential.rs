@@ -10,7 +10,7 @@
 //!   where Python has the codec, else the glibc charmap the table was
 //!   generated from (`tools/gen-tables/data/charmaps/NAME.txt`).
 //! - UTF-32: against `char::from_u32` on each four-byte unit.
-//! - Every charset but `replacement` (the stateful ISO-2022-JP/KR,
+//! - Every charset but `replacement` (the stateful ISO-2022-JP/KR/CN/CN-EXT,
 //!   HZ-GB-2312 and UTF-7 too, CESU-8, and EUC-JIS-2004 and Shift_JIS-2004,
 //!   whose encoders compose a letter and a combining mark into one code):
 //!   decoding with `Errors::Escape` and restoring gives the bytes back

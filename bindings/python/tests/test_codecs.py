@@ -98,6 +98,26 @@ def test_windows_1252_example():
     assert error.value.start == 2
 
 
+def test_iso_2022_cn_codecs():
+    # Python has none; charsight's read as glibc's iconv does and write a
+    # designation on each line.
+    assert python_codec("ISO-2022-CN") == "charsight-iso-2022-cn"
+    assert python_codec("ISO-2022-CN-EXT") == "charsight-iso-2022-cn-ext"
+    data = b"\x1b$)A\x0eVP\x0f\n\x1b$+K\x1bO!%"
+    assert data.decode("charsight-iso-2022-cn-ext") == "\u4e2d\n\U00020000"
+    assert data.decode("charsight-iso-2022-cn", "replace") == "\u4e2d\n\ufffd+K\ufffdO!%"
+    assert "\u4e2d\n\u4e2d".encode("charsight-iso-2022-cn") == b"\x1b$)A\x0eVP\x0f\n\x1b$)A\x0eVP\x0f"
+
+
+def test_mac_hebrew_and_geostd8_codecs():
+    # Python has neither; Apple's right-to-left copy of "!" reads as "!".
+    assert b"\xe0\xfa\xa6\xa1".decode("charsight-x-mac-hebrew") == "\u05d0\u05ea\u20aa!"
+    assert "\u05d0!".encode(python_codec("x-mac-hebrew")) == b"\xe0!"
+    assert b"\xc0\xe5\xfd".decode(python_codec("GEOSTD8")) == "\u10d0\u10f5\u2116"
+    with pytest.raises(UnicodeDecodeError):
+        b"\x81".decode("charsight-geostd8")
+
+
 def test_codec_errors_it_does_not_support():
     with pytest.raises(ValueError, match="errors='strict' or 'replace'"):
         b"abc".decode("charsight-windows-1252", "ignore")

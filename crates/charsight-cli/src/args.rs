@@ -161,7 +161,7 @@ pub struct DecodeArgs {
     ///
     /// Characters it cannot represent are written as numeric character
     /// references (&#NNNN;), or stop the run with --errors strict.
-    #[arg(long, value_name = "LABEL", value_parser = parse_output_label, conflicts_with = "keep_encoding")]
+    #[arg(long, value_name = "LABEL", value_parser = parse_label, conflicts_with = "keep_encoding")]
     pub to: Option<Charset>,
 
     /// Write a JSON report here: evidence, candidates, decision, every
@@ -516,14 +516,4 @@ fn parse_default_label(label: &str) -> Result<Charset, String> {
 fn reads_ascii_as_ascii(charset: Charset) -> bool {
     let ascii: Vec<u8> = (0x20..0x7F).collect();
     charset.decode(&ascii).0.as_bytes() == ascii
-}
-
-fn parse_output_label(label: &str) -> Result<Charset, String> {
-    match parse_label(label).map_err(|e| e.to_string())? {
-        Charset::Replacement => Err(format!(
-            "{label} cannot be written: the Encoding Standard reads it as 'replacement' (a \
-             security measure), which has no encoder"
-        )),
-        charset => Ok(charset),
-    }
 }

@@ -161,6 +161,8 @@ charsets! {
         Armscii8 => "ARMSCII-8", Codec::SingleByte(&charmaps::ARMSCII_8), "Armenian.";
         GeorgianPs => "GEORGIAN-PS", Codec::SingleByte(&charmaps::GEORGIAN_PS), "Georgian.";
         Koi8T => "KOI8-T", Codec::SingleByte(&charmaps::KOI8_T), "Tajik.";
+        Geostd8 => "GEOSTD8", Codec::SingleByte(&charmaps::GEOSTD8),
+            "Georgian standard 8-bit (MySQL's and MariaDB's geostd8; not glibc's GEORGIAN-ACADEMY).";
         Tcvn5712_1 => "TCVN5712-1", Codec::SingleByte(&charmaps::TCVN5712_1),
             "Vietnamese (TCVN 5712:1993 VN3); tone marks after a letter stay combining marks.";
         Dos720 => "DOS-720", Codec::SingleByte(&charmaps::DOS_720), "DOS Arabic (code page 720).";
@@ -177,6 +179,8 @@ charsets! {
             "Mac OS Romanian (code page 10010).";
         XMacTurkish => "x-mac-turkish", Codec::SingleByte(&charmaps::X_MAC_TURKISH),
             "Mac OS Turkish (code page 10081).";
+        XMacHebrew => "x-mac-hebrew", Codec::SingleByte(&charmaps::X_MAC_HEBREW),
+            "Mac OS Hebrew (code page 10005); its right-to-left copies of ASCII punctuation read as ASCII.";
         Ibm037 => "IBM037", Codec::SingleByte(&charmaps::IBM037),
             "EBCDIC US/Canada (CECP 037).";
         Ibm273 => "IBM273", Codec::SingleByte(&charmaps::IBM273), "EBCDIC Germany/Austria.";
@@ -215,6 +219,10 @@ charsets! {
             "Japanese, EUC-JP extended to JIS X 0213:2004 (both planes; JIS X 0212 read after `8F` where plane 2 has nothing).";
         ShiftJis2004 => "Shift_JIS-2004", Codec::ShiftJis2004,
             "Japanese, Shift_JIS extended to JIS X 0213:2004 (both planes).";
+        Iso2022Cn => "ISO-2022-CN", Codec::Iso2022Cn { ext: false },
+            "Chinese mail (RFC 1922): GB 2312 and CNS 11643 planes 1-2 in 7 bits, decoded for real where WHATWG maps it to `replacement`.";
+        Iso2022CnExt => "ISO-2022-CN-EXT", Codec::Iso2022Cn { ext: true },
+            "ISO-2022-CN with CNS 11643 planes 3-7 (RFC 1922; not ISO-IR-165), decoded for real where WHATWG maps it to `replacement`.";
     }
 }
 
@@ -227,15 +235,19 @@ impl Charset {
     /// Whether bytes 0x00–0x7F mean ASCII in this encoding, so that ASCII
     /// markup (`<meta charset=…>`) reads the same in it as in ASCII.
     ///
-    /// False for UTF-16/32, ISO-2022-JP, ISO-2022-KR, HZ-GB-2312 and UTF-7
-    /// (their escapes and shifts reuse ASCII bytes), `replacement` and EBCDIC. True, though not
-    /// for every byte, for VISCII (six C0 control bytes are letters),
+    /// False for UTF-16/32, ISO-2022-JP, -KR, -CN and -CN-EXT, HZ-GB-2312 and
+    /// UTF-7 (their escapes and shifts reuse ASCII bytes), `replacement` and EBCDIC. True, though
+    /// not for every byte, for VISCII (six C0 control bytes are letters),
     /// IBM864 (0x25 is U+066A ARABIC PERCENT SIGN) and Shift_JIS-2004 (0x5C
     /// and 0x7E are `¥` and `‾`): markup reads the same in them.
     pub fn is_ascii_compatible(self) -> bool {
         match self.codec() {
             Codec::Whatwg(e) => e.is_ascii_compatible() && e != encoding_rs::REPLACEMENT,
-            Codec::Utf32 { .. } | Codec::Iso2022Kr | Codec::Hz | Codec::Utf7 => false,
+            Codec::Utf32 { .. }
+            | Codec::Iso2022Kr
+            | Codec::Iso2022Cn { .. }
+            | Codec::Hz
+            | Codec::Utf7 => false,
             Codec::SingleByte(table) => table.ascii_compatible,
             Codec::Johab
             | Codec::EucTw
@@ -261,6 +273,7 @@ impl Charset {
             | Codec::Johab
             | Codec::EucTw
             | Codec::Iso2022Kr
+            | Codec::Iso2022Cn { .. }
             | Codec::Hz
             | Codec::Utf7
             | Codec::Cesu8 => false,
@@ -286,10 +299,18 @@ impl Charset {
     }
 
     /// Whether the meaning of a byte depends on escape sequences seen
-    /// before it (ISO-2022-JP, ISO-2022-KR, HZ-GB-2312, UTF-7's `+`), so the
-    /// same text has several encodings.
+    /// before it (ISO-2022-JP, -KR, -CN and -CN-EXT, HZ-GB-2312, UTF-7's `+`),
+    /// so the same text has several encodings.
     pub fn is_stateful(self) -> bool {
-        matches!(self, Charset::Iso2022Jp | Charset::Iso2022Kr | Charset::HzGb2312 | Charset::Utf7)
+        matches!(
+            self,
+            Charset::Iso2022Jp
+                | Charset::Iso2022Kr
+                | Charset::Iso2022Cn
+                | Charset::Iso2022CnExt
+                | Charset::HzGb2312
+                | Charset::Utf7
+        )
     }
 
     /// The byte order mark of this encoding, if it has one.
@@ -447,6 +468,8 @@ mod tests {
         assert!(!Charset::Iso2022Kr.is_ascii_compatible());
         assert!(!Charset::HzGb2312.is_ascii_compatible());
         assert!(!Charset::Utf7.is_ascii_compatible());
+        assert!(!Charset::Iso2022Cn.is_ascii_compatible());
+        assert!(!Charset::Iso2022CnExt.is_ascii_compatible());
         for c in [Charset::Johab, Charset::EucTw, Charset::Ibm437, Charset::Viscii, Charset::Cesu8]
         {
             assert!(c.is_ascii_compatible(), "{c}");
@@ -459,8 +482,8 @@ mod tests {
     #[test]
     fn extra_charsets() {
         let extra: Vec<_> = Charset::ALL.iter().filter(|c| !c.is_whatwg()).collect();
-        assert_eq!(extra.len(), 65);
-        assert_eq!(extra.iter().filter(|c| c.is_single_byte()).count(), 55);
+        assert_eq!(extra.len(), 69);
+        assert_eq!(extra.iter().filter(|c| c.is_single_byte()).count(), 57);
         assert_eq!(extra.iter().filter(|c| c.is_ebcdic()).count(), 23);
         for c in [
             Charset::Johab,
@@ -471,6 +494,8 @@ mod tests {
             Charset::Cesu8,
             Charset::EucJis2004,
             Charset::ShiftJis2004,
+            Charset::Iso2022Cn,
+            Charset::Iso2022CnExt,
         ] {
             assert!(!c.is_single_byte() && !c.is_unicode(), "{c}");
         }

@@ -18,13 +18,13 @@
 //! and aliases (`cp037`, `mac_greek`, `latin9`) and the usual iconv and
 //! Java names (`MAC-IS`, `EBCDIC-CP-US`, `x-IBM875`).
 //!
-//! Two labels depart from the Encoding Standard on purpose: `iso-2022-kr`
-//! (and `csiso2022kr`) names [`Charset::Iso2022Kr`] and `hz-gb-2312`
-//! names [`Charset::HzGb2312`], which charsight decodes for real, where
-//! WHATWG maps them to `replacement` (a single U+FFFD) to keep browsers
-//! from encodings nobody should send. A reader of old mail and news wants
-//! the text. The other `replacement` labels (`iso-2022-cn`,
-//! `iso-2022-cn-ext`) are unchanged. The `whatwg` policy reads all of them
+//! The labels the Encoding Standard maps to `replacement` (a single U+FFFD,
+//! to keep browsers from encodings nobody should send) depart from it on
+//! purpose: `iso-2022-kr` (and `csiso2022kr`) names [`Charset::Iso2022Kr`],
+//! `hz-gb-2312` [`Charset::HzGb2312`], `iso-2022-cn` (`csiso2022cn`)
+//! [`Charset::Iso2022Cn`] and `iso-2022-cn-ext` (`csiso2022cnext`)
+//! [`Charset::Iso2022CnExt`], which charsight decodes for real: a reader of
+//! old mail and news wants the text. The `whatwg` policy reads all of them
 //! as the standard does.
 //!
 //! [_get an encoding_]: https://encoding.spec.whatwg.org/#concept-encoding-get
@@ -276,6 +276,9 @@ fn alias(squeezed: &[u8]) -> Option<Charset> {
         b"ptcp154" | b"pt154" | b"cp154" | b"csptcp154" | b"cyrillicasian" => Ptcp154,
         b"armscii8" => Armscii8,
         b"georgianps" => GeorgianPs,
+        b"xmachebrew" | b"machebrew" | b"cp10005" => XMacHebrew,
+        // Not `georgianacademy`: glibc's GEORGIAN-ACADEMY is another table.
+        b"geostd8" => Geostd8,
         b"koi8t" => Koi8T,
         b"tcvn" | b"tcvn5712" | b"tcvn57121" | b"tcvn571211993" | b"tcvn3" | b"vn3" => Tcvn5712_1,
         b"johab" | b"cp1361" | b"ms1361" | b"xjohab" => Johab,
@@ -293,6 +296,8 @@ fn alias(squeezed: &[u8]) -> Option<Charset> {
         // (the `whatwg` policy does not honour these labels).
         b"utf7" | b"unicode11utf7" | b"csunicode11utf7" | b"xutf7" | b"cp65000" => Utf7,
         b"cesu8" | b"cscesu8" => Cesu8,
+        b"iso2022cn" | b"csiso2022cn" => Iso2022Cn,
+        b"iso2022cnext" | b"csiso2022cnext" => Iso2022CnExt,
         _ => return None,
     };
     Some(charset)
@@ -342,7 +347,6 @@ mod tests {
             (b"utf-16", Utf16Le),
             (b"utf-16be", Utf16Be),
             (b"x-user-defined", XUserDefined),
-            (b"iso-2022-cn", Replacement),
             (b"\t\n KOI8-R \x0c", Koi8R),
         ] {
             assert_eq!(resolve(label), Ok(charset), "{}", String::from_utf8_lossy(label));
@@ -382,8 +386,17 @@ mod tests {
 
     #[test]
     fn labels_outside_the_encoding_standard() {
+        // glibc's GEORGIAN-ACADEMY differs from GEOSTD8 in 73 of the bytes
+        // 80-FF: not an alias.
+        assert!(resolve(b"GEORGIAN-ACADEMY").is_err());
         for (label, charset) in [
             (&b"cp437"[..], Ibm437),
+            (b"GEOSTD8", Geostd8),
+            (b"x-mac-hebrew", XMacHebrew),
+            (b"MacHebrew", XMacHebrew),
+            (b"mac-hebrew", XMacHebrew),
+            (b"machebrew", XMacHebrew),
+            (b"geostd8", Geostd8),
             (b"IBM437", Ibm437),
             (b"437", Ibm437),
             (b"csPC8CodePage437", Ibm437),
@@ -484,18 +497,22 @@ mod tests {
     }
 
     #[test]
-    fn iso_2022_kr_and_hz_are_decoded_not_replaced() {
+    fn replacement_labels_are_decoded_not_replaced() {
         // The Encoding Standard maps these labels to `replacement`.
         for (label, charset) in [
             (&b"iso-2022-kr"[..], Iso2022Kr),
             (b"csiso2022kr", Iso2022Kr),
             (b"hz-gb-2312", HzGb2312),
+            (b"iso-2022-cn", Iso2022Cn),
+            (b"iso-2022-cn-ext", Iso2022CnExt),
         ] {
             assert_eq!(Encoding::for_label(label), Some(encoding_rs::REPLACEMENT));
             assert_eq!(resolve(label), Ok(charset));
         }
         assert_eq!(resolve(b"HZ"), Ok(HzGb2312));
-        assert_eq!(resolve(b"iso-2022-cn"), Ok(Replacement));
+        assert_eq!(resolve(b"csISO2022CN"), Ok(Iso2022Cn));
+        assert_eq!(resolve(b"csISO2022CNEXT"), Ok(Iso2022CnExt));
+        assert_eq!(resolve(b"ISO-2022-CN-EXT"), Ok(Iso2022CnExt));
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Family `charmaps`: mapping tables of the encodings outside the Encoding
-//! Standard, converted from glibc's charmaps and CPython's codecs.
+//! Standard, converted from glibc's charmaps and CPython's codecs (and, for
+//! the few neither has, from MariaDB's charset files: `count mariadb`).
 //!
 //! - `count charmaps <locales.deb> <libpython3.11-minimal.deb>` checks the
 //!   packages against their pins in `inputs.toml`, extracts them with
@@ -63,6 +64,25 @@ enum Source {
     /// table; IBM424, IBM875, IBM1026, IBM856 and IBM273 differ in 1 to 9
     /// bytes).
     Python(&'static str),
+    /// MariaDB's `usr/share/mysql/charsets/<name>.xml` (its `<unicode>`
+    /// map; 0000 for none), for a charset that only MySQL and MariaDB define
+    /// (GEOSTD8, the Georgian standard 8-bit set, which glibc's and GNU
+    /// libiconv's GEORGIAN-ACADEMY and GEORGIAN-PS are not). Written by
+    /// `count mariadb`, not `count charmaps`.
+    MariaDb(&'static str),
+    /// A table of Unicode's `MAPPINGS/VENDORS/APPLE` as Perl's Unicode::Map
+    /// (Debian `libunicode-map-perl`) ships it compiled, by its name there,
+    /// for a Mac OS code page that neither glibc nor Python has (MacHebrew;
+    /// Unicode::Map's REGISTRY says it is the older HEBREW.TXT). Apple maps
+    /// some bytes to a sequence: a character between a direction override
+    /// (U+202D, U+202E) and U+202C, for the right-to-left copies of ASCII
+    /// punctuation. Their single-code-point reading is the character alone
+    /// (as CPython's mac_arabic reads ARABIC.TXT); a byte whose character is
+    /// in Apple's corporate use area (U+F850-F8FF, deprecated by Apple) has
+    /// none. The C0 controls and DEL, which the old table leaves out, are
+    /// themselves (as in Apple's later tables). Written by `count
+    /// unicode-map`, not `count charmaps`.
+    UnicodeMap(&'static str),
     /// IBM's euro update of an EBCDIC code page (CCSIDs 1140-1149): the
     /// table of the base (a name in [`SINGLE_BYTE`]) with its currency sign
     /// U+00A4 replaced by the euro sign U+20AC, byte for byte.
@@ -97,12 +117,14 @@ const SINGLE_BYTE: &[(&str, Source, &str)] = &[
     ("mac_iceland", Source::Python("mac_iceland"), "X_MAC_ICELANDIC"),
     ("mac_romanian", Source::Python("mac_romanian"), "X_MAC_ROMANIAN"),
     ("mac_turkish", Source::Python("mac_turkish"), "X_MAC_TURKISH"),
+    ("APPLE-HEBREW", Source::UnicodeMap("APPLE-HEBREW"), "X_MAC_HEBREW"),
     ("VISCII", Source::Glibc("VISCII"), "VISCII"),
     ("RK1048", Source::Glibc("RK1048"), "KZ_1048"),
     ("PT154", Source::Glibc("PT154"), "PTCP154"),
     ("ARMSCII-8", Source::Glibc("ARMSCII-8"), "ARMSCII_8"),
     ("GEORGIAN-PS", Source::Glibc("GEORGIAN-PS"), "GEORGIAN_PS"),
     ("KOI8-T", Source::Glibc("KOI8-T"), "KOI8_T"),
+    ("GEOSTD8", Source::MariaDb("geostd8"), "GEOSTD8"),
     ("TCVN5712-1", Source::GlibcBytes("TCVN5712-1"), "TCVN5712_1"),
     // EBCDIC.
     ("cp037", Source::Python("cp037"), "IBM037"),
@@ -294,6 +316,7 @@ pub fn count(locales: &Path, python: &Path, out: &mut Output) -> Result<()> {
                 );
                 (euro_variant(base_table).with_context(|| name.to_owned())?, origin)
             }
+            Source::MariaDb(_) | Source::UnicodeMap(_) => continue,
         };
         let text = single_byte_data(&format!("{origin}, by {command}"), &mappings)?;
         out.file(&data_path(name), text.as_bytes())?;
@@ -340,6 +363,103 @@ pub fn count(locales: &Path, python: &Path, out: &mut Output) -> Result<()> {
     }
     let codecs: Vec<&str> = PYTHON_JIS.iter().map(|&(codec, _)| codec).collect();
     out.file(&data_path("python-jis-random"), python_random(&command, &codecs)?.as_bytes())
+}
+
+/// The `count mariadb` step: the pinned `mariadb-server-core` package to the
+/// data of the tables it is the [`Source::MariaDb`] of.
+pub fn count_mariadb(deb: &Path, out: &mut Output) -> Result<()> {
+    let pin = Pin::read(&["charmaps", "mariadb"])?;
+    let dir = unpack(deb, &pin)?;
+    for &(name, source, _) in SINGLE_BYTE {
+        let Source::MariaDb(charset) = source else { continue };
+        let path = dir.path().join(format!("usr/share/mysql/charsets/{charset}.xml"));
+        let text = std::fs::read_to_string(&path).with_context(|| format!("{}", path.display()))?;
+        let origin = format!(
+            "MariaDB's share/mysql/charsets/{charset}.xml (its <unicode> map), Debian \
+             mariadb-server-core {}, by `cargo run -p gen-tables -- count mariadb {}`",
+            pin.version, pin.file
+        );
+        let text = single_byte_data(&origin, &parse_mariadb_table(charset, &text)?)?;
+        out.file(&data_path(name), text.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// The `count unicode-map` step: the pinned `libunicode-map-perl` package
+/// to the data of the tables it is the [`Source::UnicodeMap`] of, read by
+/// running `perl` over it.
+pub fn count_unicode_map(deb: &Path, out: &mut Output) -> Result<()> {
+    const SCRIPT: &str = "use Unicode::Map;\n\
+        my $map = Unicode::Map->new($ARGV[0]) or die \"no map $ARGV[0]\";\n\
+        for my $byte (0..255) {\n\
+        \x20   my @units = unpack('n*', $map->to_unicode(chr($byte)));\n\
+        \x20   print join(' ', map { sprintf('%04X', $_) } @units), \"\\n\";\n\
+        }\n";
+    let pin = Pin::read(&["charmaps", "unicode-map"])?;
+    let dir = unpack(deb, &pin)?;
+    let lib = dir.path().join("usr/lib/x86_64-linux-gnu/perl5/5.36");
+    for &(name, source, _) in SINGLE_BYTE {
+        let Source::UnicodeMap(map) = source else { continue };
+        let output = Command::new("perl")
+            .arg("-I")
+            .arg(&lib)
+            .args(["-e", SCRIPT, map])
+            .output()
+            .context("running perl")?;
+        ensure!(output.status.success(), "perl: {}", String::from_utf8_lossy(&output.stderr));
+        let origin = format!(
+            "Unicode's VENDORS/APPLE table {map} as Perl's Unicode::Map ships it (its \
+             REGISTRY: HEBREW.OLD.TXT, the older HEBREW.TXT), Debian libunicode-map-perl {}, \
+             each byte's character with the direction controls of Apple's sequences dropped, \
+             by `cargo run -p gen-tables -- count unicode-map {}`",
+            pin.version, pin.file
+        );
+        let mappings = single_code_points(map, &String::from_utf8(output.stdout)?)?;
+        out.file(&data_path(name), single_byte_data(&origin, &mappings)?.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// The single-code-point reading of 256 lines of UTF-16 code units (hex),
+/// one per byte (see [`Source::UnicodeMap`]).
+fn single_code_points(name: &str, text: &str) -> Result<Vec<Mapping>> {
+    let lines: Vec<&str> = text.lines().collect();
+    ensure!(lines.len() == 256, "{name}: {} lines", lines.len());
+    let mut mappings = Vec::new();
+    for (byte, line) in (0..=u8::MAX).zip(lines) {
+        let units = line.split_whitespace().map(hex).collect::<Result<Vec<u32>>>()?;
+        let direction = |&u: &u32| matches!(u, 0x202C..=0x202E);
+        let (controls, chars): (Vec<u32>, Vec<u32>) = units.into_iter().partition(direction);
+        ensure!(controls.len() != 1 && chars.len() <= 1, "{name}: byte {byte:02X}: {line}");
+        let code_point = match chars[..] {
+            [code_point] if !(0xF850..=0xF8FF).contains(&code_point) => code_point,
+            // The old table leaves out the C0 controls and DEL, which
+            // Apple's later tables map to themselves.
+            [] if byte < 0x20 || byte == 0x7F => u32::from(byte),
+            _ => continue,
+        };
+        mappings.push(Mapping { bytes: vec![byte], code_point, reversible: true });
+    }
+    Ok(mappings)
+}
+
+/// Reads the `<unicode><map>` of a MariaDB charset file: 256 hex code
+/// points, 0000 for a byte with no character (but byte 00).
+fn parse_mariadb_table(name: &str, text: &str) -> Result<Vec<Mapping>> {
+    let unicode =
+        text.split("<unicode>").nth(1).with_context(|| format!("{name}: no <unicode>"))?;
+    let map = unicode.split("<map>").nth(1).and_then(|m| m.split("</map>").next());
+    let fields: Vec<&str> =
+        map.with_context(|| format!("{name}: no <map>"))?.split_whitespace().collect();
+    ensure!(fields.len() == 256, "{name}: {} code points in <map>", fields.len());
+    let mut mappings = Vec::new();
+    for (byte, field) in (0..=u8::MAX).zip(fields) {
+        let code_point = hex(field)?;
+        if code_point != 0 || byte == 0 {
+            mappings.push(Mapping { bytes: vec![byte], code_point, reversible: true });
+        }
+    }
+    Ok(mappings)
 }
 
 /// Checks a package against its pin and unpacks it with `dpkg-deb -x`.
@@ -1114,6 +1234,55 @@ mod tests {
         assert_eq!(table.len(), 255);
         assert_eq!(table[0x80].bytes, [0x81]);
         assert!(parse_python_table("t", &text.replace("'\\u0041'   #  0x41\n", "")).is_err());
+    }
+
+    #[test]
+    fn reads_sequences_as_single_code_points() {
+        let mut lines: Vec<String> = (0..256).map(|b| format!("{b:04X}")).collect();
+        lines[0x20] = "202D 0020 202C".into();
+        lines[0xA1] = "202E 0021 202C".into();
+        lines[0xC0] = "F89A".into();
+        lines[0xFF] = String::new();
+        lines[0x01] = String::new();
+        // As perl prints them: a newline after each.
+        let text = |lines: &[String]| lines.iter().map(|l| format!("{l}\n")).collect::<String>();
+        let table = single_code_points("t", &text(&lines)).unwrap();
+        let code_point = |byte: u8| table.iter().find(|m| m.bytes == [byte]).map(|m| m.code_point);
+        assert_eq!(table.len(), 254);
+        assert_eq!(code_point(0x01), Some(0x01));
+        assert_eq!(
+            (code_point(0x20), code_point(0xA1), code_point(0xC0)),
+            (Some(0x20), Some(0x21), None)
+        );
+        lines[0xA2] = "202E 0021 0022 202C".into();
+        assert!(single_code_points("t", &text(&lines)).is_err());
+    }
+
+    #[test]
+    fn reads_mariadb_tables() {
+        let map: Vec<String> = (0..256)
+            .map(|b| {
+                format!(
+                    "{:04X}",
+                    if b == 0x80 {
+                        0x20AC
+                    } else if b == 0x81 {
+                        0
+                    } else {
+                        b
+                    }
+                )
+            })
+            .collect();
+        let text = format!(
+            "<charset><ctype><map>00</map></ctype><unicode>\n<map>\n{}\n</map>\n</unicode>",
+            map.join(" ")
+        );
+        let table = parse_mariadb_table("t", &text).unwrap();
+        assert_eq!(table.len(), 255);
+        assert_eq!((table[0x80].bytes[0], table[0x80].code_point), (0x80, 0x20AC));
+        assert_eq!(table[0x81].bytes, [0x82]);
+        assert!(parse_mariadb_table("t", &text.replace("0041 ", "")).is_err());
     }
 
     #[test]

@@ -22,6 +22,7 @@ mod cldr;
 mod detect;
 mod emit;
 mod fonts;
+mod iconv;
 mod icu_rules;
 mod zawgyi;
 
@@ -64,6 +65,18 @@ enum Family {
         locales: PathBuf,
         /// The Debian `libpython3.11-minimal` package pinned in inputs.toml.
         python: PathBuf,
+    },
+    /// How the machine's glibc `iconv` reads ISO-2022-CN(-EXT), for charsight's tests.
+    Iconv,
+    /// Mac OS tables that neither glibc nor Python has (MacHebrew), from Perl's Unicode::Map.
+    UnicodeMap {
+        /// The Debian `libunicode-map-perl` package pinned in inputs.toml.
+        deb: PathBuf,
+    },
+    /// Single-byte tables that only MySQL and MariaDB define (GEOSTD8).
+    Mariadb {
+        /// The Debian `mariadb-server-core` package pinned in inputs.toml.
+        deb: PathBuf,
     },
     /// Character bigrams of every other language from ../shared/text and the UDHR.
     Detect {
@@ -110,6 +123,9 @@ fn main() -> Result<()> {
                 Family::Charmaps { locales, python } => {
                     charmaps::count(&locales, &python, &mut out)?
                 }
+                Family::Iconv => iconv::count(&mut out)?,
+                Family::Mariadb { deb } => charmaps::count_mariadb(&deb, &mut out)?,
+                Family::UnicodeMap { deb } => charmaps::count_unicode_map(&deb, &mut out)?,
                 Family::Detect { udhr } => detect::count(&mut out, &udhr)?,
                 Family::WebSymbols { wordfreq } => detect::count_web_symbols(&mut out, &wordfreq)?,
                 Family::Cldr { core, numbers, misc } => {

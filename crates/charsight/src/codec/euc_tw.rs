@@ -30,8 +30,9 @@ fn cell_index(plane: u8, row: u8, cell: u8) -> Option<usize> {
     (row != EUC_TW_NO_ROW).then(|| usize::from(row) * 94 + usize::from(cell - 0xA1))
 }
 
-/// The character of a CNS 11643 cell.
-fn decode_cell(plane: u8, row: u8, cell: u8) -> Option<char> {
+/// The character of a CNS 11643 cell; `row` and `cell` are bytes A1-FE
+/// (ISO-2022-CN's 21-7E with the high bit set).
+pub(super) fn decode_cell(plane: u8, row: u8, cell: u8) -> Option<char> {
     let index = cell_index(plane, row, cell)?;
     let low = EUC_TW_CELLS[index];
     let plane2 = EUC_TW_PLANE2[index / 8] >> (index % 8) & 1;
@@ -103,20 +104,28 @@ fn reverse() -> &'static [u64] {
     })
 }
 
+/// Every CNS 11643 cell of `c`: plane, row and cell (bytes A1-FE), the
+/// lower plane first.
+pub(super) fn cells_of(c: char) -> impl Iterator<Item = (u8, u8, u8)> {
+    let reverse = reverse();
+    let code_point = u64::from(u32::from(c));
+    let found = reverse.partition_point(|&code| code >> 24 < code_point);
+    reverse[found..].iter().take_while(move |&&code| code >> 24 == code_point).map(|&code| {
+        let [cell, row, plane_index, ..] = code.to_le_bytes();
+        (EUC_TW_PLANES[usize::from(plane_index)], row, cell)
+    })
+}
+
 /// Appends the code of `c`; false if EUC-TW has none.
 pub(super) fn encode_char(c: char, dst: &mut Vec<u8>) -> bool {
     if c.is_ascii() {
         dst.push(c as u8);
         return true;
     }
-    let reverse = reverse();
-    let code_point = u64::from(u32::from(c));
-    let found = reverse.partition_point(|&code| code >> 24 < code_point);
-    let Some(&code) = reverse.get(found).filter(|&&code| code >> 24 == code_point) else {
+    let Some((plane, row, cell)) = cells_of(c).next() else {
         return false;
     };
-    let [cell, row, plane_index, ..] = code.to_le_bytes();
-    match EUC_TW_PLANES[usize::from(plane_index)] {
+    match plane {
         1 => dst.extend_from_slice(&[row, cell]),
         plane => dst.extend_from_slice(&[SS2, 0xA0 + plane, row, cell]),
     }

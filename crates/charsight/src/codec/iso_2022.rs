@@ -1,9 +1,10 @@
 //! The stateful encodings byte for byte, for lossless escaping.
 //!
-//! ISO-2022-JP, ISO-2022-KR and HZ-GB-2312 spell the same text several
-//! ways: a redundant `ESC ( B`, `ESC $ @` for `ESC $ B`, `ESC ( J` before
-//! plain ASCII, a missing final switch, a repeated designation or shift, an
-//! empty `~{~}`, a line continuation. So that
+//! ISO-2022-JP, ISO-2022-KR, ISO-2022-CN and HZ-GB-2312 spell the same text
+//! several ways: a redundant `ESC ( B`, `ESC $ @` for `ESC $ B`, `ESC ( J`
+//! before plain ASCII, a missing final switch, a repeated designation or
+//! shift, a character in another set than the encoder's, an empty `~{~}`, a
+//! line continuation. So that
 //! decoding with [`Errors::Escape`](crate::decode::Errors::Escape) and
 //! encoding back gives the original bytes, an [`ExactReader`] reads every
 //! switch (and every character its mode would not write back the same) as
@@ -13,9 +14,10 @@
 //!
 //! Both run one state machine per encoding: ISO-2022-JP's of the Encoding
 //! Standard (ASCII, JIS X 0201 Roman and katakana, JIS X 0208), and the
-//! codec's own ISO-2022-KR and HZ-GB-2312 decoders.
+//! codec's own ISO-2022-KR, ISO-2022-CN(-EXT) and HZ-GB-2312 decoders. For
+//! ISO-2022-CN the follower is also the usual encoder.
 
-use super::{hz, iso_2022_kr, ksx1001, ByteDecoder, Step};
+use super::{hz, iso_2022_cn, iso_2022_kr, ksx1001, ByteDecoder, Step};
 use crate::Charset;
 
 const ESC: u8 = 0x1B;
@@ -142,10 +144,11 @@ fn jis0208_code(c: char) -> Option<[u8; 2]> {
     }
 }
 
-/// One of the three state machines.
+/// One of the state machines.
 enum Machine {
     Jp(JpDecoder),
     Kr(iso_2022_kr::Decoder),
+    Cn(iso_2022_cn::Decoder),
     Hz(hz::Decoder),
 }
 
@@ -154,6 +157,8 @@ impl Machine {
         match charset {
             Charset::Iso2022Jp => Some(Machine::Jp(JpDecoder::default())),
             Charset::Iso2022Kr => Some(Machine::Kr(iso_2022_kr::Decoder::default())),
+            Charset::Iso2022Cn => Some(Machine::Cn(iso_2022_cn::Decoder::new(false))),
+            Charset::Iso2022CnExt => Some(Machine::Cn(iso_2022_cn::Decoder::new(true))),
             Charset::HzGb2312 => Some(Machine::Hz(hz::Decoder::default())),
             _ => None,
         }
@@ -163,6 +168,7 @@ impl Machine {
         match self {
             Machine::Jp(d) => d.step(byte),
             Machine::Kr(d) => d.step(byte),
+            Machine::Cn(d) => d.step(byte),
             Machine::Hz(d) => d.step(byte),
         }
     }
@@ -171,6 +177,7 @@ impl Machine {
         match self {
             Machine::Jp(d) => d.finish(),
             Machine::Kr(d) => d.finish(),
+            Machine::Cn(d) => d.finish(),
             Machine::Hz(d) => d.finish(),
         }
     }
@@ -180,16 +187,18 @@ impl Machine {
         match self {
             Machine::Jp(d) => d.state == State::Idle,
             Machine::Kr(d) => d.idle(),
+            Machine::Cn(d) => d.idle(),
             Machine::Hz(d) => d.idle(),
         }
     }
 
-    /// Where a stream would start: ASCII (ISO-2022-KR not shifted, HZ
-    /// outside `~{` … `~}`).
+    /// Where a stream would start: ASCII (ISO-2022-KR and -CN not shifted,
+    /// HZ outside `~{` … `~}`).
     fn at_start(&self) -> bool {
         match self {
             Machine::Jp(d) => d.mode == Mode::Ascii,
             Machine::Kr(d) => !d.shifted(),
+            Machine::Cn(d) => !d.shifted(),
             Machine::Hz(d) => !d.gb(),
         }
     }
@@ -217,6 +226,7 @@ impl Machine {
                 Some(b @ 0x00..=0x1F) => Some(vec![b]),
                 _ => ksx1001::encode(c).map(|(row, cell)| vec![row, cell]),
             },
+            Machine::Cn(d) => d.here(c),
             Machine::Hz(d) if d.gb() => hz::encode_pair(c).map(Vec::from),
             Machine::Hz(_) => hz_ascii(c),
         }
@@ -224,9 +234,11 @@ impl Machine {
 
     /// Whether `bytes`, read as `c` just now, are what the current mode
     /// writes for `c`: a two-byte character of a table with duplicates may
-    /// not be (JIS X 0208's NEC and IBM rows).
+    /// not be (JIS X 0208's NEC and IBM rows), nor an ISO-2022-CN character
+    /// in another set than the encoder's or in one not designated on its line.
     fn writes_back(&self, c: char, bytes: &[u8]) -> bool {
         match (self, bytes) {
+            (Machine::Cn(d), _) => d.here(c).as_deref() == Some(bytes),
             (Machine::Jp(_), &[lead, trail]) => jis0208_code(c) == Some([lead, trail]),
             (Machine::Kr(_), &[row, cell]) => ksx1001::encode(c) == Some((row, cell)),
             (Machine::Hz(d), &[row, cell]) if d.gb() => hz::encode_pair(c) == Some([row, cell]),
@@ -335,6 +347,17 @@ impl Follower {
         })
     }
 
+    /// ISO-2022-CN's encoder (ISO-2022-CN-EXT's if `ext`): the follower
+    /// given no raw bytes.
+    pub(crate) fn iso_2022_cn(ext: bool) -> Follower {
+        Follower {
+            machine: Machine::Cn(iso_2022_cn::Decoder::new(ext)),
+            charset: if ext { Charset::Iso2022CnExt } else { Charset::Iso2022Cn },
+            switched: false,
+            designated: false,
+        }
+    }
+
     fn push(&mut self, bytes: &[u8], dst: &mut Vec<u8>) {
         for &byte in bytes {
             while let Step::MalformedBefore(_) | Step::MalformedEarlier { .. } =
@@ -386,6 +409,9 @@ impl Follower {
     /// The usual bytes for `c` from where the stream starts, with the
     /// switch to its mode first, if it needs one.
     fn switch_for(&mut self, c: char) -> Option<Vec<u8>> {
+        if let Machine::Cn(d) = &self.machine {
+            return d.switch_for(c);
+        }
         match self.charset {
             Charset::Iso2022Kr => {
                 if c.is_ascii() && !matches!(c, '\u{0E}' | '\u{0F}' | '\u{1B}') {
@@ -421,7 +447,7 @@ impl Follower {
     fn reset(&mut self, dst: &mut Vec<u8>) {
         if self.machine.idle() && !self.machine.at_start() {
             let back: &[u8] = match self.charset {
-                Charset::Iso2022Kr => b"\x0F",
+                Charset::Iso2022Kr | Charset::Iso2022Cn | Charset::Iso2022CnExt => b"\x0F",
                 Charset::HzGb2312 => b"~}",
                 _ => b"\x1B(B",
             };
@@ -526,6 +552,28 @@ mod tests {
         }
     }
 
+    #[test]
+    fn cn_switches_of_every_spelling_come_back() {
+        for bytes in [
+            // A designation kept across lines; repeated ones; SO twice; a
+            // designation while shifted; SI twice.
+            &b"a\x1b$)A\x0e\x56\x50\x0f\n\x0e\x56\x50\x0f"[..],
+            b"\x1b$)A\x1b$)A\x0e\x0e\x56\x50\x1b$)G\x44\x63\x0f\x0f",
+            b"\x1b$)G\x0e\x44\x63\x1b$)A\x0e\x56\x50\x0f",
+            // SS2 undesignated, then designated; a character of GB 2312 in
+            // plane 2 too; planes 3 and 4.
+            b"\x1bN\x21\x21\x1b$*H\x1bN\x21\x21\x1b$)A\x0e\x1bN\x21\x21\x0f",
+            b"\x1b$+I\x1bO\x21\x21\x1b$+J\x1bO\x21\x21\x0f",
+            // Malformed sequences; an unfinished shift.
+            b"\x0e\x1b$)E\x1bx\x0e\n\x7e\x7e\x56\x0f\x1bO\x21\x21\xa1\x7f\x1bN\x21",
+            b"\x0e\x56\x50",
+        ] {
+            for charset in [Charset::Iso2022Cn, Charset::Iso2022CnExt] {
+                assert_eq!(round_trip(charset, bytes, 3).1, bytes, "{charset} {bytes:x?}");
+            }
+        }
+    }
+
     /// Every pair of bytes between `before` (a switch) and `after` comes
     /// back through the escape round trip.
     fn every_pair_comes_back(charset: Charset, before: &[u8], after: &[u8]) {
@@ -549,6 +597,18 @@ mod tests {
     }
 
     #[test]
+    fn cn_every_two_byte_sequence_comes_back() {
+        for (charset, before) in [
+            (Charset::Iso2022Cn, &b"\x1b$)A\x0e"[..]),
+            (Charset::Iso2022Cn, b"\x1b$)G\x0e"),
+            (Charset::Iso2022Cn, b"\x1b$*H\x1bN"),
+            (Charset::Iso2022CnExt, b"\x1b$+M\x1bO"),
+        ] {
+            every_pair_comes_back(charset, before, b"\x0f");
+        }
+    }
+
+    #[test]
     fn kr_every_two_byte_sequence_comes_back() {
         every_pair_comes_back(Charset::Iso2022Kr, b"\x1b$)C\x0e", b"\x0f");
     }
@@ -561,6 +621,12 @@ mod tests {
             Just(b"\x1b(J".to_vec()),
             Just(b"\x1b(I".to_vec()),
             Just(b"\x1b$)C".to_vec()),
+            Just(b"\x1b$)A".to_vec()),
+            Just(b"\x1b$)G".to_vec()),
+            Just(b"\x1b$*H".to_vec()),
+            Just(b"\x1b$+K".to_vec()),
+            Just(b"\x1bN".to_vec()),
+            Just(b"\x1bO".to_vec()),
             Just(b"~{".to_vec()),
             Just(b"~}".to_vec()),
             Just(b"~".to_vec()),
@@ -575,8 +641,14 @@ mod tests {
 
     proptest! {
         #[test]
-        fn any_bytes_come_back(bytes in stateful_bytes(), chunk in 1usize..9, which in 0..3usize) {
-            let charset = [Charset::Iso2022Jp, Charset::Iso2022Kr, Charset::HzGb2312][which];
+        fn any_bytes_come_back(bytes in stateful_bytes(), chunk in 1usize..9, which in 0..5usize) {
+            let charset = [
+                Charset::Iso2022Jp,
+                Charset::Iso2022Kr,
+                Charset::HzGb2312,
+                Charset::Iso2022Cn,
+                Charset::Iso2022CnExt,
+            ][which];
             prop_assert_eq!(round_trip(charset, &bytes, chunk).1, bytes);
         }
 

@@ -2,7 +2,8 @@
 //! the WHATWG encodings, and charsight's own codecs for the rest: UTF-32,
 //! the single-byte tables generated from glibc's charmaps and CPython's
 //! codecs (DOS, Mac OS and EBCDIC code pages, VISCII, …), Johab, EUC-TW,
-//! ISO-2022-KR, HZ-GB-2312, UTF-7, CESU-8, EUC-JIS-2004 and Shift_JIS-2004.
+//! ISO-2022-KR, ISO-2022-CN(-EXT), HZ-GB-2312, UTF-7, CESU-8, EUC-JIS-2004 and
+//! Shift_JIS-2004.
 //!
 //! [`Decoder`] reports each malformed byte sequence with its offset in the
 //! whole stream and its bytes, and [`Encoder`] each character the encoding
@@ -19,6 +20,7 @@ mod euc_jis_2004;
 mod euc_tw;
 mod hz;
 mod iso_2022;
+mod iso_2022_cn;
 mod iso_2022_kr;
 mod jis_x0212;
 mod jis_x0213;
@@ -51,6 +53,8 @@ pub(crate) enum Codec {
     EucTw,
     /// ISO-2022-KR (RFC 1557).
     Iso2022Kr,
+    /// ISO-2022-CN (RFC 1922), or ISO-2022-CN-EXT if `ext`.
+    Iso2022Cn { ext: bool },
     /// HZ-GB-2312 (RFC 1843).
     Hz,
     /// UTF-7 (RFC 2152).
@@ -133,6 +137,7 @@ enum Kind {
     Johab(johab::Decoder),
     EucTw(euc_tw::Decoder),
     Iso2022Kr(iso_2022_kr::Decoder),
+    Iso2022Cn(iso_2022_cn::Decoder),
     Hz(hz::Decoder),
     Utf7(utf7::Decoder),
     Cesu8(cesu8::Decoder),
@@ -149,6 +154,7 @@ impl Decoder {
             Codec::Johab => Kind::Johab(johab::Decoder::default()),
             Codec::EucTw => Kind::EucTw(euc_tw::Decoder::default()),
             Codec::Iso2022Kr => Kind::Iso2022Kr(iso_2022_kr::Decoder::default()),
+            Codec::Iso2022Cn { ext } => Kind::Iso2022Cn(iso_2022_cn::Decoder::new(ext)),
             Codec::Hz => Kind::Hz(hz::Decoder::default()),
             Codec::Utf7 => Kind::Utf7(utf7::Decoder::default()),
             Codec::Cesu8 => Kind::Cesu8(cesu8::Decoder::default()),
@@ -197,6 +203,7 @@ impl Decoder {
                 Kind::Johab(d) => decode_bytes(d, &src[pos..], dst, last),
                 Kind::EucTw(d) => decode_bytes(d, &src[pos..], dst, last),
                 Kind::Iso2022Kr(d) => decode_bytes(d, &src[pos..], dst, last),
+                Kind::Iso2022Cn(d) => decode_bytes(d, &src[pos..], dst, last),
                 Kind::Hz(d) => decode_bytes(d, &src[pos..], dst, last),
                 Kind::Utf7(d) => decode_bytes(d, &src[pos..], dst, last),
                 Kind::Cesu8(d) => decode_bytes(d, &src[pos..], dst, last),
@@ -264,7 +271,8 @@ enum Step {
 }
 
 /// A decoder that reads one byte at a time: UTF-32, Johab, EUC-TW,
-/// ISO-2022-KR, HZ-GB-2312, UTF-7, CESU-8, EUC-JIS-2004, Shift_JIS-2004.
+/// ISO-2022-KR, ISO-2022-CN(-EXT), HZ-GB-2312, UTF-7, CESU-8, EUC-JIS-2004,
+/// Shift_JIS-2004.
 trait ByteDecoder {
     /// Reads one byte. After a malformed sequence the decoder is back in a
     /// state where the next byte starts afresh.
@@ -425,7 +433,8 @@ enum EncoderKind {
     Cesu8,
     /// EUC-JIS-2004 and Shift_JIS-2004.
     JisX0213(jis_x0213::Encoder),
-    /// A stateful encoding whose raw bytes are written too.
+    /// A stateful encoding whose raw bytes are written too, and
+    /// ISO-2022-CN(-EXT).
     Follower(iso_2022::Follower),
     /// UTF-7 with its raw bytes written too.
     Utf7Follower(utf7::Follower),
@@ -446,6 +455,7 @@ impl Encoder {
             Codec::Johab => EncoderKind::Johab,
             Codec::EucTw => EncoderKind::EucTw,
             Codec::Iso2022Kr => EncoderKind::Iso2022Kr(iso_2022_kr::Encoder::default()),
+            Codec::Iso2022Cn { ext } => EncoderKind::Follower(iso_2022::Follower::iso_2022_cn(ext)),
             Codec::Hz => EncoderKind::Hz(hz::Encoder::default()),
             Codec::Utf7 => EncoderKind::Utf7(utf7::Encoder::default()),
             Codec::Cesu8 => EncoderKind::Cesu8,
@@ -497,9 +507,9 @@ impl Encoder {
     /// `on_unmappable` is called with `dst` (to write a replacement, a
     /// numeric character reference, or nothing) and the character. `last`
     /// says that `src` ends the text, so a stateful encoding (ISO-2022-JP,
-    /// ISO-2022-KR, HZ-GB-2312, UTF-7) returns to ASCII, and EUC-JIS-2004
-    /// and Shift_JIS-2004 write a letter held back for a combining mark that
-    /// might follow.
+    /// ISO-2022-KR, ISO-2022-CN, HZ-GB-2312, UTF-7) returns to ASCII, and
+    /// EUC-JIS-2004 and Shift_JIS-2004 write a letter held back for a
+    /// combining mark that might follow.
     ///
     /// Stateful encoders are in their ASCII state when `on_unmappable` is
     /// called, so an ASCII replacement is read back as ASCII.

@@ -143,15 +143,19 @@ mod tests {
             }
             assert!(mapped >= 215, "{charset} maps only {mapped} bytes");
         }
-        assert_eq!(count, 55);
+        assert_eq!(count, 57);
         // ARMSCII-8 has its punctuation both at ASCII and at 0xA4-0xFF, and
-        // x-mac-arabic right-to-left copies of ASCII punctuation at
-        // 0xA0-0xFD (Apple's table maps both to the ASCII character); IBM875
+        // x-mac-arabic and x-mac-hebrew right-to-left copies of ASCII
+        // punctuation at 0xA0-0xFF (Apple's tables map both to the ASCII
+        // character); IBM875
         // maps six empty bytes to U+001A SUBSTITUTE, as its Microsoft table
         // (and Python) do, besides SUB's own byte 0x3F.
         let mut by_charset: Vec<Charset> = shared.iter().map(|&(c, _)| c).collect();
         by_charset.dedup();
-        assert_eq!(by_charset, [Charset::Armscii8, Charset::XMacArabic, Charset::Ibm875]);
+        assert_eq!(
+            by_charset,
+            [Charset::Armscii8, Charset::XMacArabic, Charset::XMacHebrew, Charset::Ibm875]
+        );
     }
 
     /// Python's decoding of every byte, recorded by `gen-tables count
@@ -178,6 +182,38 @@ mod tests {
         assert_eq!(codecs, 35);
     }
 
+    /// The tables whose source has no codec to compare with (MariaDB's
+    /// GEOSTD8, Unicode::Map's MacHebrew) decode every byte as their data file, converted from the
+    /// mapping file by `gen-tables`, says.
+    #[test]
+    fn every_byte_decodes_as_its_mapping_file() {
+        for (charset, name) in
+            [(Charset::Geostd8, "GEOSTD8"), (Charset::XMacHebrew, "APPLE-HEBREW")]
+        {
+            let path = format!(
+                "{}/../../tools/gen-tables/data/charmaps/{name}.txt",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            let mut expected: Vec<Option<char>> =
+                (0..=u8::MAX).map(|b| b.is_ascii().then_some(char::from(b))).collect();
+            let data = std::fs::read_to_string(path).unwrap();
+            for line in data.lines() {
+                if let Some((byte, cell)) = line.split_once(' ').filter(|_| !line.starts_with('#'))
+                {
+                    let code_point = u32::from_str_radix(cell, 16).ok();
+                    expected[usize::from_str_radix(byte, 16).unwrap()] =
+                        code_point.and_then(char::from_u32);
+                }
+            }
+            for byte in 0..=u8::MAX {
+                let bytes = [byte];
+                let (text, malformed) = charset.decode(&bytes);
+                let ours = text.chars().next().filter(|_| !malformed);
+                assert_eq!(ours, expected[usize::from(byte)], "{charset} byte {byte:#04x}");
+            }
+        }
+    }
+
     #[test]
     fn known_characters() {
         for (charset, bytes, text) in [
@@ -196,6 +232,9 @@ mod tests {
             (Charset::Ptcp154, b"\xaf\xbf", "Ҝҝ"),
             (Charset::Armscii8, b"\xb2\xe1", "Աո"),
             (Charset::GeorgianPs, b"\xc0", "ა"),
+            // GEOSTD8: archaic letters among the others, windows-1252's
+            // punctuation.
+            (Charset::Geostd8, b"\xc0\xc7\xe5\x80\xfd", "აჱჵ€№"),
             (Charset::Koi8T, b"\x80\xc1", "қа"),
             (Charset::Dos720, b"\x98\xe2", "ءظ"),
             // TCVN5712-1: precomposed letters, and tone marks that follow a
@@ -208,6 +247,7 @@ mod tests {
             (Charset::XMacCroatian, b"\xa9\xb9", "Šš"),
             (Charset::XMacRomanian, b"\xaf\xbf", "Șș"),
             (Charset::XMacArabic, b"\xc7\xc8", "اب"),
+            (Charset::XMacHebrew, b"\xe0\xfa\xa6\xd8", "את₪\u{5BF}"),
             // EBCDIC: letters at 0x81-0xE9, the space at 0x40, LF at 0x25
             // and NEL at 0x15.
             (Charset::Ibm037, b"\xc8\x85\x93\x93\x96\x40\x5a\x25\x15", "Hello !\n\u{85}"),
