@@ -1081,6 +1081,7 @@ fn repair_line(line: &str, by_via: ByVia, block: &[(Via, Share)]) -> Vec<Edit> {
         .collect();
     ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
     let mut edits: Vec<Edit> = Vec::new();
+    let words = has_words(line);
     for (_, via, proposals) in ranked {
         let share = Share::of(line, covered(line, &proposals));
         let in_block = block.iter().find(|(v, _)| *v == via).map_or(share, |&(_, s)| s);
@@ -1090,7 +1091,7 @@ fn repair_line(line: &str, by_via: ByVia, block: &[(Via, Share)]) -> Vec<Edit> {
         // beside another repair of the same encoding, or with the margin of
         // a stretch whose line vouches against it.
         let mut passing = judged.iter().filter(|(_, gain)| *gain >= margin);
-        let vouched = passing.clone().count() > 1 || passing.any(|(p, _)| !is_weak(line, p));
+        let vouched = passing.clone().count() > 1 || passing.any(|(p, _)| !is_weak(line, p, words));
         for (p, gain) in judged {
             if edits.iter().any(|e| e.range.start < p.range.end && p.range.start < e.range.end) {
                 continue;
@@ -1099,7 +1100,7 @@ fn repair_line(line: &str, by_via: ByVia, block: &[(Via, Share)]) -> Vec<Edit> {
             // is does not vouch against reading it so.
             let before = &line[p.range.clone()];
             let c1 = before.chars().all(is_c1_control);
-            let margin = match (c1, vouched || !is_weak(line, &p)) {
+            let margin = match (c1, vouched || !is_weak(line, &p, words)) {
                 (true, _) => MARGIN,
                 (false, true) => margin,
                 (false, false) => margin + score::WITNESS_BITS,
@@ -1137,8 +1138,8 @@ fn repair_line(line: &str, by_via: ByVia, block: &[(Via, Share)]) -> Vec<Edit> {
 /// (`wei√ü`, `cafÃ©`, `ВЈ5`), a one-letter word among words (`questo √®
 /// usato`), or a sequence whose second byte shows as a no-break space
 /// (`Ã` + U+00A0 for `à`; ordinary text seldom puts one there) is rare by
-/// chance.
-fn is_weak(line: &str, p: &Proposal) -> bool {
+/// chance. `words`: the line [`has_words`].
+fn is_weak(line: &str, p: &Proposal, words: bool) -> bool {
     let before = &line[p.range.clone()];
     let mut read = p.after().chars();
     let (Some(c), None) = (read.next(), read.next()) else {
@@ -1150,8 +1151,13 @@ fn is_weak(line: &str, p: &Proposal) -> bool {
     let word = |n: Option<char>| n.is_some_and(char::is_alphanumeric);
     let touches =
         word(line[..p.range.start].chars().next_back()) || word(line[p.range.end..].chars().next());
-    let words = line.as_bytes().windows(2).any(|w| w.iter().all(u8::is_ascii_alphabetic));
     !touches && (!c.is_alphabetic() || !words)
+}
+
+/// Whether `line` has a word to judge a letter by: two ASCII letters side
+/// by side (found once per line: [`is_weak`] asks for every proposal).
+fn has_words(line: &str) -> bool {
+    line.as_bytes().windows(2).any(|w| w.iter().all(u8::is_ascii_alphabetic))
 }
 
 /// Whether undoing windows-1252 mojibake `text` as `fixed` guessed bytes
