@@ -282,9 +282,10 @@ impl ExactReader {
     ) {
         for (i, &byte) in src.iter().enumerate() {
             self.pending.push(byte);
-            // The stream offset of the first pending byte.
-            let from = (offset + i as u64 + 1).saturating_sub(self.pending.len() as u64);
             loop {
+                // The stream offset of the first pending byte (bytes before
+                // one read again are gone from `pending` by now).
+                let from = (offset + i as u64 + 1).saturating_sub(self.pending.len() as u64);
                 let bytes =
                     |malformed| Unit::Bytes { offset: from, bytes: &self.pending, malformed };
                 match self.machine.step(byte) {
@@ -506,6 +507,27 @@ mod tests {
         }
         follower.finish(&mut out);
         (text, out)
+    }
+
+    /// The units' offsets, in `bytes` read in one piece.
+    fn offsets(charset: Charset, bytes: &[u8]) -> Vec<(u64, Vec<u8>, bool)> {
+        let mut reader = ExactReader::new(charset).unwrap();
+        let mut units = Vec::new();
+        reader.read(bytes, 0, true, |unit| {
+            if let Unit::Bytes { offset, bytes, malformed } = unit {
+                units.push((offset, bytes.to_vec(), malformed));
+            }
+        });
+        units
+    }
+
+    #[test]
+    fn a_byte_read_again_is_at_its_own_offset() {
+        // Shifted, `!` begins a pair that `80` cannot end: `!` is malformed,
+        // and `80`, read again on its own, too, at offset 6.
+        let units = offsets(Charset::Iso2022Kr, b"\x1b$)C\x0e!\x80");
+        assert_eq!(units.last(), Some(&(6, vec![0x80], true)), "{units:?}");
+        assert_eq!(units[units.len() - 2], (5, vec![b'!'], true), "{units:?}");
     }
 
     #[test]
