@@ -348,17 +348,6 @@ impl Follower {
         })
     }
 
-    /// ISO-2022-CN's encoder (ISO-2022-CN-EXT's if `ext`): the follower
-    /// given no raw bytes.
-    pub(crate) fn iso_2022_cn(ext: bool) -> Follower {
-        Follower {
-            machine: Machine::Cn(iso_2022_cn::Decoder::new(ext)),
-            charset: if ext { Charset::Iso2022CnExt } else { Charset::Iso2022Cn },
-            switched: false,
-            designated: false,
-        }
-    }
-
     fn push(&mut self, bytes: &[u8], dst: &mut Vec<u8>) {
         for &byte in bytes {
             while let Step::MalformedBefore(_) | Step::MalformedEarlier { .. } =

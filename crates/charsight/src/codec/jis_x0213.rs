@@ -135,7 +135,7 @@ impl Layout {
             (Layout::Euc, _, Some(byte)) => dst.extend_from_slice(&[0x8E, byte]),
             (Layout::Euc, _, None) if c.is_ascii() => dst.push(c as u8),
             (Layout::Euc, _, None) => match jis_x0212::encode(c) {
-                Some([row, cell]) => dst.extend_from_slice(&[0x8F, row | 0x80, cell | 0x80]),
+                Some((row, cell)) => dst.extend_from_slice(&[0x8F, row | 0x80, cell | 0x80]),
                 None => return false,
             },
             (Layout::ShiftJis, _, Some(byte)) => dst.push(byte),

@@ -70,15 +70,7 @@ mod tests {
 
     #[test]
     fn every_cell_round_trips() {
-        let mut count = 0;
-        for row in 0x21..=0x7E {
-            for cell in 0x21..=0x7E {
-                if let Some(c) = decode(row, cell) {
-                    count += 1;
-                    assert_eq!(encode(c), Some((row, cell)), "{row:#x} {cell:#x} {c}");
-                }
-            }
-        }
-        assert_eq!(count, charsight_tables::charmaps::EUC_KR_ORACLE.mappings);
+        let cells = crate::codec::testing::cells_round_trip(decode, encode);
+        assert_eq!(cells, charsight_tables::charmaps::EUC_KR_ORACLE.mappings);
     }
 }

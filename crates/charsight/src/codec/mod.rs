@@ -455,7 +455,10 @@ impl Encoder {
             Codec::Johab => EncoderKind::Johab,
             Codec::EucTw => EncoderKind::EucTw,
             Codec::Iso2022Kr => EncoderKind::Iso2022Kr(iso_2022_kr::Encoder::default()),
-            Codec::Iso2022Cn { ext } => EncoderKind::Follower(iso_2022::Follower::iso_2022_cn(ext)),
+            // Its encoder is the follower given no raw bytes.
+            Codec::Iso2022Cn { .. } => EncoderKind::Follower(
+                iso_2022::Follower::new(charset).expect("ISO-2022-CN has a state machine"),
+            ),
             Codec::Hz => EncoderKind::Hz(hz::Encoder::default()),
             Codec::Utf7 => EncoderKind::Utf7(utf7::Encoder::default()),
             Codec::Cesu8 => EncoderKind::Cesu8,

@@ -29,6 +29,24 @@ pub(crate) fn decode_split(charset: Charset, bytes: &[u8], splits: &[usize]) -> 
     (text, bad)
 }
 
+/// Checks that every character of a 94×94 set (rows and cells 0x21 to
+/// 0x7E) encodes back to its own cell; the number of characters.
+pub(crate) fn cells_round_trip(
+    decode: fn(u8, u8) -> Option<char>,
+    encode: fn(char) -> Option<(u8, u8)>,
+) -> usize {
+    let mut count = 0;
+    for row in 0x21..=0x7E {
+        for cell in 0x21..=0x7E {
+            if let Some(c) = decode(row, cell) {
+                count += 1;
+                assert_eq!(encode(c), Some((row, cell)), "{row:#x} {cell:#x} {c}");
+            }
+        }
+    }
+    count
+}
+
 /// Decodes `bytes` in chunks of `chunk` bytes.
 pub(crate) fn decode_in_chunks(charset: Charset, bytes: &[u8], chunk: usize) -> Decoded {
     let splits: Vec<usize> = (1..bytes.len()).filter(|i| i % chunk.max(1) == 0).collect();
