@@ -161,7 +161,7 @@ pub struct DecodeArgs {
     ///
     /// Characters it cannot represent are written as numeric character
     /// references (&#NNNN;), or stop the run with --errors strict.
-    #[arg(long, value_name = "LABEL", value_parser = parse_label, conflicts_with = "keep_encoding")]
+    #[arg(long, value_name = "LABEL", value_parser = parse_output_label, conflicts_with = "keep_encoding")]
     pub to: Option<Charset>,
 
     /// Write a JSON report here: evidence, candidates, decision, every
@@ -496,6 +496,19 @@ fn parse_language(tag: &str) -> Result<String, String> {
 
 fn parse_label(label: &str) -> Result<Charset, label::LabelError> {
     label::resolve(label.as_bytes())
+}
+
+/// An encoding to write: any but `replacement` (no label names it since
+/// ISO-2022-CN is decoded for real, but its own name does), which has no
+/// encoder.
+fn parse_output_label(label: &str) -> Result<Charset, String> {
+    match parse_label(label).map_err(|e| e.to_string())? {
+        Charset::Replacement => Err(format!(
+            "{label} cannot be written: 'replacement' is the Encoding Standard's stand-in for \
+             encodings it refuses to decode (a security measure), and has no encoder"
+        )),
+        charset => Ok(charset),
+    }
 }
 
 /// A fallback: one that reads ASCII as ASCII, or an EBCDIC code page (the

@@ -230,7 +230,9 @@ fn to_a_legacy_encoding_uses_references_or_fails_in_strict_mode() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("'nonsense'"));
-    charsight().args(["decode", "--to", "replacement", &input]).assert().code(2);
+    charsight().args(["decode", "--to", "replacement", &input]).assert().code(2).stderr(
+        predicate::str::contains("'--to <LABEL>'").and(predicate::str::contains("no encoder")),
+    );
 }
 
 #[test]
