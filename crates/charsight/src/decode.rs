@@ -372,11 +372,11 @@ impl TextDecoder {
             i = end;
             let map = self.offsets.as_mut().expect("recording offsets");
             if map.last().is_some_and(|p| p.text < self.text_len) {
-                map.push(Piece {
-                    text: self.text_len,
-                    input: self.position + i as u64,
-                    kind: PieceKind::Decoded,
-                });
+                // The next piece starts at the bytes the decoder still holds
+                // (EUC-JIS-2004 writes a byte read again while holding the
+                // one after it).
+                let input = self.position + i as u64 - self.decoder.held();
+                map.push(Piece { text: self.text_len, input, kind: PieceKind::Decoded });
             }
             if i >= bytes.len() {
                 return Ok(());
@@ -988,14 +988,21 @@ mod tests {
     }
 
     /// ISO-2022-KR's `SO` makes no text; the malformed (shifted) space after
-    /// it must not take its place in the map.
+    /// it must not take its place in the map. EUC-JIS-2004 reads the `00`
+    /// after a malformed `8F` again, after its decoder took in the `8E`
+    /// that follows: the piece begun there holds nothing.
     #[test]
-    fn a_shift_before_a_malformed_byte_keeps_its_piece() {
-        let bytes = b"\x0E ";
-        for chunk in [1, 2] {
-            let (text, map) = decode_mapped(Charset::Iso2022Kr, bytes, chunk);
-            assert_eq!(text, "\u{FFFD}");
-            check_pieces(Charset::Iso2022Kr, bytes, &text, &map);
+    fn pieces_tile_around_shifts_and_bytes_read_again() {
+        for (charset, bytes, expected) in [
+            (Charset::Iso2022Kr, &b"\x0E "[..], "\u{FFFD}"),
+            (Charset::EucJis2004, b"\x8F\x00\x8E", "\u{FFFD}\0\u{FFFD}"),
+            (Charset::EucJis2004, b"\x8F\x00\xA1\xA1", "\u{FFFD}\0\u{3000}"),
+        ] {
+            for chunk in 1..=bytes.len() {
+                let (text, map) = decode_mapped(charset, bytes, chunk);
+                assert_eq!(text, expected);
+                check_pieces(charset, bytes, &text, &map);
+            }
         }
     }
 

@@ -99,6 +99,15 @@ impl ByteDecoder for Decoder {
     fn replaying(&self) -> u8 {
         self.replaying
     }
+
+    fn held(&self) -> u8 {
+        let under_way = match self.state {
+            State::Idle => 0,
+            State::Lead(_) | State::Plane2 => 1,
+            State::Plane2Row(_) => 2,
+        };
+        under_way + self.replaying
+    }
 }
 
 #[cfg(test)]

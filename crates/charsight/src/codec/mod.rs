@@ -176,6 +176,17 @@ impl Decoder {
         self.consumed
     }
 
+    /// How many of the bytes consumed after the last character written
+    /// belong to characters still to come ([`ByteDecoder::held`]): a
+    /// decoder that reads bytes again may write a character while holding
+    /// bytes it consumed after it.
+    pub(crate) fn held(&self) -> u64 {
+        match &self.kind {
+            Kind::EucJis2004(d) => u64::from(d.held()),
+            _ => 0,
+        }
+    }
+
     /// Decodes `src` (the next chunk of the stream), appending the text to
     /// `dst`. For each malformed sequence, `on_malformed` is called with
     /// `dst` (to write a replacement, an escape, or nothing) and the
@@ -294,6 +305,14 @@ trait ByteDecoder {
 
     /// How many bytes are waiting to be read again ([`ByteDecoder::replay`]).
     fn replaying(&self) -> u8 {
+        0
+    }
+
+    /// How many of the bytes consumed so far are in no character yet: the
+    /// sequence under way, and those waiting to be read again. Only a
+    /// decoder that reads bytes again can hold any once it has written a
+    /// character (its bytes read again then follow that character).
+    fn held(&self) -> u8 {
         0
     }
 }

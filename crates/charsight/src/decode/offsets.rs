@@ -123,14 +123,16 @@ impl OffsetMap {
         &self.pieces
     }
 
-    /// Starts a piece. A piece that would start where the last piece starts,
-    /// in the text and in the input, replaces it when that one is decoded
-    /// characters (it held nothing). One that held input bytes but no text
-    /// (a shift or escape of a stateful encoding, `SO` before a malformed
-    /// byte in ISO-2022-KR) stays: the pieces tile the input.
+    /// Starts a piece. A piece that would start where the last piece starts
+    /// in the text replaces it when that one is decoded characters that hold
+    /// nothing: no text, and no input before the new piece's (it may even
+    /// start past it, where a decoder took bytes back to read again). One
+    /// that held input bytes but no text (a shift or escape of a stateful
+    /// encoding, `SO` before a malformed byte in ISO-2022-KR) stays: the
+    /// pieces tile the input.
     pub(crate) fn push(&mut self, piece: Piece) {
         if let Some(last) = self.pieces.last_mut() {
-            let empty = last.text == piece.text && last.input == piece.input;
+            let empty = last.text == piece.text && last.input >= piece.input;
             if empty && last.kind == PieceKind::Decoded {
                 *last = piece;
                 return;
