@@ -934,6 +934,20 @@ mod tests {
         assert_eq!(restore(&text, Charset::ShiftJis2004), bytes);
     }
 
+    /// A letter written in a pair is spent: the next chunk's first letter
+    /// does not compose with it (`˥˩` twice is 86 86 86 86, never `˩˥`'s
+    /// 86 85 in the middle). Found by the `decode` fuzz target.
+    #[test]
+    fn escape_does_not_compose_a_letter_already_in_a_pair() {
+        let bytes = b"\x86\x86\x86\x86\x86\x86\x86";
+        for chunk in 1..=bytes.len() {
+            let (text, _) =
+                decode_chunked(Charset::ShiftJis2004, Errors::Escape, bytes, chunk, vec![]);
+            assert_eq!(text, "˥˩˥˩˥˩\u{10FE86}", "chunk {chunk}");
+            assert_eq!(restore(&text, Charset::ShiftJis2004), bytes);
+        }
+    }
+
     #[test]
     fn r25_escape_round_trip_over_every_two_byte_sequence() {
         let multibyte = Charset::ALL

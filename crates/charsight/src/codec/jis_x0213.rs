@@ -208,6 +208,11 @@ impl Encoder {
         }
     }
 
+    /// Whether a letter is held back.
+    pub(super) fn holds(&self) -> bool {
+        self.pending.is_some()
+    }
+
     /// Writes the letter held back, if any: at the end of the text, and
     /// before raw bytes.
     pub(super) fn finish(&mut self, dst: &mut Vec<u8>) {

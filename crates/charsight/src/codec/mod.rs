@@ -510,6 +510,12 @@ impl Encoder {
         matches!(self.kind, EncoderKind::JisX0213(_))
     }
 
+    /// Whether the encoder holds back a letter that may begin a pair with
+    /// the next character ([`Encoder::composes`]).
+    pub(crate) fn holds(&self) -> bool {
+        matches!(&self.kind, EncoderKind::JisX0213(e) if e.holds())
+    }
+
     /// Writes `bytes` as they are (escapes written back), after a letter
     /// the encoder held back.
     pub(crate) fn raw(&mut self, bytes: &[u8], dst: &mut Vec<u8>) {

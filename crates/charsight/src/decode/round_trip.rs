@@ -45,7 +45,8 @@ pub(super) struct RoundTrip {
     encoded: Vec<u8>,
     /// The charset's encoder composes characters.
     composes: bool,
-    /// The last character kept as text, unless an escape followed it.
+    /// The last character kept as text, while the encoder holds it (it may
+    /// compose with the next) and no escape has followed it.
     prev: Option<char>,
 }
 
@@ -151,12 +152,16 @@ impl RoundTrip {
             self.encoder.encode_from_str(&prev, &mut alone, true, &mut on_unmappable);
             self.encoder.encode_from_str(&prev, &mut self.encoded, false, &mut on_unmappable);
         }
-        self.encoder.encode_from_str(text, &mut self.encoded, true, &mut on_unmappable);
+        self.encoder.encode_from_str(text, &mut self.encoded, false, &mut on_unmappable);
+        // The last character may compose with what follows only if the
+        // encoder holds it: one it wrote in a pair (`˥˩`) is spent.
+        let holds = self.encoder.holds();
+        self.encoder.encode_from_str("", &mut self.encoded, true, &mut on_unmappable);
         let encoded = self.encoded.strip_prefix(&alone[..])?;
         let rest = bytes.strip_prefix(encoded)?;
         let fits = !unmappable && (rest.is_empty() || (open && rest.len() <= MAX_PENDING));
         if fits {
-            self.prev = text.chars().next_back().or(self.prev);
+            self.prev = holds.then(|| text.chars().next_back().or(self.prev)).flatten();
         }
         fits.then_some(rest.len())
     }
