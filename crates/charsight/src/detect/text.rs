@@ -541,29 +541,32 @@ impl TextScorer {
     /// ASCII letters are likeliest in, if they tell one.
     pub fn best(&self, charges: &Charges) -> (u64, Option<&'static str>) {
         let own = self.own_gaps();
-        let costs = || {
-            let scored = self.cursors.iter().enumerate().filter(|(_, c)| c.alive);
-            scored.map(|(i, c)| (self.adjusted(own.as_ref(), i, c, charges), i))
-        };
-        let (cost, best) = costs().min().unwrap_or((0, 0));
+        // Each live model's cost, charged once (a plain ASCII charge costs
+        // a division per model).
+        let costs: Vec<(u64, usize)> = (self.cursors.iter().enumerate())
+            .filter(|(_, c)| c.alive)
+            .map(|(i, c)| (self.adjusted(own.as_ref(), i, c, charges), i))
+            .collect();
+        let (cost, best) = costs.iter().copied().min().unwrap_or((0, 0));
         let language = if self.letters {
-            let named = costs().filter(|&(_, i)| i < MODELS.len() || self.cjk_text).min();
-            Some(language_tag(named.map_or(best, |(_, i)| i)))
+            let named = costs.iter().filter(|&&(_, i)| i < MODELS.len() || self.cjk_text).min();
+            Some(language_tag(named.map_or(best, |&(_, i)| i)))
         } else {
             // A reading that scores its own ASCII (UTF-16, UTF-32) has its
             // letters in its cursors; the others, in the charges.
-            let plain = Cursor::default();
-            let ascii = |i: usize| match self.charge_ascii {
-                true => self.adjusted(own.as_ref(), i, &self.cursors[i], charges),
-                false => self.adjusted(own.as_ref(), i, &plain, charges),
-            };
             // (Pruning and bounds look at the models' costs, not at their
             // ASCII: the charges alone weigh every model.)
-            let models = (0..MODELS.len()).filter(|&i| !self.charge_ascii || self.cursors[i].alive);
-            let least = models.clone().map(|i| (ascii(i), i)).min();
+            let plain = Cursor::default();
+            let ascii: Vec<(u64, usize)> = match self.charge_ascii {
+                true => costs.iter().copied().filter(|&(_, i)| i < MODELS.len()).collect(),
+                false => (0..MODELS.len())
+                    .map(|i| (self.adjusted(own.as_ref(), i, &plain, charges), i))
+                    .collect(),
+            };
+            let least = ascii.iter().copied().min();
             // Models alike in every one (no ASCII letters, or too few to
             // tell) name none.
-            let alike = models.clone().count() > 1 && models.map(ascii).max() == least.map(|l| l.0);
+            let alike = ascii.len() > 1 && ascii.iter().map(|a| a.0).max() == least.map(|l| l.0);
             least.filter(|_| !alike).map(|(_, i)| language_tag(i))
         };
         let bound = self
