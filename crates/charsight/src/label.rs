@@ -296,6 +296,8 @@ fn alias(squeezed: &[u8]) -> Option<Charset> {
         // (the `whatwg` policy does not honour these labels).
         b"utf7" | b"unicode11utf7" | b"csunicode11utf7" | b"xutf7" | b"cp65000" => Utf7,
         b"cesu8" | b"cscesu8" => Cesu8,
+        // RFC 1554's name, IANA's alias, Python's and iconv's names.
+        b"iso2022jp2" | b"csiso2022jp2" => Iso2022Jp2,
         b"iso2022cn" | b"csiso2022cn" => Iso2022Cn,
         b"iso2022cnext" | b"csiso2022cnext" => Iso2022CnExt,
         _ => return None,
@@ -513,6 +515,16 @@ mod tests {
         assert_eq!(resolve(b"csISO2022CN"), Ok(Iso2022Cn));
         assert_eq!(resolve(b"csISO2022CNEXT"), Ok(Iso2022CnExt));
         assert_eq!(resolve(b"ISO-2022-CN-EXT"), Ok(Iso2022CnExt));
+    }
+
+    #[test]
+    fn iso_2022_jp_2_answers_to_its_names_outside_the_standard() {
+        for label in [&b"iso-2022-jp-2"[..], b"csISO2022JP2", b"iso2022_jp_2", b"ISO2022JP2"] {
+            assert_eq!(Encoding::for_label(label), None);
+            assert_eq!(resolve(label), Ok(Iso2022Jp2));
+        }
+        // ISO-2022-JP stays the Encoding Standard's.
+        assert_eq!(resolve(b"iso-2022-jp"), Ok(Iso2022Jp));
     }
 
     #[test]

@@ -182,16 +182,16 @@ fn run(args: &[&str], input: &[u8]) -> Result<std::process::Output> {
     Ok(output)
 }
 
-fn to_hex(bytes: &[u8]) -> String {
+pub(crate) fn to_hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// xorshift64*: the streams' fixed sequence.
-struct Random(u64);
+/// xorshift64*: the streams' fixed sequence (also `python_iso2022`'s).
+pub(crate) struct Random(pub(crate) u64);
 
 impl Random {
     /// A number below `n` (n > 0).
-    fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;

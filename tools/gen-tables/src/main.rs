@@ -24,6 +24,7 @@ mod emit;
 mod fonts;
 mod iconv;
 mod icu_rules;
+mod python_iso2022;
 mod zawgyi;
 
 use std::path::PathBuf;
@@ -68,6 +69,8 @@ enum Family {
     },
     /// How the machine's glibc `iconv` reads ISO-2022-CN(-EXT), for charsight's tests.
     Iconv,
+    /// How the machine's Python reads ISO-2022-JP-2 (`iso2022_jp_2`), for charsight's tests.
+    PythonIso2022,
     /// Mac OS tables that neither glibc nor Python has (MacHebrew), from Perl's Unicode::Map.
     UnicodeMap {
         /// The Debian `libunicode-map-perl` package pinned in inputs.toml.
@@ -124,6 +127,7 @@ fn main() -> Result<()> {
                     charmaps::count(&locales, &python, &mut out)?
                 }
                 Family::Iconv => iconv::count(&mut out)?,
+                Family::PythonIso2022 => python_iso2022::count(&mut out)?,
                 Family::Mariadb { deb } => charmaps::count_mariadb(&deb, &mut out)?,
                 Family::UnicodeMap { deb } => charmaps::count_unicode_map(&deb, &mut out)?,
                 Family::Detect { udhr } => detect::count(&mut out, &udhr)?,

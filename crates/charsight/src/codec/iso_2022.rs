@@ -1,6 +1,6 @@
 //! The stateful encodings byte for byte, for lossless escaping.
 //!
-//! ISO-2022-JP, ISO-2022-KR, ISO-2022-CN and HZ-GB-2312 spell the same text
+//! ISO-2022-JP(-2), ISO-2022-KR, ISO-2022-CN and HZ-GB-2312 spell the same text
 //! several ways: a redundant `ESC ( B`, `ESC $ @` for `ESC $ B`, `ESC ( J`
 //! before plain ASCII, a missing final switch, a repeated designation or
 //! shift, a character in another set than the encoder's, an empty `~{~}`, a
@@ -12,141 +12,21 @@
 //! follows the mode they set: it writes each character in the mode it is
 //! in, and switches only where that mode cannot write it.
 //!
-//! Both run one state machine per encoding: ISO-2022-JP's of the Encoding
-//! Standard (ASCII, JIS X 0201 Roman and katakana, JIS X 0208), and the
-//! codec's own ISO-2022-KR, ISO-2022-CN(-EXT) and HZ-GB-2312 decoders. For
-//! ISO-2022-CN the follower is also the usual encoder.
+//! Both run the codec's own decoder of each encoding as their state
+//! machine: ISO-2022-JP's ([`super::iso_2022_jp`], the Encoding Standard's
+//! machine, which `encoding_rs` decodes otherwise), ISO-2022-JP-2's,
+//! ISO-2022-KR's, ISO-2022-CN(-EXT)'s and HZ-GB-2312's. For ISO-2022-JP-2
+//! and ISO-2022-CN the follower is also the usual encoder.
 
-use super::{hz, iso_2022_cn, iso_2022_kr, ksx1001, ByteDecoder, Step};
+use super::{hz, iso_2022_cn, iso_2022_jp, iso_2022_kr, ksx1001, ByteDecoder, Step};
 use crate::Charset;
 
 const ESC: u8 = 0x1B;
 
-/// The mode of an ISO-2022-JP stream.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Mode {
-    Ascii,
-    Roman,
-    Katakana,
-    Jis0208,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum State {
-    /// Between characters.
-    Idle,
-    /// After `ESC`.
-    EscapeStart,
-    /// After `ESC` and `$` or `(`.
-    Escape(u8),
-    /// After the first byte of a JIS X 0208 character.
-    Trail(u8),
-}
-
-/// ISO-2022-JP as the Encoding Standard decodes it, except that an escape
-/// sequence right after another is not an error, and a broken one is
-/// malformed with the byte after `ESC` (which the standard reads again).
-#[derive(Clone, Copy, Debug)]
-struct JpDecoder {
-    mode: Mode,
-    state: State,
-}
-
-impl Default for JpDecoder {
-    fn default() -> JpDecoder {
-        JpDecoder { mode: Mode::Ascii, state: State::Idle }
-    }
-}
-
-impl ByteDecoder for JpDecoder {
-    fn step(&mut self, byte: u8) -> Step {
-        let state = std::mem::replace(&mut self.state, State::Idle);
-        match state {
-            State::EscapeStart if matches!(byte, b'$' | b'(') => {
-                self.state = State::Escape(byte);
-                Step::Pending
-            }
-            State::EscapeStart => Step::MalformedBefore(1),
-            State::Escape(lead) => {
-                self.mode = match (lead, byte) {
-                    (b'(', b'B') => Mode::Ascii,
-                    (b'(', b'J') => Mode::Roman,
-                    (b'(', b'I') => Mode::Katakana,
-                    (b'$', b'@' | b'B') => Mode::Jis0208,
-                    _ => return Step::MalformedBefore(2),
-                };
-                Step::Pending
-            }
-            State::Trail(_) if byte == ESC => Step::MalformedBefore(1),
-            State::Trail(lead) if (0x21..=0x7E).contains(&byte) => {
-                jis0208(lead, byte).map_or(Step::Malformed(2), Step::Char)
-            }
-            State::Trail(_) => Step::Malformed(2),
-            State::Idle if byte == ESC => {
-                self.state = State::EscapeStart;
-                Step::Pending
-            }
-            State::Idle => match (self.mode, byte) {
-                (_, 0x0E | 0x0F) | (_, 0x80..=0xFF) => Step::Malformed(1),
-                (Mode::Ascii, _) => Step::Char(char::from(byte)),
-                (Mode::Roman, 0x5C) => Step::Char('¥'),
-                (Mode::Roman, 0x7E) => Step::Char('‾'),
-                (Mode::Roman, _) => Step::Char(char::from(byte)),
-                (Mode::Katakana, 0x21..=0x5F) => katakana(byte),
-                (Mode::Jis0208, 0x21..=0x7E) => {
-                    self.state = State::Trail(byte);
-                    Step::Pending
-                }
-                _ => Step::Malformed(1),
-            },
-        }
-    }
-
-    fn finish(&mut self) -> u8 {
-        match std::mem::replace(&mut self.state, State::Idle) {
-            State::Idle => 0,
-            State::EscapeStart | State::Trail(_) => 1,
-            State::Escape(_) => 2,
-        }
-    }
-}
-
-fn katakana(byte: u8) -> Step {
-    char::from_u32(0xFF61 + u32::from(byte) - 0x21).map_or(Step::Malformed(1), Step::Char)
-}
-
-/// The JIS X 0208 character at row and cell `lead`, `trail` (0x21-0x7E):
-/// EUC-JP's at the same bytes with the high bit set.
-fn jis0208(lead: u8, trail: u8) -> Option<char> {
-    let mut decoder = encoding_rs::EUC_JP.new_decoder_without_bom_handling();
-    let mut buf = [0; 8];
-    let (result, _, written) =
-        decoder.decode_to_utf8_without_replacement(&[lead | 0x80, trail | 0x80], &mut buf, true);
-    let text = std::str::from_utf8(&buf[..written]).ok()?;
-    let mut chars = text.chars();
-    match (result, chars.next(), chars.next()) {
-        (encoding_rs::DecoderResult::InputEmpty, Some(c), None) => Some(c),
-        _ => None,
-    }
-}
-
-/// The JIS X 0208 row and cell that EUC-JP's encoder writes for `c`.
-fn jis0208_code(c: char) -> Option<[u8; 2]> {
-    let mut encoder = encoding_rs::EUC_JP.new_encoder();
-    let mut buf = [0; 8];
-    let (result, _, written) =
-        encoder.encode_from_utf8_without_replacement(c.encode_utf8(&mut [0; 4]), &mut buf, true);
-    match (result, &buf[..written]) {
-        (encoding_rs::EncoderResult::InputEmpty, &[a @ 0xA1..=0xFE, b @ 0xA1..=0xFE]) => {
-            Some([a & 0x7F, b & 0x7F])
-        }
-        _ => None,
-    }
-}
-
 /// One of the state machines.
 enum Machine {
-    Jp(JpDecoder),
+    /// ISO-2022-JP and ISO-2022-JP-2.
+    Jp(iso_2022_jp::Decoder),
     Kr(iso_2022_kr::Decoder),
     Cn(iso_2022_cn::Decoder),
     Hz(hz::Decoder),
@@ -155,7 +35,8 @@ enum Machine {
 impl Machine {
     fn new(charset: Charset) -> Option<Machine> {
         match charset {
-            Charset::Iso2022Jp => Some(Machine::Jp(JpDecoder::default())),
+            Charset::Iso2022Jp => Some(Machine::Jp(iso_2022_jp::Decoder::new(false))),
+            Charset::Iso2022Jp2 => Some(Machine::Jp(iso_2022_jp::Decoder::new(true))),
             Charset::Iso2022Kr => Some(Machine::Kr(iso_2022_kr::Decoder::default())),
             Charset::Iso2022Cn => Some(Machine::Cn(iso_2022_cn::Decoder::new(false))),
             Charset::Iso2022CnExt => Some(Machine::Cn(iso_2022_cn::Decoder::new(true))),
@@ -185,7 +66,7 @@ impl Machine {
     /// No sequence is under way.
     fn idle(&self) -> bool {
         match self {
-            Machine::Jp(d) => d.state == State::Idle,
+            Machine::Jp(d) => d.idle(),
             Machine::Kr(d) => d.idle(),
             Machine::Cn(d) => d.idle(),
             Machine::Hz(d) => d.idle(),
@@ -196,7 +77,7 @@ impl Machine {
     /// HZ outside `~{` … `~}`).
     fn at_start(&self) -> bool {
         match self {
-            Machine::Jp(d) => d.mode == Mode::Ascii,
+            Machine::Jp(d) => d.at_start(),
             Machine::Kr(d) => !d.shifted(),
             Machine::Cn(d) => !d.shifted(),
             Machine::Hz(d) => !d.gb(),
@@ -208,19 +89,7 @@ impl Machine {
     fn here(&self, c: char) -> Option<Vec<u8>> {
         let byte = u8::try_from(c).ok().filter(|&b| !matches!(b, 0x0E | 0x0F | ESC));
         match self {
-            Machine::Jp(d) => match (d.mode, c) {
-                (Mode::Ascii, _) => byte.filter(|&b| b < 0x80).map(|b| vec![b]),
-                (Mode::Roman, '¥') => Some(vec![0x5C]),
-                (Mode::Roman, '‾') => Some(vec![0x7E]),
-                (Mode::Roman, _) => {
-                    byte.filter(|&b| b < 0x80 && b != 0x5C && b != 0x7E).map(|b| vec![b])
-                }
-                (Mode::Katakana, '\u{FF61}'..='\u{FF9F}') => {
-                    Some(vec![(u32::from(c) - 0xFF61 + 0x21) as u8])
-                }
-                (Mode::Katakana, _) => None,
-                (Mode::Jis0208, _) => jis0208_code(c).map(Vec::from),
-            },
+            Machine::Jp(d) => d.here(c),
             Machine::Kr(d) if !d.shifted() => byte.filter(|&b| b < 0x80).map(|b| vec![b]),
             Machine::Kr(_) => match byte {
                 Some(b @ 0x00..=0x1F) => Some(vec![b]),
@@ -239,7 +108,7 @@ impl Machine {
     fn writes_back(&self, c: char, bytes: &[u8]) -> bool {
         match (self, bytes) {
             (Machine::Cn(d), _) => d.here(c).as_deref() == Some(bytes),
-            (Machine::Jp(_), &[lead, trail]) => jis0208_code(c) == Some([lead, trail]),
+            (Machine::Jp(d), _) => d.writes_back(c, bytes),
             (Machine::Kr(_), &[row, cell]) => ksx1001::encode(c) == Some((row, cell)),
             (Machine::Hz(d), &[row, cell]) if d.gb() => hz::encode_pair(c) == Some([row, cell]),
             _ => true,
@@ -399,8 +268,10 @@ impl Follower {
     /// The usual bytes for `c` from where the stream starts, with the
     /// switch to its mode first, if it needs one.
     fn switch_for(&mut self, c: char) -> Option<Vec<u8>> {
-        if let Machine::Cn(d) = &self.machine {
-            return d.switch_for(c);
+        match &self.machine {
+            Machine::Cn(d) => return d.switch_for(c),
+            Machine::Jp(d) if self.charset == Charset::Iso2022Jp2 => return d.switch_for(c),
+            _ => {}
         }
         match self.charset {
             Charset::Iso2022Kr => {
@@ -608,6 +479,13 @@ mod tests {
     }
 
     #[test]
+    fn jp2_every_two_byte_sequence_comes_back() {
+        for before in [&b"\x1b$(D"[..], b"\x1b$A", b"\x1b$(C", b"\x1b.F\x1bN"] {
+            every_pair_comes_back(Charset::Iso2022Jp2, before, b"\x1b(B");
+        }
+    }
+
+    #[test]
     fn cn_every_two_byte_sequence_comes_back() {
         for (charset, before) in [
             (Charset::Iso2022Cn, &b"\x1b$)A\x0e"[..]),
@@ -632,6 +510,11 @@ mod tests {
             Just(b"\x1b(J".to_vec()),
             Just(b"\x1b(I".to_vec()),
             Just(b"\x1b$)C".to_vec()),
+            Just(b"\x1b$(D".to_vec()),
+            Just(b"\x1b$(C".to_vec()),
+            Just(b"\x1b$A".to_vec()),
+            Just(b"\x1b.A".to_vec()),
+            Just(b"\x1b.F".to_vec()),
             Just(b"\x1b$)A".to_vec()),
             Just(b"\x1b$)G".to_vec()),
             Just(b"\x1b$*H".to_vec()),
@@ -652,9 +535,10 @@ mod tests {
 
     proptest! {
         #[test]
-        fn any_bytes_come_back(bytes in stateful_bytes(), chunk in 1usize..9, which in 0..5usize) {
+        fn any_bytes_come_back(bytes in stateful_bytes(), chunk in 1usize..9, which in 0..6usize) {
             let charset = [
                 Charset::Iso2022Jp,
+                Charset::Iso2022Jp2,
                 Charset::Iso2022Kr,
                 Charset::HzGb2312,
                 Charset::Iso2022Cn,

@@ -197,6 +197,6 @@ pub(crate) fn python_random(codec: &str) -> Vec<(Vec<u8>, String)> {
         .collect()
 }
 
-fn hex_bytes(hex: &str) -> Vec<u8> {
+pub(crate) fn hex_bytes(hex: &str) -> Vec<u8> {
     (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()).collect()
 }
