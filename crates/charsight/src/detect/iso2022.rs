@@ -8,8 +8,12 @@
 //! (`~~` is a tilde, `~` and a line break continue the line), scored with
 //! the GBK table. Any byte above 0x7F, an unknown escape or a broken pair
 //! disqualifies it.
+//!
+//! Every reading pays a flat charge for the bytes of these characters as
+//! plain ASCII; this one is given back what they would cost as plain text
+//! ([`score::PlainCost`]): `~{5<So~}`'s `5<So` is no likely ASCII text.
 
-use super::score::{self, ASCII_COST};
+use super::score::{self, PlainCost, ASCII_COST};
 use super::tables::{multi_byte, FIRST_LEAD, FIRST_TRAIL, ILLEGAL, MULTI_BYTE, TRAILS};
 use crate::Charset;
 
@@ -58,6 +62,8 @@ pub(super) struct Iso2022Scorer {
     state: State,
     cost: u64,
     refund: u64,
+    /// What the bytes of its characters would cost as plain text.
+    plain: PlainCost,
     /// An escape to a double-byte set was seen: the reading differs from ASCII.
     pub switched: bool,
     pub disqualified: bool,
@@ -80,6 +86,7 @@ impl Iso2022Scorer {
             state: State::Text,
             cost: 0,
             refund: 0,
+            plain: PlainCost::default(),
             switched: false,
             disqualified: false,
         })
@@ -140,6 +147,7 @@ impl Iso2022Scorer {
             (State::Text, SO | SI) if self.variant == Variant::Kr => {
                 self.mode = if b == SO { Mode::Double } else { Mode::Ascii };
                 self.switched |= b == SO;
+                self.plain.cut();
                 State::Text
             }
             (State::Text, _) => match self.mode {
@@ -151,13 +159,13 @@ impl Iso2022Scorer {
                 }
                 Mode::Double if self.variant == Variant::Kr && b < 0x20 => State::Text,
                 Mode::Katakana if (0x21..=0x5F).contains(&b) => {
-                    self.char(0x8E, b | 0x80, 1);
+                    self.char(0x8E, b | 0x80, &[b]);
                     State::Text
                 }
                 _ => return self.disqualify(),
             },
             (State::Lead(lead), 0x21..=0x7E) => {
-                self.char(lead | 0x80, b | 0x80, 2);
+                self.char(lead | 0x80, b | 0x80, &[lead, b]);
                 State::Text
             }
             (State::Lead(_), _) => return self.disqualify(),
@@ -185,6 +193,7 @@ impl Iso2022Scorer {
         };
         self.switched |= mode != Mode::Ascii;
         self.mode = mode;
+        self.plain.cut();
         self.cost += ESCAPE_COST;
         // HZ's escape is a plain byte, ISO 2022's ESC is not.
         let plain = seq.len() + usize::from(self.variant == Variant::Hz);
@@ -197,15 +206,15 @@ impl Iso2022Scorer {
     }
 
     /// Scores the character the EUC table writes as `lead trail`, read
-    /// from `ascii` seven-bit bytes.
-    fn char(&mut self, lead: u8, trail: u8, ascii: u64) {
+    /// from the seven-bit bytes `ascii`.
+    fn char(&mut self, lead: u8, trail: u8, ascii: &[u8]) {
         let Some(euc) = self.euc.map(|i| &MULTI_BYTE[i]) else { return self.disqualify() };
         let at = usize::from(lead - FIRST_LEAD) * TRAILS + usize::from(trail - FIRST_TRAIL);
         match euc.doubles[at] {
             ILLEGAL => self.disqualify(),
             cost => {
                 self.cost += u64::from(cost);
-                self.refund += ascii * u64::from(ASCII_COST);
+                ascii.iter().for_each(|&b| self.plain.add(b));
             }
         }
     }
@@ -216,9 +225,11 @@ impl Iso2022Scorer {
     }
 
     /// The plain-ASCII charge of the bytes that were escapes or characters,
-    /// which every reading pays and this one gives back.
+    /// which every reading pays and this one gives back: the flat charge for
+    /// the escapes, and for the characters' bytes what they would cost as
+    /// plain text ([`PlainCost`]).
     pub fn refund(&self) -> u64 {
-        self.refund
+        self.refund + self.plain.cost()
     }
 }
 

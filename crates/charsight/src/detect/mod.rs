@@ -1374,6 +1374,21 @@ mod tests {
     }
 
     #[test]
+    fn hz_of_rarer_characters_is_not_its_ascii() {
+        // Its bytes as ASCII (`rjQQ5DO*='ET#,L&`…) are no likely plain text.
+        let (hz, _) =
+            Charset::HzGb2312.encode("蜿蜒的溪涧旁，苔藓覆盖着嶙峋的怪石，翡翠般的蜻蜓掠过涟漪。");
+        let found = guess(&hz);
+        assert_eq!(found.charset, Some(Charset::HzGb2312), "{found:?}");
+        assert!(found.confidence > 0.9, "{found:?}");
+        // TeX's `~{` before a group stays ASCII.
+        let tex = guess(
+            b"As shown in Fig.~{\\bf 3} and Table~{\\ref{tab}}, the results of~{\\cite{x}} hold.",
+        );
+        assert!(tex.ascii, "{tex:?}");
+    }
+
+    #[test]
     fn the_answer_is_the_likeliest_text_not_the_cheapest_reading() {
         // ARMSCII-8 reads 0xA9 as ASCII punctuation, the cheapest reading of
         // `© 2024`; the Latin encodings that read `©` together are likelier.

@@ -14,6 +14,9 @@
 //!   in hex. Also counts, for every language, the pairs of ASCII letters
 //!   (`data/detect/ascii.tsv`): the language of the plain text around the
 //!   bytes that tell encodings apart.
+//! - `count plain-ascii`: the pairs of printable ASCII characters in the
+//!   training lines of every language (`data/detect/plain.tsv`, see
+//!   [`plain`]).
 //! - `emit`: from those counts, `data/detect/encodings.tsv` (the encodings
 //!   considered and their priors), `data/detect/tlds.tsv` and the `charfreq`
 //!   tables, writes `generated/detect.rs` and the double-byte tables
@@ -31,6 +34,7 @@
 
 mod ascii;
 mod model;
+mod plain;
 mod tables;
 mod udhr;
 mod web;
@@ -55,6 +59,12 @@ const STEPS_PER_BIT: f64 = 8.0;
 
 fn data() -> PathBuf {
     emit::data_dir().join("detect")
+}
+
+/// The `count plain-ascii` step (see [`plain`]).
+pub fn count_plain(out: &mut Output) -> Result<()> {
+    let tsv = plain::count_all(&languages()?)?;
+    out.file(&data().join("plain.tsv"), tsv.as_bytes())
 }
 
 /// The `count web-symbols` step (see [`web`]).
@@ -299,6 +309,7 @@ pub fn emit(out: &mut Output) -> Result<()> {
     let cases = read_cases(&read(data().join("case.tsv"))?)?;
     let cjk = read_cjk(&read(data().join("cjk.tsv"))?)?;
     let pairs = ascii::read(&read(data().join("ascii.tsv"))?)?;
+    let plain = plain::read(&read(data().join("plain.tsv"))?)?;
     let currency = cldr::read_currency(&read(cldr::currency_path())?)?;
     let alphabets = cldr::read_alphabets(&read(cldr::alphabets_path())?)?;
     let web_symbols = web::read(&read(web::path())?)?;
@@ -339,6 +350,7 @@ pub fn emit(out: &mut Output) -> Result<()> {
     let languages: Vec<&str> =
         models.iter().map(|m| m.id.as_str()).chain(cjk.keys().map(String::as_str)).collect();
     ascii::emit(&mut body, &languages, &pairs)?;
+    plain::emit(&mut body, &plain)?;
     let multi: Vec<&Encoding> = encodings.iter().filter(|e| e.kind == Kind::Multi).collect();
     for (encoding, table) in tables::emit_multi(&mut body, &multi)? {
         let path = out_dir().join(format!("{}.bin", file_stem(encoding)));
