@@ -26,7 +26,7 @@ use std::fmt;
 use charsight_tables::charmaps;
 use encoding_rs::Encoding;
 
-use crate::codec::{Codec, Decoder, Encoder};
+use crate::codec::{Codec, Decoder, Encoder, JpVariant};
 
 macro_rules! charsets {
     (
@@ -219,8 +219,12 @@ charsets! {
             "Japanese, EUC-JP extended to JIS X 0213:2004 (both planes; JIS X 0212 read after `8F` where plane 2 has nothing).";
         ShiftJis2004 => "Shift_JIS-2004", Codec::ShiftJis2004,
             "Japanese, Shift_JIS extended to JIS X 0213:2004 (both planes).";
-        Iso2022Jp2 => "ISO-2022-JP-2", Codec::Iso2022Jp2,
+        Iso2022Jp2 => "ISO-2022-JP-2", Codec::Iso2022JpExt(JpVariant::Jp2),
             "Multilingual Japanese mail (RFC 1554): ISO-2022-JP with JIS X 0212, GB 2312, KS X 1001 and the upper halves of ISO-8859-1 and -7.";
+        Iso2022Jp3 => "ISO-2022-JP-3", Codec::Iso2022JpExt(JpVariant::Jp3),
+            "Japanese, ISO-2022-JP with both planes of JIS X 0213:2000.";
+        Iso2022Jp2004 => "ISO-2022-JP-2004", Codec::Iso2022JpExt(JpVariant::Jp2004),
+            "Japanese, ISO-2022-JP with both planes of JIS X 0213:2004.";
         Iso2022Cn => "ISO-2022-CN", Codec::Iso2022Cn { ext: false },
             "Chinese mail (RFC 1922): GB 2312 and CNS 11643 planes 1-2 in 7 bits, decoded for real where WHATWG maps it to `replacement`.";
         Iso2022CnExt => "ISO-2022-CN-EXT", Codec::Iso2022Cn { ext: true },
@@ -237,7 +241,7 @@ impl Charset {
     /// Whether bytes 0x00–0x7F mean ASCII in this encoding, so that ASCII
     /// markup (`<meta charset=…>`) reads the same in it as in ASCII.
     ///
-    /// False for UTF-16/32, ISO-2022-JP, -JP-2, -KR, -CN and -CN-EXT, HZ-GB-2312 and
+    /// False for UTF-16/32, ISO-2022-JP, -JP-2, -JP-3, -JP-2004, -KR, -CN and -CN-EXT, HZ-GB-2312 and
     /// UTF-7 (their escapes and shifts reuse ASCII bytes), `replacement` and EBCDIC. True, though
     /// not for every byte, for VISCII (six C0 control bytes are letters),
     /// IBM864 (0x25 is U+066A ARABIC PERCENT SIGN) and Shift_JIS-2004 (0x5C
@@ -246,7 +250,7 @@ impl Charset {
         match self.codec() {
             Codec::Whatwg(e) => e.is_ascii_compatible() && e != encoding_rs::REPLACEMENT,
             Codec::Utf32 { .. }
-            | Codec::Iso2022Jp2
+            | Codec::Iso2022JpExt(_)
             | Codec::Iso2022Kr
             | Codec::Iso2022Cn { .. }
             | Codec::Hz
@@ -275,7 +279,7 @@ impl Charset {
             Codec::Utf32 { .. }
             | Codec::Johab
             | Codec::EucTw
-            | Codec::Iso2022Jp2
+            | Codec::Iso2022JpExt(_)
             | Codec::Iso2022Kr
             | Codec::Iso2022Cn { .. }
             | Codec::Hz
@@ -303,13 +307,15 @@ impl Charset {
     }
 
     /// Whether the meaning of a byte depends on escape sequences seen
-    /// before it (ISO-2022-JP, -JP-2, -KR, -CN and -CN-EXT, HZ-GB-2312, UTF-7's `+`),
+    /// before it (ISO-2022-JP, -JP-2, -JP-3, -JP-2004, -KR, -CN and -CN-EXT, HZ-GB-2312, UTF-7's `+`),
     /// so the same text has several encodings.
     pub fn is_stateful(self) -> bool {
         matches!(
             self,
             Charset::Iso2022Jp
                 | Charset::Iso2022Jp2
+                | Charset::Iso2022Jp3
+                | Charset::Iso2022Jp2004
                 | Charset::Iso2022Kr
                 | Charset::Iso2022Cn
                 | Charset::Iso2022CnExt
@@ -488,7 +494,7 @@ mod tests {
     #[test]
     fn extra_charsets() {
         let extra: Vec<_> = Charset::ALL.iter().filter(|c| !c.is_whatwg()).collect();
-        assert_eq!(extra.len(), 70);
+        assert_eq!(extra.len(), 72);
         assert_eq!(extra.iter().filter(|c| c.is_single_byte()).count(), 57);
         assert_eq!(extra.iter().filter(|c| c.is_ebcdic()).count(), 23);
         for c in [
@@ -501,6 +507,8 @@ mod tests {
             Charset::EucJis2004,
             Charset::ShiftJis2004,
             Charset::Iso2022Jp2,
+            Charset::Iso2022Jp3,
+            Charset::Iso2022Jp2004,
             Charset::Iso2022Cn,
             Charset::Iso2022CnExt,
         ] {

@@ -296,8 +296,12 @@ fn alias(squeezed: &[u8]) -> Option<Charset> {
         // (the `whatwg` policy does not honour these labels).
         b"utf7" | b"unicode11utf7" | b"csunicode11utf7" | b"xutf7" | b"cp65000" => Utf7,
         b"cesu8" | b"cscesu8" => Cesu8,
-        // RFC 1554's name, IANA's alias, Python's and iconv's names.
+        // RFC 1554's name, IANA's alias, Python's and iconv's names; JIS X
+        // 0213's (iconv's ISO-2022-JP-3 is the 2004 edition, Python's the
+        // 2000 one, as the JIS standard names them).
         b"iso2022jp2" | b"csiso2022jp2" => Iso2022Jp2,
+        b"iso2022jp3" => Iso2022Jp3,
+        b"iso2022jp2004" => Iso2022Jp2004,
         b"iso2022cn" | b"csiso2022cn" => Iso2022Cn,
         b"iso2022cnext" | b"csiso2022cnext" => Iso2022CnExt,
         _ => return None,
@@ -523,6 +527,8 @@ mod tests {
             assert_eq!(Encoding::for_label(label), None);
             assert_eq!(resolve(label), Ok(Iso2022Jp2));
         }
+        assert_eq!(resolve(b"iso2022_jp_3"), Ok(Iso2022Jp3));
+        assert_eq!(resolve(b"ISO-2022-JP-2004"), Ok(Iso2022Jp2004));
         // ISO-2022-JP stays the Encoding Standard's.
         assert_eq!(resolve(b"iso-2022-jp"), Ok(Iso2022Jp));
     }

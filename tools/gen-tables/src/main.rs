@@ -69,7 +69,7 @@ enum Family {
     },
     /// How the machine's glibc `iconv` reads ISO-2022-CN(-EXT), for charsight's tests.
     Iconv,
-    /// How the machine's Python reads ISO-2022-JP-2 (`iso2022_jp_2`), for charsight's tests.
+    /// How the machine's Python reads ISO-2022-JP-2, -3 and -2004, for charsight's tests.
     PythonIso2022,
     /// Mac OS tables that neither glibc nor Python has (MacHebrew), from Perl's Unicode::Map.
     UnicodeMap {

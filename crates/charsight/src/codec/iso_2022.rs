@@ -1,6 +1,6 @@
 //! The stateful encodings byte for byte, for lossless escaping.
 //!
-//! ISO-2022-JP(-2), ISO-2022-KR, ISO-2022-CN and HZ-GB-2312 spell the same text
+//! ISO-2022-JP(-2, -3, -2004), ISO-2022-KR, ISO-2022-CN and HZ-GB-2312 spell the same text
 //! several ways: a redundant `ESC ( B`, `ESC $ @` for `ESC $ B`, `ESC ( J`
 //! before plain ASCII, a missing final switch, a repeated designation or
 //! shift, a character in another set than the encoder's, an empty `~{~}`, a
@@ -14,18 +14,20 @@
 //!
 //! Both run the codec's own decoder of each encoding as their state
 //! machine: ISO-2022-JP's ([`super::iso_2022_jp`], the Encoding Standard's
-//! machine, which `encoding_rs` decodes otherwise), ISO-2022-JP-2's,
-//! ISO-2022-KR's, ISO-2022-CN(-EXT)'s and HZ-GB-2312's. For ISO-2022-JP-2
-//! and ISO-2022-CN the follower is also the usual encoder.
+//! machine, which `encoding_rs` decodes otherwise), ISO-2022-JP-2's, -3's
+//! and -2004's, ISO-2022-KR's, ISO-2022-CN(-EXT)'s and HZ-GB-2312's. For
+//! ISO-2022-JP-2, -3, -2004 and ISO-2022-CN the follower is also the usual
+//! encoder.
 
-use super::{hz, iso_2022_cn, iso_2022_jp, iso_2022_kr, ksx1001, ByteDecoder, Step};
+use super::iso_2022_jp::Variant;
+use super::{hz, iso_2022_cn, iso_2022_jp, iso_2022_kr, ksx1001, ByteDecoder, Codec, Step};
 use crate::Charset;
 
 const ESC: u8 = 0x1B;
 
 /// One of the state machines.
 enum Machine {
-    /// ISO-2022-JP and ISO-2022-JP-2.
+    /// ISO-2022-JP and ISO-2022-JP-2, -3 and -2004.
     Jp(iso_2022_jp::Decoder),
     Kr(iso_2022_kr::Decoder),
     Cn(iso_2022_cn::Decoder),
@@ -35,13 +37,17 @@ enum Machine {
 impl Machine {
     fn new(charset: Charset) -> Option<Machine> {
         match charset {
-            Charset::Iso2022Jp => Some(Machine::Jp(iso_2022_jp::Decoder::new(false))),
-            Charset::Iso2022Jp2 => Some(Machine::Jp(iso_2022_jp::Decoder::new(true))),
+            Charset::Iso2022Jp => Some(Machine::Jp(iso_2022_jp::Decoder::new(Variant::Jp))),
             Charset::Iso2022Kr => Some(Machine::Kr(iso_2022_kr::Decoder::default())),
             Charset::Iso2022Cn => Some(Machine::Cn(iso_2022_cn::Decoder::new(false))),
             Charset::Iso2022CnExt => Some(Machine::Cn(iso_2022_cn::Decoder::new(true))),
             Charset::HzGb2312 => Some(Machine::Hz(hz::Decoder::default())),
-            _ => None,
+            _ => match charset.codec() {
+                Codec::Iso2022JpExt(variant) => {
+                    Some(Machine::Jp(iso_2022_jp::Decoder::new(variant)))
+                }
+                _ => None,
+            },
         }
     }
 
@@ -270,7 +276,7 @@ impl Follower {
     fn switch_for(&mut self, c: char) -> Option<Vec<u8>> {
         match &self.machine {
             Machine::Cn(d) => return d.switch_for(c),
-            Machine::Jp(d) if self.charset == Charset::Iso2022Jp2 => return d.switch_for(c),
+            Machine::Jp(d) if self.charset != Charset::Iso2022Jp => return d.switch_for(c),
             _ => {}
         }
         match self.charset {
@@ -483,6 +489,10 @@ mod tests {
         for before in [&b"\x1b$(D"[..], b"\x1b$A", b"\x1b$(C", b"\x1b.F\x1bN"] {
             every_pair_comes_back(Charset::Iso2022Jp2, before, b"\x1b(B");
         }
+        for before in [&b"\x1b$(O"[..], b"\x1b$(P", b"\x1b$B"] {
+            every_pair_comes_back(Charset::Iso2022Jp3, before, b"\x1b(B");
+        }
+        every_pair_comes_back(Charset::Iso2022Jp2004, b"\x1b$(Q", b"\x1b(B");
     }
 
     #[test]
@@ -515,6 +525,9 @@ mod tests {
             Just(b"\x1b$A".to_vec()),
             Just(b"\x1b.A".to_vec()),
             Just(b"\x1b.F".to_vec()),
+            Just(b"\x1b$(O".to_vec()),
+            Just(b"\x1b$(P".to_vec()),
+            Just(b"\x1b$(Q".to_vec()),
             Just(b"\x1b$)A".to_vec()),
             Just(b"\x1b$)G".to_vec()),
             Just(b"\x1b$*H".to_vec()),
@@ -535,10 +548,12 @@ mod tests {
 
     proptest! {
         #[test]
-        fn any_bytes_come_back(bytes in stateful_bytes(), chunk in 1usize..9, which in 0..6usize) {
+        fn any_bytes_come_back(bytes in stateful_bytes(), chunk in 1usize..9, which in 0..8usize) {
             let charset = [
                 Charset::Iso2022Jp,
                 Charset::Iso2022Jp2,
+                Charset::Iso2022Jp3,
+                Charset::Iso2022Jp2004,
                 Charset::Iso2022Kr,
                 Charset::HzGb2312,
                 Charset::Iso2022Cn,

@@ -1,5 +1,6 @@
-//! ISO-2022-JP byte for byte, and ISO-2022-JP-2 (RFC 1554), the
-//! multilingual Japanese of old mail.
+//! ISO-2022-JP byte for byte, ISO-2022-JP-2 (RFC 1554), the multilingual
+//! Japanese of old mail, and ISO-2022-JP-3 and ISO-2022-JP-2004, JIS X 0213
+//! in seven bits.
 //!
 //! ISO-2022-JP is the Encoding Standard's state machine (ASCII, JIS X 0201
 //! Roman and katakana, JIS X 0208), read here for lossless escaping
@@ -30,15 +31,37 @@
 //! drachma and ypogegrammeni (0xA4, 0xA5, 0xAA, as the Encoding Standard's
 //! ISO-8859-7) are read, which Python's codec lacks.
 //!
+//! ISO-2022-JP-3 and ISO-2022-JP-2004 (JIS X 0213 annex 2) are the
+//! ISO-2022-JP machine with JIS X 0213's planes in G0 ([`super::jis_x0213`],
+//! EUC-JIS-2004's readings): `ESC $ ( O` plane 1 as JIS X 0213:2000 has
+//! it (without the ten characters the 2004 edition added), `ESC $ ( Q`
+//! (ISO-2022-JP-2004 only) plane 1 of 2004, `ESC $ ( P` plane 2; a code
+//! that stands for a letter and a combining mark (`か゚`) gives both. They
+//! read as Python's `iso2022_jp_3` and `iso2022_jp_2004` do, but, as
+//! ISO-2022-JP-2, for the ISO-2022-JP machine's rules and its JIS X 0208
+//! (the Encoding Standard's; Python's codecs read JIS X 0208 by JIS's
+//! mapping and lack `ESC ( J`, `ESC ( I` and `ESC $ @`), and for
+//! `ESC $ ( O` in ISO-2022-JP-2004 (JIS X 0213:2004 keeps it for the 2000
+//! repertoire; Python's codec rejects it), and for the full-width tilde at
+//! plane 1, row 2, cell 18 (`22 32`), U+FF5E as EUC-JIS-2004 reads it
+//! (Python's ISO-2022 codecs read ASCII's `~` there).
+//!
 //! The encoder writes each character in the set in G0 if that set has it
 //! (else in G2 if designated), and otherwise switches in Python's order:
 //! ASCII, JIS X 0201 Roman (`¥`, `‾`), JIS X 0208, JIS X 0212, KS X 1001,
 //! GB 2312; then, which Python's encoder never writes, ISO-8859-1 and
 //! ISO-8859-7 through G2 (`ESC . A ESC N` and the byte less 0x80) and
-//! half-width katakana (`ESC ( I`). It returns to ASCII at the end of each
-//! line and of the text, as RFC 1554 asks. It is the ISO-2022 follower
-//! ([`super::iso_2022::Follower`]) given no raw bytes.
+//! half-width katakana (`ESC ( I`). ISO-2022-JP-3 and -2004 switch to
+//! JIS X 0208 (its rows proper, without the NEC and IBM ones, which Python
+//! does not read), then to plane 1 of their edition, plane 2, JIS X 0201
+//! Roman and katakana; a letter and a combining mark go as two characters
+//! (unlike Python's encoders, which write `か゚` as its one code, this
+//! encoder does not look ahead: a combining mark alone has no code). It
+//! returns to ASCII at the end of each line and of the text, as RFC 1554
+//! asks. It is the ISO-2022 follower ([`super::iso_2022::Follower`]) given
+//! no raw bytes.
 
+use super::jis_x0213::Layout;
 use super::{hz, jis_x0212, ksx1001, ByteDecoder, Step};
 
 const ESC: u8 = 0x1B;
@@ -52,10 +75,41 @@ pub(super) enum Mode {
     Roman,
     Katakana,
     Jis0208,
-    /// ISO-2022-JP-2 only, as the three below.
+    /// ISO-2022-JP-2 only, as the two below.
     Jis0212,
     Ksc5601,
     Gb2312,
+    /// JIS X 0213 plane 1 as its 2000 edition has it (ISO-2022-JP-3 and
+    /// -2004).
+    Plane1Of2000,
+    /// JIS X 0213 plane 1 (ISO-2022-JP-2004).
+    Plane1,
+    /// JIS X 0213 plane 2 (ISO-2022-JP-3 and -2004).
+    Plane2,
+}
+
+/// The codes of plane 1 that JIS X 0213:2004 added (俱 剝 𠮟 吞 噓 姸 屛 幷 瘦
+/// 繫): ISO-2022-JP-3's `ESC $ ( O` lacks them.
+const ADDED_IN_2004: [(u8, u8); 10] = [
+    (0x2E, 0x21),
+    (0x2F, 0x7E),
+    (0x4F, 0x54),
+    (0x4F, 0x7E),
+    (0x74, 0x27),
+    (0x7E, 0x7A),
+    (0x7E, 0x7B),
+    (0x7E, 0x7C),
+    (0x7E, 0x7D),
+    (0x7E, 0x7E),
+];
+
+/// Which of the encodings a [`Decoder`] reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Variant {
+    Jp,
+    Jp2,
+    Jp3,
+    Jp2004,
 }
 
 impl Mode {
@@ -69,16 +123,23 @@ impl Mode {
             Mode::Jis0212 => b"\x1B$(D",
             Mode::Ksc5601 => b"\x1B$(C",
             Mode::Gb2312 => b"\x1B$A",
+            Mode::Plane1Of2000 => b"\x1B$(O",
+            Mode::Plane1 => b"\x1B$(Q",
+            Mode::Plane2 => b"\x1B$(P",
         }
     }
 
-    /// The character at `row` and `cell` (0x21-0x7E) of a double-byte set.
-    fn decode(self, row: u8, cell: u8) -> Option<char> {
+    /// The text at `row` and `cell` (0x21-0x7E) of a double-byte set.
+    fn decode(self, row: u8, cell: u8) -> Option<Step> {
+        let char = |c: Option<char>| c.map(Step::Char);
         match self {
-            Mode::Jis0208 => jis0208(row, cell),
-            Mode::Jis0212 => jis_x0212::decode(row, cell),
-            Mode::Ksc5601 => ksx1001::decode(row, cell),
-            Mode::Gb2312 => hz::decode_pair(row, cell),
+            Mode::Jis0208 => char(jis0208(row, cell)),
+            Mode::Jis0212 => char(jis_x0212::decode(row, cell)),
+            Mode::Ksc5601 => char(ksx1001::decode(row, cell)),
+            Mode::Gb2312 => char(hz::decode_pair(row, cell)),
+            Mode::Plane1Of2000 if ADDED_IN_2004.contains(&(row, cell)) => None,
+            Mode::Plane1Of2000 | Mode::Plane1 => Layout::Euc.step([1, row, cell]),
+            Mode::Plane2 => Layout::Euc.step([2, row, cell]),
             Mode::Ascii | Mode::Roman | Mode::Katakana => None,
         }
     }
@@ -100,6 +161,17 @@ impl Mode {
             (Mode::Jis0212, _) => pair(jis_x0212::encode(c)),
             (Mode::Ksc5601, _) => pair(ksx1001::encode(c)),
             (Mode::Gb2312, _) => hz::encode_pair(c).map(Vec::from),
+            (Mode::Plane1Of2000 | Mode::Plane1 | Mode::Plane2, _) => {
+                let plane = if self == Mode::Plane2 { 2 } else { 1 };
+                match Layout::Euc.encode(c)? {
+                    [p, row, cell] if p == plane => {
+                        let added =
+                            self == Mode::Plane1Of2000 && ADDED_IN_2004.contains(&(row, cell));
+                        (!added).then(|| vec![row, cell])
+                    }
+                    _ => None,
+                }
+            }
         }
     }
 
@@ -157,17 +229,24 @@ enum State {
 
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Decoder {
-    /// ISO-2022-JP-2 (else ISO-2022-JP).
-    jp2: bool,
+    variant: Variant,
     mode: Mode,
     g2: Option<G2>,
     state: State,
 }
 
 impl Decoder {
-    /// A decoder of ISO-2022-JP, or of ISO-2022-JP-2 if `jp2`.
-    pub(super) fn new(jp2: bool) -> Decoder {
-        Decoder { jp2, mode: Mode::Ascii, g2: None, state: State::Idle }
+    pub(super) fn new(variant: Variant) -> Decoder {
+        Decoder { variant, mode: Mode::Ascii, g2: None, state: State::Idle }
+    }
+
+    /// The bytes of `c` in `mode`, as the encoder writes it: ISO-2022-JP-3
+    /// and -2004 leave JIS X 0208's NEC and IBM rows to JIS X 0213.
+    fn code(&self, mode: Mode, c: char) -> Option<Vec<u8>> {
+        let bytes = mode.encode(c)?;
+        let jis_x0213 = matches!(self.variant, Variant::Jp3 | Variant::Jp2004);
+        let vendor = mode == Mode::Jis0208 && matches!(bytes[0], 0x2D | 0x79..=0x7C);
+        (!(jis_x0213 && vendor)).then_some(bytes)
     }
 
     /// No sequence is under way.
@@ -183,7 +262,7 @@ impl Decoder {
     /// The bytes of `c` in the current state without a switch, if it has
     /// them (the decoder must be idle): in G0, or in G2 after SS2.
     pub(super) fn here(&self, c: char) -> Option<Vec<u8>> {
-        self.mode.encode(c).or_else(|| self.g2_code(c))
+        self.code(self.mode, c).or_else(|| self.g2_code(c))
     }
 
     /// The bytes of `c` through the G2 set designated, if it has it.
@@ -197,33 +276,42 @@ impl Decoder {
     pub(super) fn writes_back(&self, c: char, bytes: &[u8]) -> bool {
         match bytes {
             [ESC, SS2, _] => self.g2_code(c).as_deref() == Some(bytes),
-            _ => self.mode.encode(c).as_deref() == Some(bytes),
+            _ => self.code(self.mode, c).as_deref() == Some(bytes),
         }
     }
 
     /// The bytes of `c` with the switch it needs, in the encoder's order
-    /// (see the module docs), ISO-2022-JP-2's only.
+    /// (see the module docs); not for ISO-2022-JP, which `encoding_rs`
+    /// writes.
     pub(super) fn switch_for(&self, c: char) -> Option<Vec<u8>> {
-        let g0 =
-            [Mode::Ascii, Mode::Roman, Mode::Jis0208, Mode::Jis0212, Mode::Ksc5601, Mode::Gb2312];
-        if let Some((mode, bytes)) = g0.into_iter().find_map(|m| Some((m, m.encode(c)?))) {
+        use Mode::*;
+        let g0: &[Mode] = match self.variant {
+            Variant::Jp | Variant::Jp2 => &[Ascii, Roman, Jis0208, Jis0212, Ksc5601, Gb2312],
+            Variant::Jp3 => &[Ascii, Jis0208, Plane1Of2000, Plane2, Roman],
+            Variant::Jp2004 => &[Ascii, Jis0208, Plane1, Plane2, Roman],
+        };
+        if let Some((mode, bytes)) = g0.iter().find_map(|&m| Some((m, self.code(m, c)?))) {
             return Some([mode.designation(), &bytes].concat());
         }
-        if let Some(bytes) = self.g2_code(c) {
-            return Some(bytes);
+        if self.variant == Variant::Jp2 {
+            if let Some(bytes) = self.g2_code(c) {
+                return Some(bytes);
+            }
+            let g2 = [G2::Latin1, G2::Greek].into_iter().find_map(|g| Some((g, g.encode(c)?)));
+            if let Some((g2, byte)) = g2 {
+                return Some([g2.designation(), &[ESC, SS2, byte]].concat());
+            }
         }
-        let g2 = [G2::Latin1, G2::Greek].into_iter().find_map(|g| Some((g, g.encode(c)?)));
-        if let Some((g2, byte)) = g2 {
-            return Some([g2.designation(), &[ESC, SS2, byte]].concat());
-        }
-        let bytes = Mode::Katakana.encode(c)?;
-        Some([Mode::Katakana.designation(), &bytes].concat())
+        let bytes = Katakana.encode(c)?;
+        Some([Katakana.designation(), &bytes].concat())
     }
 
     /// Reads the byte after `ESC` and those after it (`seen` of them
     /// before it, in `prefix`); `None` if the byte continues the sequence.
     fn escape(&mut self, prefix: [u8; 2], seen: u8, byte: u8) -> Option<Step> {
-        let jp2 = self.jp2;
+        let jp2 = self.variant == Variant::Jp2;
+        let jp2004 = self.variant == Variant::Jp2004;
+        let jis_x0213 = jp2004 || self.variant == Variant::Jp3;
         let mode = match (&prefix[..usize::from(seen)], byte) {
             ([], b'$' | b'(') => return None,
             ([], b'.') if jp2 => return None,
@@ -236,16 +324,19 @@ impl Decoder {
                     None => Step::Malformed(2),
                 })
             }
-            ([b'$'], b'(') if jp2 => return None,
+            ([b'$'], b'(') if self.variant != Variant::Jp => return None,
             ([b'('], b'B') => Mode::Ascii,
             ([b'('], b'J') => Mode::Roman,
             ([b'('], b'I') => Mode::Katakana,
             ([b'$'], b'@' | b'B') => Mode::Jis0208,
             ([b'$'], b'A') if jp2 => Mode::Gb2312,
             ([b'$', b'('], b'@' | b'B') => Mode::Jis0208,
-            ([b'$', b'('], b'A') => Mode::Gb2312,
-            ([b'$', b'('], b'C') => Mode::Ksc5601,
-            ([b'$', b'('], b'D') => Mode::Jis0212,
+            ([b'$', b'('], b'A') if jp2 => Mode::Gb2312,
+            ([b'$', b'('], b'C') if jp2 => Mode::Ksc5601,
+            ([b'$', b'('], b'D') if jp2 => Mode::Jis0212,
+            ([b'$', b'('], b'O') if jis_x0213 => Mode::Plane1Of2000,
+            ([b'$', b'('], b'Q') if jp2004 => Mode::Plane1,
+            ([b'$', b'('], b'P') if jis_x0213 => Mode::Plane2,
             ([b'.'], b'A' | b'F') => {
                 self.g2 = Some(if byte == b'A' { G2::Latin1 } else { G2::Greek });
                 return Some(Step::Pending);
@@ -275,7 +366,7 @@ impl ByteDecoder for Decoder {
             },
             State::Trail(_) if byte == ESC => Step::MalformedBefore(1),
             State::Trail(lead) if (0x21..=0x7E).contains(&byte) => {
-                self.mode.decode(lead, byte).map_or(Step::Malformed(2), Step::Char)
+                self.mode.decode(lead, byte).unwrap_or(Step::Malformed(2))
             }
             State::Trail(_) => Step::Malformed(2),
             State::Idle if byte == ESC => {
@@ -343,6 +434,8 @@ fn jis0208_code(c: char) -> Option<[u8; 2]> {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeMap;
+
     use charsight_tables::charmaps::Oracle;
 
     use super::*;
@@ -351,20 +444,34 @@ mod tests {
 
     const JP2: Charset = Charset::Iso2022Jp2;
 
+    /// The charset of a Python codec of the oracles.
+    fn charset(codec: &str) -> Charset {
+        match codec {
+            "iso2022_jp_2" => Charset::Iso2022Jp2,
+            "iso2022_jp_3" => Charset::Iso2022Jp3,
+            "iso2022_jp_2004" => Charset::Iso2022Jp2004,
+            _ => panic!("{codec}"),
+        }
+    }
+
+    /// JIS X 0208's codes that Python reads by JIS's mapping and the
+    /// Encoding Standard by Microsoft's: Python's character, charsight's.
+    const JIS: [((u8, u8), char, char); 6] = [
+        ((0x21, 0x41), '〜', '～'),
+        ((0x21, 0x42), '‖', '∥'),
+        ((0x21, 0x5D), '−', '－'),
+        ((0x21, 0x71), '¢', '￠'),
+        ((0x21, 0x72), '£', '￡'),
+        ((0x22, 0x4C), '¬', '￢'),
+    ];
+
     /// Codes that charsight reads on purpose as Python does not (see the
-    /// module docs): the Encoding Standard's JIS X 0208 (Microsoft's
-    /// mappings of six codes; the NEC row 13 and the IBM rows 89-92, which
-    /// Python lacks), KS X 1001:2002's postal mark, ISO-8859-7's additions.
-    /// Python's character, if any, for each.
+    /// module docs): the Encoding Standard's JIS X 0208 ([`JIS`]; the NEC
+    /// row 13 and the IBM rows 89-92, which Python lacks), KS X 1001:2002's
+    /// postal mark, ISO-8859-7's additions, and JIS X 0213's full-width
+    /// tilde (Python's ISO-2022 codecs read it as ASCII's). Python's
+    /// character, if any, for each.
     fn python_differs(designation: &str, code: &[u8], ours: char) -> Option<Option<char>> {
-        const JIS: [((u8, u8), char, char); 6] = [
-            ((0x21, 0x41), '〜', '～'),
-            ((0x21, 0x42), '‖', '∥'),
-            ((0x21, 0x5D), '−', '－'),
-            ((0x21, 0x71), '¢', '￠'),
-            ((0x21, 0x72), '£', '￡'),
-            ((0x22, 0x4C), '¬', '￢'),
-        ];
         match (designation, code) {
             ("$@" | "$B" | "$(@" | "$(B", &[row, cell]) => {
                 if let Some(&(_, python, charsight)) = JIS.iter().find(|j| j.0 == (row, cell)) {
@@ -374,6 +481,10 @@ mod tests {
                 matches!(row, 0x2D | 0x79..=0x7C).then_some(None)
             }
             ("$(C", &[0x22, 0x68]) => Some(None),
+            ("$(O" | "$(Q", &[0x22, 0x32]) => {
+                assert_eq!(ours, '～');
+                Some(Some('~'))
+            }
             (".F", &[0x24 | 0x25 | 0x2A]) => Some(None),
             _ => None,
         }
@@ -382,11 +493,14 @@ mod tests {
     #[test]
     fn agrees_with_python_on_every_code_of_every_set() {
         let mut sets = 0;
-        let mut differences = 0;
-        for line in testing::charmaps_data("python-iso2022_jp_2.txt") {
-            let [designation, mappings, hash] = line.split(' ').collect::<Vec<_>>()[..] else {
+        let mut differences = BTreeMap::new();
+        let lines = testing::charmaps_data("python-iso2022.txt");
+        for line in &lines {
+            let [codec, designation, mappings, hash] = line.split(' ').collect::<Vec<_>>()[..]
+            else {
                 panic!("{line}")
             };
+            let charset = charset(codec);
             let codes: Vec<Vec<u8>> = if designation.starts_with('.') {
                 (0x20..=0x7F).map(|b| vec![b]).collect()
             } else {
@@ -396,10 +510,10 @@ mod tests {
             for code in codes {
                 let invoke: &[u8] = if designation.starts_with('.') { b"\x1bN" } else { b"" };
                 let bytes = [b"\x1b", designation.as_bytes(), invoke, &code].concat();
-                let Some(c) = testing::decode_one(JP2, &bytes) else { continue };
+                let Some(c) = testing::decode_one(charset, &bytes) else { continue };
                 match python_differs(designation, &code, c) {
                     Some(python) => {
-                        differences += 1;
+                        *differences.entry(codec).or_insert(0) += 1;
                         found.extend(python.map(|p| (code, p)));
                     }
                     None => found.push((code, c)),
@@ -409,13 +523,18 @@ mod tests {
                 mappings: mappings.parse().unwrap(),
                 fnv1a64: u64::from_str_radix(hash, 16).unwrap(),
             };
-            testing::assert_oracle(&format!("ISO-2022-JP-2 {designation}"), found, &oracle);
+            testing::assert_oracle(&format!("{codec} {designation}"), found, &oracle);
             sets += 1;
         }
-        assert_eq!(sets, 10);
+        assert_eq!(sets, 10 + 4 + 4);
         // Four spellings of JIS X 0208 with 463 each, the postal mark, three
-        // Greek letters.
-        assert_eq!(differences, 4 * 463 + 1 + 3);
+        // Greek letters; two spellings in the others, and the full-width tilde.
+        let expected = [
+            ("iso2022_jp_2", 4 * 463 + 1 + 3),
+            ("iso2022_jp_2004", 2 * 463 + 1),
+            ("iso2022_jp_3", 2 * 463 + 1),
+        ];
+        assert_eq!(differences, BTreeMap::from(expected));
     }
 
     #[test]
@@ -423,17 +542,21 @@ mod tests {
         // Python stops at the first error: the text before it and its offset
         // (`illegal@N`), or `incomplete` for an unfinished sequence at the
         // end, or `ok` and the whole text.
-        let mut kinds = std::collections::BTreeMap::new();
-        for line in testing::charmaps_data("python-iso2022_jp_2-streams.txt") {
-            let [input, status, output] = line.split(' ').collect::<Vec<_>>()[..] else {
+        let mut kinds = BTreeMap::new();
+        let lines = testing::charmaps_data("python-iso2022-streams.txt");
+        for line in &lines {
+            let [codec, input, status, output] = line.split(' ').collect::<Vec<_>>()[..] else {
                 panic!("{line}")
             };
             let input = if input == "." { Vec::new() } else { testing::hex_bytes(input) };
             let output = String::from_utf8(testing::hex_bytes(&output[1..])).unwrap();
-            let (text, bad) = testing::decode_split(JP2, &input, &[]);
+            let (text, bad) = testing::decode_split(charset(codec), &input, &[]);
+            // JIS X 0208's six codes as Python reads them.
+            let text: String =
+                text.chars().map(|c| JIS.iter().find(|j| j.2 == c).map_or(c, |j| j.1)).collect();
             let kind = match (status, bad.first()) {
                 ("ok", None) => {
-                    assert_eq!(text, output, "{input:02x?}");
+                    assert_eq!(text, output, "{codec} {input:02x?}");
                     "both read it"
                 }
                 // Python reads a control in a double-byte set, SO and SI, SS2
@@ -441,7 +564,7 @@ mod tests {
                 // begins no escape sequence it knows.
                 ("ok", Some((_, bytes))) => {
                     let control = bytes.iter().any(|&b| b < 0x20 && b != ESC);
-                    assert!(control || bytes[0] == ESC, "{input:02x?}: {bytes:02x?}");
+                    assert!(control || bytes[0] == ESC, "{codec} {input:02x?}: {bytes:02x?}");
                     "a control or escape that only Python reads"
                 }
                 (_, first) => {
@@ -454,7 +577,7 @@ mod tests {
                     let before = text.split('\u{FFFD}').next().unwrap();
                     assert!(
                         output.starts_with(before) || before.starts_with(&output[..]),
-                        "{input:02x?}: {before:?} / {output:?}"
+                        "{codec} {input:02x?}: {before:?} / {output:?}"
                     );
                     match first {
                         Some((offset, _)) if *offset == at => "both fail at the same byte",
@@ -463,10 +586,12 @@ mod tests {
                     }
                 }
             };
-            *kinds.entry(kind).or_insert(0) += 1;
+            *kinds.entry((codec, kind)).or_insert(0) += 1;
         }
-        assert!(kinds["both read it"] >= 150, "{kinds:?}");
-        assert!(kinds["both fail at the same byte"] >= 200, "{kinds:?}");
+        for codec in ["iso2022_jp_2", "iso2022_jp_3", "iso2022_jp_2004"] {
+            assert!(kinds[&(codec, "both read it")] >= 150, "{kinds:?}");
+            assert!(kinds[&(codec, "both fail at the same byte")] >= 150, "{kinds:?}");
+        }
     }
 
     #[test]
@@ -488,6 +613,26 @@ mod tests {
             JP2,
             &[("\u{A0}₯", b"\x1b.A\x1bN \x1b.F\x1bN%"), ("ｱ", b"\x1b(I1\x1b(B")],
         );
+    }
+
+    #[test]
+    fn jis_x0213_in_seven_bits() {
+        // Python's iso2022_jp_2004 and iso2022_jp_3 write the same bytes.
+        let jp2004 = Charset::Iso2022Jp2004;
+        testing::assert_known(
+            jp2004,
+            &[("中俱", b"\x1b$BCf\x1b$(Q.!\x1b(B"), ("①𠂉", b"\x1b$(Q-!\x1b$(P!!\x1b(B")],
+        );
+        testing::assert_known(Charset::Iso2022Jp3, &[("①𠂉", b"\x1b$(O-!\x1b$(P!!\x1b(B")]);
+        // JIS X 0213:2000 lacks 俱, and ISO-2022-JP-3 the 2004 designation.
+        assert!(Charset::Iso2022Jp3.encode("俱").1);
+        assert!(Charset::Iso2022Jp3.decode(b"\x1b$(O.!").1);
+        assert!(Charset::Iso2022Jp3.decode(b"\x1b$(Q0!").1);
+        assert_eq!(jp2004.decode(b"\x1b$(O0!\x1b(B"), ("亜".into(), false));
+        // A letter and a combining mark in one code; written back as two
+        // characters, and the mark has no code of its own.
+        assert_eq!(jp2004.decode(b"\x1b$(Q$w\x1b(B"), ("か\u{309A}".into(), false));
+        assert!(jp2004.encode("か\u{309A}").1);
     }
 
     #[test]

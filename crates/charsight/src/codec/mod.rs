@@ -2,7 +2,7 @@
 //! the WHATWG encodings, and charsight's own codecs for the rest: UTF-32,
 //! the single-byte tables generated from glibc's charmaps and CPython's
 //! codecs (DOS, Mac OS and EBCDIC code pages, VISCII, …), Johab, EUC-TW,
-//! ISO-2022-JP-2, ISO-2022-KR, ISO-2022-CN(-EXT), HZ-GB-2312, UTF-7, CESU-8, EUC-JIS-2004 and
+//! ISO-2022-JP-2/-3/-2004, ISO-2022-KR, ISO-2022-CN(-EXT), HZ-GB-2312, UTF-7, CESU-8, EUC-JIS-2004 and
 //! Shift_JIS-2004.
 //!
 //! [`Decoder`] reports each malformed byte sequence with its offset in the
@@ -38,6 +38,7 @@ use encoding_rs::{DecoderResult, EncoderResult, Encoding};
 use crate::Charset;
 
 pub(crate) use iso_2022::Unit;
+pub(crate) use iso_2022_jp::Variant as JpVariant;
 
 /// How a charset is decoded and encoded.
 #[derive(Clone, Copy)]
@@ -52,8 +53,8 @@ pub(crate) enum Codec {
     Johab,
     /// EUC-TW (CNS 11643, Traditional Chinese).
     EucTw,
-    /// ISO-2022-JP-2 (RFC 1554).
-    Iso2022Jp2,
+    /// ISO-2022-JP-2 (RFC 1554), ISO-2022-JP-3 or ISO-2022-JP-2004.
+    Iso2022JpExt(JpVariant),
     /// ISO-2022-KR (RFC 1557).
     Iso2022Kr,
     /// ISO-2022-CN (RFC 1922), or ISO-2022-CN-EXT if `ext`.
@@ -139,7 +140,7 @@ enum Kind {
     SingleByte(single_byte::Decoder),
     Johab(johab::Decoder),
     EucTw(euc_tw::Decoder),
-    Iso2022Jp2(iso_2022_jp::Decoder),
+    Iso2022JpExt(iso_2022_jp::Decoder),
     Iso2022Kr(iso_2022_kr::Decoder),
     Iso2022Cn(iso_2022_cn::Decoder),
     Hz(hz::Decoder),
@@ -157,7 +158,7 @@ impl Decoder {
             Codec::SingleByte(table) => Kind::SingleByte(single_byte::Decoder::new(table)),
             Codec::Johab => Kind::Johab(johab::Decoder::default()),
             Codec::EucTw => Kind::EucTw(euc_tw::Decoder::default()),
-            Codec::Iso2022Jp2 => Kind::Iso2022Jp2(iso_2022_jp::Decoder::new(true)),
+            Codec::Iso2022JpExt(v) => Kind::Iso2022JpExt(iso_2022_jp::Decoder::new(v)),
             Codec::Iso2022Kr => Kind::Iso2022Kr(iso_2022_kr::Decoder::default()),
             Codec::Iso2022Cn { ext } => Kind::Iso2022Cn(iso_2022_cn::Decoder::new(ext)),
             Codec::Hz => Kind::Hz(hz::Decoder::default()),
@@ -218,7 +219,7 @@ impl Decoder {
                 Kind::Utf32(d) => decode_bytes(d, &src[pos..], dst, last),
                 Kind::Johab(d) => decode_bytes(d, &src[pos..], dst, last),
                 Kind::EucTw(d) => decode_bytes(d, &src[pos..], dst, last),
-                Kind::Iso2022Jp2(d) => decode_bytes(d, &src[pos..], dst, last),
+                Kind::Iso2022JpExt(d) => decode_bytes(d, &src[pos..], dst, last),
                 Kind::Iso2022Kr(d) => decode_bytes(d, &src[pos..], dst, last),
                 Kind::Iso2022Cn(d) => decode_bytes(d, &src[pos..], dst, last),
                 Kind::Hz(d) => decode_bytes(d, &src[pos..], dst, last),
@@ -288,7 +289,7 @@ enum Step {
 }
 
 /// A decoder that reads one byte at a time: UTF-32, Johab, EUC-TW,
-/// ISO-2022-JP-2, ISO-2022-KR, ISO-2022-CN(-EXT), HZ-GB-2312, UTF-7, CESU-8, EUC-JIS-2004,
+/// ISO-2022-JP-2/-3/-2004, ISO-2022-KR, ISO-2022-CN(-EXT), HZ-GB-2312, UTF-7, CESU-8, EUC-JIS-2004,
 /// Shift_JIS-2004.
 trait ByteDecoder {
     /// Reads one byte. After a malformed sequence the decoder is back in a
@@ -459,7 +460,7 @@ enum EncoderKind {
     /// EUC-JIS-2004 and Shift_JIS-2004.
     JisX0213(jis_x0213::Encoder),
     /// A stateful encoding whose raw bytes are written too, and
-    /// ISO-2022-JP-2 and ISO-2022-CN(-EXT).
+    /// ISO-2022-JP-2/-3/-2004 and ISO-2022-CN(-EXT).
     Follower(iso_2022::Follower),
     /// UTF-7 with its raw bytes written too.
     Utf7Follower(utf7::Follower),
@@ -481,9 +482,8 @@ impl Encoder {
             Codec::EucTw => EncoderKind::EucTw,
             Codec::Iso2022Kr => EncoderKind::Iso2022Kr(iso_2022_kr::Encoder::default()),
             // Their encoder is the follower given no raw bytes.
-            Codec::Iso2022Jp2 | Codec::Iso2022Cn { .. } => EncoderKind::Follower(
-                iso_2022::Follower::new(charset)
-                    .expect("ISO-2022-JP-2 and -CN have state machines"),
+            Codec::Iso2022JpExt(_) | Codec::Iso2022Cn { .. } => EncoderKind::Follower(
+                iso_2022::Follower::new(charset).expect("they have state machines"),
             ),
             Codec::Hz => EncoderKind::Hz(hz::Encoder::default()),
             Codec::Utf7 => EncoderKind::Utf7(utf7::Encoder::default()),
