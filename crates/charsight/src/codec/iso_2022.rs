@@ -211,16 +211,32 @@ pub(crate) struct Follower {
     switched: bool,
     /// ISO-2022-KR's designation has been written or passed.
     designated: bool,
+    /// It writes a letter and a combining mark as JIS X 0213's one code
+    /// (the usual encoder of ISO-2022-JP-3 and -2004).
+    composes: bool,
+    /// A letter held back: it may begin such a pair with the next character.
+    held: Option<char>,
 }
 
 impl Follower {
+    /// The encoder that follows raw bytes: each character as it comes, so
+    /// that characters read from codes of their own are written so.
     pub(crate) fn new(charset: Charset) -> Option<Follower> {
         Some(Follower {
             machine: Machine::new(charset)?,
             charset,
             switched: false,
             designated: false,
+            composes: false,
+            held: None,
         })
+    }
+
+    /// The usual encoder, given no raw bytes: in ISO-2022-JP-3 and -2004 it
+    /// composes a letter and a combining mark, as EUC-JIS-2004's does.
+    pub(crate) fn usual(charset: Charset) -> Option<Follower> {
+        let composes = matches!(charset, Charset::Iso2022Jp3 | Charset::Iso2022Jp2004);
+        Some(Follower { composes, ..Follower::new(charset)? })
     }
 
     fn push(&mut self, bytes: &[u8], dst: &mut Vec<u8>) {
@@ -246,13 +262,38 @@ impl Follower {
     /// Appends `c`; false if the encoding has no bytes for it (the stream is
     /// then back where it starts, so a reference reads as ASCII).
     pub(crate) fn encode_char(&mut self, c: char, dst: &mut Vec<u8>) -> bool {
+        if self.composes {
+            if let (Some(base), Machine::Jp(d)) = (self.held.take(), &self.machine) {
+                let (here, switch) = (d.here_pair(base, c), d.switch_for_pair(base, c));
+                if switch.is_some() {
+                    return self.write(here, switch, dst);
+                }
+                self.encode_one(base, dst);
+            }
+            if super::jis_x0213::begins_pair(c) {
+                self.held = Some(c);
+                return true;
+            }
+        }
+        self.encode_one(c, dst)
+    }
+
+    fn encode_one(&mut self, c: char, dst: &mut Vec<u8>) -> bool {
         // (Raw bytes may have begun a switch that this character breaks:
         // its bytes in the mode before it end that, as when it was read.)
-        if let Some(bytes) = self.machine.here(c) {
+        let here = self.machine.here(c);
+        let switch = if here.is_some() { None } else { self.switch_for(c) };
+        self.write(here, switch, dst)
+    }
+
+    /// Writes a character's bytes in the current mode (`here`), or else
+    /// with the switch to its mode (`switch`); false if it has neither.
+    fn write(&mut self, here: Option<Vec<u8>>, switch: Option<Vec<u8>>, dst: &mut Vec<u8>) -> bool {
+        if let Some(bytes) = here {
             self.push(&bytes, dst);
             return true;
         }
-        match self.switch_for(c) {
+        match switch {
             // A switch from here straight to the character's mode (two
             // switches in a row would be an error).
             Some(bytes) if matches!(bytes.first(), Some(&(ESC | 0x0E))) => {
@@ -323,8 +364,12 @@ impl Follower {
         self.switched = false;
     }
 
-    /// At the end of the text: back to ASCII if this encoder left it.
+    /// At the end of the text: the letter held back, then back to ASCII if
+    /// this encoder left it.
     pub(crate) fn finish(&mut self, dst: &mut Vec<u8>) {
+        if let Some(base) = self.held.take() {
+            self.encode_one(base, dst);
+        }
         if self.switched {
             self.reset(dst);
         }

@@ -52,16 +52,18 @@
 //! GB 2312; then, which Python's encoder never writes, ISO-8859-1 and
 //! ISO-8859-7 through G2 (`ESC . A ESC N` and the byte less 0x80) and
 //! half-width katakana (`ESC ( I`). ISO-2022-JP-3 and -2004 switch to
-//! JIS X 0208 (its rows proper, without the NEC and IBM ones, which Python
-//! does not read), then to plane 1 of their edition, plane 2, JIS X 0201
-//! Roman and katakana; a letter and a combining mark go as two characters
-//! (unlike Python's encoders, which write `か゚` as its one code, this
-//! encoder does not look ahead: a combining mark alone has no code). It
+//! JIS X 0208 (leaving the characters of its NEC and IBM rows, which
+//! Python does not read, to JIS X 0213 where it has them: all but `∑` and
+//! a few), then to plane 1 of their edition, plane 2, JIS X 0201
+//! Roman and katakana, and write a letter and a combining mark that plane
+//! 1 has as one code (`か゚`) so, holding back a letter that may begin such
+//! a pair, as EUC-JIS-2004's encoder and Python's do (not when writing
+//! escaped bytes back: each character then goes as it was read). It
 //! returns to ASCII at the end of each line and of the text, as RFC 1554
 //! asks. It is the ISO-2022 follower ([`super::iso_2022::Follower`]) given
 //! no raw bytes.
 
-use super::jis_x0213::Layout;
+use super::jis_x0213::{self, Layout};
 use super::{hz, jis_x0212, ksx1001, ByteDecoder, Step};
 
 const ESC: u8 = 0x1B;
@@ -241,12 +243,27 @@ impl Decoder {
     }
 
     /// The bytes of `c` in `mode`, as the encoder writes it: ISO-2022-JP-3
-    /// and -2004 leave JIS X 0208's NEC and IBM rows to JIS X 0213.
+    /// and -2004 leave the characters of JIS X 0208's NEC and IBM rows to
+    /// JIS X 0213 where it has them (Python reads no vendor row).
     fn code(&self, mode: Mode, c: char) -> Option<Vec<u8>> {
         let bytes = mode.encode(c)?;
-        let jis_x0213 = matches!(self.variant, Variant::Jp3 | Variant::Jp2004);
+        // Not a code that reads as another character (U+2212 MINUS SIGN,
+        // which `encoding_rs` writes at JIS X 0208's U+FF0D): ISO-2022-JP's
+        // encoder is the Encoding Standard's, the others write text back.
+        let reads_back = |b: &[u8]| {
+            !mode.double() || matches!(mode.decode(b[0], b[1]), Some(Step::Char(d)) if d == c)
+        };
+        if self.variant != Variant::Jp && !reads_back(&bytes) {
+            return None;
+        }
+        let plane1 = match self.variant {
+            Variant::Jp3 => Mode::Plane1Of2000,
+            Variant::Jp2004 => Mode::Plane1,
+            Variant::Jp | Variant::Jp2 => return Some(bytes),
+        };
         let vendor = mode == Mode::Jis0208 && matches!(bytes[0], 0x2D | 0x79..=0x7C);
-        (!(jis_x0213 && vendor)).then_some(bytes)
+        let elsewhere = || plane1.encode(c).is_some() || Mode::Plane2.encode(c).is_some();
+        (!(vendor && elsewhere())).then_some(bytes)
     }
 
     /// No sequence is under way.
@@ -278,6 +295,34 @@ impl Decoder {
             [ESC, SS2, _] => self.g2_code(c).as_deref() == Some(bytes),
             _ => self.code(self.mode, c).as_deref() == Some(bytes),
         }
+    }
+
+    /// The plane 1 code of a letter and a combining mark that JIS X 0213
+    /// writes as one, in `mode` if it is plane 1 of this encoding.
+    fn pair_code(&self, mode: Mode, base: char, mark: char) -> Option<Vec<u8>> {
+        let plane1 = matches!(
+            (self.variant, mode),
+            (Variant::Jp3, Mode::Plane1Of2000) | (Variant::Jp2004, Mode::Plane1)
+        );
+        let [_, row, cell] = jis_x0213::compose(base, mark).filter(|_| plane1)?;
+        Some(vec![row, cell])
+    }
+
+    /// The bytes of a letter and a mark written as one code, in the current
+    /// mode without a switch.
+    pub(super) fn here_pair(&self, base: char, mark: char) -> Option<Vec<u8>> {
+        self.pair_code(self.mode, base, mark)
+    }
+
+    /// The bytes of a letter and a mark written as one code, with the switch
+    /// to plane 1 first (ISO-2022-JP-3 and -2004).
+    pub(super) fn switch_for_pair(&self, base: char, mark: char) -> Option<Vec<u8>> {
+        let mode = match self.variant {
+            Variant::Jp3 => Mode::Plane1Of2000,
+            Variant::Jp2004 => Mode::Plane1,
+            Variant::Jp | Variant::Jp2 => return None,
+        };
+        Some([mode.designation(), &self.pair_code(mode, base, mark)?].concat())
     }
 
     /// The bytes of `c` with the switch it needs, in the encoder's order
@@ -629,10 +674,45 @@ mod tests {
         assert!(Charset::Iso2022Jp3.decode(b"\x1b$(O.!").1);
         assert!(Charset::Iso2022Jp3.decode(b"\x1b$(Q0!").1);
         assert_eq!(jp2004.decode(b"\x1b$(O0!\x1b(B"), ("亜".into(), false));
-        // A letter and a combining mark in one code; written back as two
-        // characters, and the mark has no code of its own.
-        assert_eq!(jp2004.decode(b"\x1b$(Q$w\x1b(B"), ("か\u{309A}".into(), false));
-        assert!(jp2004.encode("か\u{309A}").1);
+        // A letter and a combining mark in one code, written back as one,
+        // as Python writes it (which then switches to JIS X 0208 for the
+        // letter alone; plane 1 has it too).
+        testing::assert_known(jp2004, &[("か\u{309A}か", b"\x1b$(Q$w$+\x1b(B")]);
+        testing::assert_known(Charset::Iso2022Jp3, &[("か\u{309A}", b"\x1b$(O$w\x1b(B")]);
+    }
+
+    /// The text of every code of every set encodes back (to the same text,
+    /// not always the same bytes: JIS X 0208's vendor rows go to JIS X 0213
+    /// in ISO-2022-JP-3 and -2004).
+    #[test]
+    fn every_code_encodes_back() {
+        let sets: [(Charset, &[&[u8]]); 3] = [
+            (JP2, &[b"$B", b"$A", b"$(C", b"$(D", b".A\x1bN", b".F\x1bN"]),
+            (Charset::Iso2022Jp3, &[b"$B", b"$(O", b"$(P"]),
+            (Charset::Iso2022Jp2004, &[b"$B", b"$(O", b"$(Q", b"$(P"]),
+        ];
+        for (charset, designations) in sets {
+            for designation in designations {
+                for row in 0x20..=0x7F {
+                    for cell in 0x21..=0x7E {
+                        let code: &[u8] = if designation.len() > 3 { &[row] } else { &[row, cell] };
+                        let bytes = [b"\x1b", *designation, code].concat();
+                        let (text, malformed) = charset.decode(&bytes);
+                        if malformed {
+                            continue;
+                        }
+                        let (encoded, unmappable) = charset.encode(&text);
+                        let encoded = encoded.into_owned();
+                        assert!(!unmappable, "{charset} {bytes:02x?} {text}");
+                        assert_eq!(
+                            charset.decode(&encoded),
+                            (text, false),
+                            "{charset} {bytes:02x?}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -163,13 +163,13 @@ fn code_at(i: usize) -> Code {
 }
 
 /// The cell of letter `base` followed by the combining `mark`, if one.
-fn compose(base: char, mark: char) -> Option<Code> {
+pub(super) fn compose(base: char, mark: char) -> Option<Code> {
     let p = JISX0213_PAIRS.iter().find(|p| (p.1, p.2) == (u32::from(base), u32::from(mark)))?;
     Some(code_at(usize::from(p.0)))
 }
 
 /// Whether `c` begins one of the pairs of [`JISX0213_PAIRS`].
-fn begins_pair(c: char) -> bool {
+pub(super) fn begins_pair(c: char) -> bool {
     JISX0213_PAIRS.iter().any(|p| p.1 == u32::from(c))
 }
 

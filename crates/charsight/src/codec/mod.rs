@@ -483,7 +483,7 @@ impl Encoder {
             Codec::Iso2022Kr => EncoderKind::Iso2022Kr(iso_2022_kr::Encoder::default()),
             // Their encoder is the follower given no raw bytes.
             Codec::Iso2022JpExt(_) | Codec::Iso2022Cn { .. } => EncoderKind::Follower(
-                iso_2022::Follower::new(charset).expect("they have state machines"),
+                iso_2022::Follower::usual(charset).expect("they have state machines"),
             ),
             Codec::Hz => EncoderKind::Hz(hz::Encoder::default()),
             Codec::Utf7 => EncoderKind::Utf7(utf7::Encoder::default()),
