@@ -109,6 +109,20 @@ def test_iso_2022_cn_codecs():
     assert "\u4e2d\n\u4e2d".encode("charsight-iso-2022-cn") == b"\x1b$)A\x0eVP\x0f\n\x1b$)A\x0eVP\x0f"
 
 
+def test_iso_2022_jp_2_3_2004_codecs():
+    # charsight's read as Python's iso2022_jp_2, _3 and _2004 do where
+    # those read the bytes, and beyond (JIS X 0208's NEC row 13).
+    assert python_codec("ISO-2022-JP-2") == "charsight-iso-2022-jp-2"
+    data = b"a\x1b$BCf\x1b$(C0!\x1b.A\x1bNi\x1b(B"
+    assert data.decode("charsight-iso-2022-jp-2") == data.decode("iso2022_jp_2") == "a\u4e2d\uac00\xe9"
+    assert b"\x1b$B-!\x1b(B".decode("charsight-iso-2022-jp-2") == "\u2460"
+    jis_x0213 = b"\x1b$(Q.!$w\x1b$(P!!\x1b(B"
+    text = jis_x0213.decode("charsight-iso-2022-jp-2004")
+    assert text == jis_x0213.decode("iso2022_jp_2004") == "\u4ff1\u304b\u309a\U00020089"
+    assert text.encode("charsight-iso-2022-jp-2004") == jis_x0213
+    assert "\u304b\u309a".encode(python_codec("ISO-2022-JP-3")) == b"\x1b$(O$w\x1b(B"
+
+
 def test_mac_hebrew_and_geostd8_codecs():
     # Python has neither; Apple's right-to-left copy of "!" reads as "!".
     assert b"\xe0\xfa\xa6\xa1".decode("charsight-x-mac-hebrew") == "\u05d0\u05ea\u20aa!"
