@@ -98,9 +98,39 @@ pub fn text_kind(c: char) -> TextKind {
     }
 }
 
+/// Whether `c` belongs to CJK text: a Han ideograph (the unified ones, their
+/// extensions and compatibility forms), kana, a Hangul syllable or jamo,
+/// CJK punctuation, or a full-width or half-width form.
+#[inline]
+pub(crate) fn is_cjk(c: char) -> bool {
+    matches!(c,
+        '\u{1100}'..='\u{11FF}'
+        | '\u{2E80}'..='\u{2FDF}'
+        | '\u{3000}'..='\u{303F}'
+        | '\u{3040}'..='\u{30FF}'
+        | '\u{3130}'..='\u{318F}'
+        | '\u{31F0}'..='\u{31FF}'
+        | '\u{3400}'..='\u{4DBF}'
+        | '\u{4E00}'..='\u{9FFF}'
+        | '\u{AC00}'..='\u{D7A3}'
+        | '\u{F900}'..='\u{FAFF}'
+        | '\u{FF00}'..='\u{FFEF}'
+        | '\u{20000}'..='\u{3FFFF}')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cjk_characters() {
+        for c in ['中', '𠀋', 'か', 'カ', 'ｶ', '한', 'ㄱ', '。', '，', '豈'] {
+            assert!(is_cjk(c), "{c}");
+        }
+        for c in ['a', 'é', 'Ж', 'λ', 'ʹ', '֤', '—', '€', '\u{FFFD}'] {
+            assert!(!is_cjk(c), "{c}");
+        }
+    }
 
     #[test]
     fn classes_of_examples() {

@@ -76,23 +76,32 @@ pub fn is_private_use(c: char) -> bool {
 /// Reports every private-use character of `text`, decoded from `source`
 /// when that is known.
 pub fn scan(text: &str, source: Option<Charset>) -> Vec<PrivateUse> {
-    text.char_indices()
-        .filter(|&(_, c)| is_private_use(c))
-        .map(|(at, c)| {
-            let origin = origin(c, source);
-            let docomo = match origin {
-                Origin::ShiftJisUserDefined([0xF8 | 0xF9, _]) => docomo(c),
-                _ => None,
-            };
-            PrivateUse {
-                range: at..at + c.len_utf8(),
-                code_point: c,
-                origin,
-                vendor: docomo.map(|_| "NTT DoCoMo emoji"),
-                mapped: docomo,
-            }
-        })
-        .collect()
+    // Private-use characters start with a byte from 0xEE up in UTF-8 (most
+    // text has none): only the characters there are looked at.
+    let bytes = text.as_bytes();
+    let mut next = 0;
+    std::iter::from_fn(|| {
+        let at = next + bytes.get(next..)?.iter().position(|&b| b >= 0xEE)?;
+        let c = text[at..].chars().next()?;
+        next = at + c.len_utf8();
+        Some((at, c))
+    })
+    .filter(|&(_, c)| is_private_use(c))
+    .map(|(at, c)| {
+        let origin = origin(c, source);
+        let docomo = match origin {
+            Origin::ShiftJisUserDefined([0xF8 | 0xF9, _]) => docomo(c),
+            _ => None,
+        };
+        PrivateUse {
+            range: at..at + c.len_utf8(),
+            code_point: c,
+            origin,
+            vendor: docomo.map(|_| "NTT DoCoMo emoji"),
+            mapped: docomo,
+        }
+    })
+    .collect()
 }
 
 fn docomo(c: char) -> Option<&'static str> {
@@ -159,6 +168,18 @@ mod tests {
         let found = scan(&text, Some(Charset::Gbk));
         assert_eq!(found[0].origin, Origin::UserDefined(vec![0xAA, 0xA1]));
         assert_eq!(found[0].mapped, None);
+    }
+
+    #[test]
+    fn found_among_other_characters_wherever_they_are() {
+        // Characters whose first byte is 0xEE or above but not private use
+        // (U+F900, U+10000) are passed over; each found is where it is.
+        let text = "a\u{F900}é\u{E000}\u{10000}中\u{F8FF}\u{F0000}";
+        let found: Vec<_> =
+            scan(text, None).iter().map(|p| (p.range.start, p.code_point)).collect();
+        let expected: Vec<_> = text.char_indices().filter(|&(_, c)| is_private_use(c)).collect();
+        assert_eq!(found, expected);
+        assert_eq!(found.len(), 3);
     }
 
     #[test]

@@ -11,6 +11,7 @@
 //! repair decoded), so that each finding covers a stretch of input bytes
 //! and says every way it was changed.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use super::{
@@ -144,7 +145,11 @@ pub(crate) fn repair(
     for _ in 0..ROUNDS {
         let mut changed = false;
         for repair_text in text_repairs {
-            let text = apply(block.text, &edits);
+            let text = if edits.is_empty() {
+                Cow::Borrowed(block.text)
+            } else {
+                Cow::Owned(apply(block.text, &edits))
+            };
             let new = repair_text(&text);
             changed |= merge(&mut edits, new, &text);
         }

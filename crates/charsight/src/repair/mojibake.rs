@@ -26,6 +26,7 @@ use std::sync::OnceLock;
 use super::score::{self, Share, Window};
 use super::utf8::{self, Units};
 use super::{Cause, Edit, Kind};
+use crate::classify::{is_cjk, is_letter, is_mark};
 use crate::Charset;
 
 /// How many times over text may have been garbled.
@@ -97,25 +98,45 @@ impl Via {
         }
     }
 
+    /// Its place in [`Via::ALL`] (the order of the variants).
+    fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Whether it writes every character in one byte (all but Shift_JIS
+    /// and GBK).
+    fn is_single_byte(self) -> bool {
+        !matches!(self, Via::ShiftJis | Via::Gbk)
+    }
+
     /// The encoding for a charset, when it is one of them.
     pub(crate) fn of(charset: Charset) -> Option<Via> {
         Via::ALL.into_iter().find(|v| v.charset() == charset)
     }
 
-    /// The bytes of `c` in this encoding, when it has them (from a table
-    /// for the characters below [`TABLED`]).
+    /// The bytes of `c` in this encoding, when it has them (from the
+    /// tables of [`encoded_table`] for the Basic Multilingual Plane).
     fn encode(self, c: char, buf: &mut [u8; 4]) -> Option<usize> {
-        if let Some(&(len, bytes)) = encoded_table(self).get(c as usize) {
-            buf[..2].copy_from_slice(&bytes);
-            return (len > 0).then_some(usize::from(len));
+        let u = c as usize;
+        let entry = match u.checked_sub(TABLED as usize) {
+            None => encoded_table(self, false).get(u),
+            Some(above) => encoded_table(self, true).get(above),
+        };
+        match entry {
+            Some(&(len, bytes)) => {
+                buf[..2].copy_from_slice(&bytes);
+                (len > 0).then_some(usize::from(len))
+            }
+            // Beyond every character a single-byte encoding has.
+            None if self.is_single_byte() => None,
+            None => self.encode_uncached(c, buf),
         }
-        self.encode_uncached(c, buf)
     }
 
     /// [`Via::encode`] without the table: a single-byte encoding's
     /// [`reverse_table`], a double-byte one's encoder.
     fn encode_uncached(self, c: char, buf: &mut [u8; 4]) -> Option<usize> {
-        if self.charset().is_single_byte() {
+        if self.is_single_byte() {
             let table = reverse_table(self);
             let i = table.binary_search_by_key(&c, |&(k, _)| k).ok()?;
             buf[0] = table[i].1;
@@ -151,7 +172,7 @@ fn reverse_table(via: Via) -> &'static [(char, u8)] {
             .iter()
             .map(|&v| {
                 let mut table = Vec::new();
-                if v.charset().is_single_byte() {
+                if v.is_single_byte() {
                     for b in 0x80..=0xFFu8 {
                         if let (text, false) = v.charset().decode(&[b]) {
                             table.extend(text.chars().next().map(|c| (c, b)));
@@ -167,54 +188,53 @@ fn reverse_table(via: Via) -> &'static [(char, u8)] {
             })
             .collect()
     });
-    &tables[Via::ALL.iter().position(|&v| v == via).unwrap_or(0)]
+    &tables[via.index()]
 }
 
-/// The characters below this have their bytes in each encoding in a table
-/// ([`encoded_table`]): the Latin, Greek, Cyrillic, Hebrew and Arabic
-/// letters, which every line of text in those scripts is checked for.
+/// The characters below this have their bytes in each encoding in a first
+/// table ([`encoded_table`]): the Latin, Greek, Cyrillic, Hebrew and Arabic
+/// letters, which every line of text in those scripts is checked for. A
+/// second table has the rest of the Basic Multilingual Plane (of a
+/// single-byte encoding, up to the last character it has), made when a
+/// line first has such a character: each character of CJK text is checked
+/// in every encoding.
 const TABLED: u32 = 0x800;
 
 /// A character's bytes in an encoding: how many (0: none), and they.
 type Encoded = (u8, [u8; 2]);
 
-/// Each character below [`TABLED`] and its bytes in `via`, as
-/// [`Via::encode_uncached`] gives them (one or two: Shift_JIS and GBK
-/// write no character in more).
-fn encoded_table(via: Via) -> &'static [Encoded] {
-    static TABLES: OnceLock<Vec<Vec<Encoded>>> = OnceLock::new();
-    let tables = TABLES.get_or_init(|| {
-        Via::ALL
-            .iter()
-            .map(|&v| {
-                (0..TABLED)
-                    .map(|u| {
-                        let mut buf = [0; 4];
-                        match char::from_u32(u).and_then(|c| v.encode_uncached(c, &mut buf)) {
-                            Some(len) => (len as u8, [buf[0], buf[1]]),
-                            None => (0, [0; 2]),
-                        }
-                    })
-                    .collect()
-            })
-            .collect()
-    });
-    &tables[Via::ALL.iter().position(|&v| v == via).unwrap_or(0)]
-}
-
-/// The units of `chars` (non-ASCII characters) in `via`, or `None` when a
-/// character has no bytes there or only ASCII ones.
-fn units(via: Via, chars: &str) -> Option<Units> {
-    let mut units = Units::new();
-    let mut buf = [0; 4];
-    for c in chars.chars() {
-        let len = via.encode(c, &mut buf)?;
-        if buf[..len].is_ascii() {
-            return None;
+/// The characters below [`TABLED`] (or, `above`, from it on) and their
+/// bytes in `via`, as [`Via::encode_uncached`] gives them (one or two:
+/// Shift_JIS and GBK write no character in more); made on first use.
+fn encoded_table(via: Via, above: bool) -> &'static [Encoded] {
+    static TABLES: [[OnceLock<Vec<Encoded>>; 2]; Via::ALL.len()] =
+        [const { [const { OnceLock::new() }; 2] }; Via::ALL.len()];
+    TABLES[via.index()][usize::from(above)].get_or_init(|| {
+        let end = match (above, via.is_single_byte()) {
+            (false, _) => TABLED,
+            (true, true) => reverse_table(via).last().map_or(TABLED, |&(c, _)| u32::from(c) + 1),
+            (true, false) => 0x10000,
+        };
+        let start = if above { TABLED } else { 0 };
+        let mut table = vec![(0, [0; 2]); end.saturating_sub(start) as usize];
+        if via.is_single_byte() {
+            for &(c, b) in reverse_table(via) {
+                if let Some(entry) =
+                    (u32::from(c).checked_sub(start)).and_then(|k| table.get_mut(k as usize))
+                {
+                    *entry = (1, [b, 0]);
+                }
+            }
+            return table;
         }
-        units.push(&buf[..len]);
-    }
-    Some(units)
+        for (u, entry) in (start..).zip(table.iter_mut()) {
+            let mut buf = [0; 4];
+            if let Some(len) = char::from_u32(u).and_then(|c| via.encode_uncached(c, &mut buf)) {
+                *entry = (len as u8, [buf[0], buf[1]]);
+            }
+        }
+        table
+    })
 }
 
 /// One layer undone over all of `text`: every UTF-8 run of its non-ASCII
@@ -261,32 +281,29 @@ fn encodable_runs(via: Via, part: &str) -> Vec<(Range<usize>, String)> {
     if !may_hold_utf8(via, part) {
         return found;
     }
-    let mut buf = [0; 4];
-    let mut chunk_start = 0;
-    let offsets: Vec<(usize, char)> = part.char_indices().collect();
-    let mut i = 0;
-    while i <= offsets.len() {
-        let breaks = offsets
-            .get(i)
-            .is_none_or(|&(_, c)| via.encode(c, &mut buf).is_none_or(|len| buf[..len].is_ascii()));
-        if breaks {
-            let end = offsets.get(i).map_or(part.len(), |&(at, _)| at);
-            if end > chunk_start {
-                let chunk = &part[chunk_start..end];
-                if let Some(units) = units(via, chunk) {
-                    let at: Vec<usize> = chunk.char_indices().map(|(k, _)| k).collect();
-                    let pos = |u: usize| at.get(u).map_or(chunk.len(), |&k| k);
-                    for run in units.utf8_runs() {
-                        let text = utf8::decode(units.bytes(run.clone()));
-                        let range = chunk_start + pos(run.start)..chunk_start + pos(run.end);
-                        found.push((range, text));
-                    }
-                }
-            }
-            chunk_start = offsets.get(i).map_or(part.len(), |&(at, c)| at + c.len_utf8());
+    // The units of the characters since the last one that splits, and
+    // where each is in `part`.
+    let mut units = Units::new();
+    let mut at = Vec::new();
+    let mut flush = |units: &mut Units, at: &mut Vec<usize>, end: usize| {
+        for run in units.utf8_runs() {
+            let text = utf8::decode(units.bytes(run.clone()));
+            found.push((at[run.start]..at.get(run.end).copied().unwrap_or(end), text));
         }
-        i += 1;
+        units.clear();
+        at.clear();
+    };
+    let mut buf = [0; 4];
+    for (i, c) in part.char_indices() {
+        match via.encode(c, &mut buf) {
+            Some(len) if !buf[..len].is_ascii() => {
+                units.push(&buf[..len]);
+                at.push(i);
+            }
+            _ => flush(&mut units, &mut at, i),
+        }
     }
+    flush(&mut units, &mut at, part.len());
     found
 }
 
@@ -860,6 +877,122 @@ fn choose_slot(
     chosen != current
 }
 
+/// `runs` (sorted) without those that chance makes in clean text. A
+/// character of a double-byte encoding is often a UTF-8 sequence of two
+/// bytes by chance (GBK `C2 A1` is `¡`, `D6 B8` is `ָ`), and so is a pair of
+/// letters in a single-byte one (KOI8-R `лё`, `D7 A3`), so that clean text
+/// has such runs every few characters or words; but text read in the wrong
+/// encoding turns every non-ASCII character it had into a run, all of them
+/// touching, between ASCII characters. A run that no other run touches goes
+/// when its reading has no CJK character and
+///
+/// - a letter outside ASCII that is in no run is next to it (the rest of
+///   its word stays as it is), the reading has letters or marks but no
+///   letter of its alphabet
+///   (`щё` of `ещё` in KOI8-R reads U+0323), and, unless that letter is
+///   CJK, no run of the line reads as a word (two letters or more) of the
+///   reading's alphabet (mojibake that lost bytes leaves pieces of
+///   characters beside its runs, which read as words of one script), or
+/// - the nearest letters on both sides within [`score::CONTEXT`]
+///   characters are CJK in no run or ASCII, one of them CJK at least, and the
+///   reading has no Latin letter outside ASCII where an ASCII letter is
+///   near (the `é` of `caf茅` stays a run).
+///
+/// Weighing those runs made repair of clean text slow, and never repaired
+/// a line.
+fn without_stray_readings(line: &str, runs: Runs) -> Runs {
+    let touches = |k: usize| {
+        let range = &runs[k].0;
+        let before = k.checked_sub(1).and_then(|j| runs.get(j));
+        before.is_some_and(|(r, _)| r.end == range.start)
+            || runs.get(k + 1).is_some_and(|(r, _)| r.start == range.end)
+    };
+    // The letters outside ASCII right before and after a run.
+    let glued = |range: &Range<usize>| {
+        let (prev, next) =
+            (line[..range.start].chars().next_back(), line[range.end..].chars().next());
+        [prev, next].into_iter().flatten().filter(|&c| !c.is_ascii() && is_letter(c))
+    };
+    // The alphabets of the readings of two letters or more (sorted): made
+    // when first needed.
+    let words = std::cell::OnceCell::new();
+    let words = || {
+        words.get_or_init(|| {
+            let letters = |fixed: &String| fixed.chars().filter(|&c| is_letter(c)).count();
+            let long = runs.iter().map(|(_, fixed)| fixed).filter(|fixed| letters(fixed) > 1);
+            let mut found: Vec<u32> = long
+                .flat_map(|fixed| fixed.chars().filter(|&c| is_letter(c)).map(alphabet))
+                .collect();
+            found.sort_unstable();
+            found.dedup();
+            found
+        })
+    };
+    let stray = |k: usize| {
+        let (range, fixed) = &runs[k];
+        if fixed.chars().any(is_cjk) || touches(k) {
+            return false;
+        }
+        let alien = |g: char| !fixed.chars().any(|c| is_letter(c) && alphabet(c) == alphabet(g));
+        let vouched = || {
+            let letters = fixed.chars().filter(|&c| is_letter(c));
+            letters.map(alphabet).any(|a| words().binary_search(&a).is_ok())
+        };
+        // Punctuation stands beside any letter (`«` of `Â«`).
+        let wordlike = fixed.chars().any(|c| is_letter(c) || is_mark(c));
+        let mut aliens = glued(range).filter(|&g| wordlike && alien(g));
+        if aliens.any(|g| is_cjk(g) || !vouched()) {
+            return true;
+        }
+        // The nearest letters, and whether each stays (is in no run).
+        let in_run = |at: usize| {
+            let k = runs.partition_point(|(r, _)| r.end <= at);
+            runs.get(k).is_some_and(|(r, _)| r.start <= at)
+        };
+        let nearest = |chars: &mut dyn Iterator<Item = (usize, char)>| {
+            let found = chars.take(score::CONTEXT).find(|&(_, c)| is_letter(c));
+            found.map(|(at, c)| (c, !in_run(at)))
+        };
+        let sides = [
+            nearest(&mut line[..range.start].char_indices().rev()),
+            nearest(&mut line[range.end..].char_indices().map(|(i, c)| (range.end + i, c))),
+        ];
+        let (mut cjk, mut ascii) = (0, 0);
+        for &(c, stays) in sides.iter().flatten() {
+            match (is_cjk(c) && stays, c.is_ascii()) {
+                (true, _) => cjk += 1,
+                (_, true) => ascii += 1,
+                _ => return false,
+            }
+        }
+        let latin = fixed.chars().any(is_latin_beyond_ascii);
+        cjk > 0 && (ascii == 0 || !latin)
+    };
+    let keep: Vec<bool> = (0..runs.len()).map(|k| !stray(k)).collect();
+    runs.into_iter().zip(keep).filter_map(|(run, keep)| keep.then_some(run)).collect()
+}
+
+/// The alphabet of a letter, coarsely: Latin, Greek, Cyrillic, Armenian,
+/// Hebrew and Arabic with their extensions; any other by its block of 128
+/// code points.
+fn alphabet(c: char) -> u32 {
+    match u32::from(c) {
+        0..=0x2AF | 0x1E00..=0x1EFF => 0,
+        0x370..=0x3FF | 0x1F00..=0x1FFF => 1,
+        0x400..=0x52F | 0x1C80..=0x1C8F | 0x2DE0..=0x2DFF | 0xA640..=0xA69F => 2,
+        0x530..=0x58F => 3,
+        0x590..=0x5FF | 0xFB1D..=0xFB4F => 4,
+        0x600..=0x6FF | 0x750..=0x77F | 0x8A0..=0x8FF | 0xFB50..=0xFDFF | 0xFE70..=0xFEFF => 5,
+        u => 0x100 + (u >> 7),
+    }
+}
+
+/// A Latin letter with a diacritic or beyond ASCII's (Latin-1 to Latin
+/// Extended-B, Latin Extended Additional).
+fn is_latin_beyond_ascii(c: char) -> bool {
+    matches!(c, '\u{C0}'..='\u{24F}' | '\u{1E00}'..='\u{1EFF}') && is_letter(c)
+}
+
 /// `line` with `runs` (sorted, not overlapping) undone once.
 fn undone(line: &str, runs: &[(Range<usize>, String)]) -> String {
     let mut out = String::with_capacity(line.len());
@@ -970,6 +1103,7 @@ fn proposals(line: &str, lost: LostSpaces) -> ByVia {
             });
             (via, runs.collect())
         })
+        .map(|(via, found)| (via, without_stray_readings(line, found)))
         .filter(|(_, found): &(Via, Runs)| !found.is_empty())
         .collect();
     if runs.is_empty() {
@@ -1242,6 +1376,13 @@ mod tests {
     }
 
     #[test]
+    fn each_encoding_is_at_its_index() {
+        for (i, via) in Via::ALL.into_iter().enumerate() {
+            assert_eq!(via.index(), i, "{via:?}");
+        }
+    }
+
+    #[test]
     fn reverse_tables_cover_the_high_half() {
         assert_eq!(reverse_table(Via::Windows1251).len(), 128);
         // windows-1252's 128 characters and the 27 C1 controls it maps elsewhere.
@@ -1259,7 +1400,7 @@ mod tests {
         let mut tabled = [0; 4];
         let mut uncached = [0; 4];
         for via in Via::ALL {
-            for c in (0..TABLED).filter_map(char::from_u32) {
+            for c in (0..0x11000).filter_map(char::from_u32) {
                 let len = via.encode(c, &mut tabled);
                 assert_eq!(len, via.encode_uncached(c, &mut uncached), "{via:?} {c:?}");
                 let n = len.unwrap_or(0);
@@ -1405,6 +1546,27 @@ mod tests {
         assert!(repair_text("I love it â¤ï¸ so much").is_empty());
         // A lone lead byte is no evidence of a dropped byte.
         assert!(repair_text("Ãfrica e Ãsia são continentes").is_empty());
+    }
+
+    #[test]
+    fn runs_chance_makes_in_clean_text_are_not_weighed() {
+        let kept = |via: Via, line: &str| {
+            let runs = encodable_runs(via, line);
+            assert!(!runs.is_empty(), "{via:?} {line}");
+            without_stray_readings(line, runs).len()
+        };
+        // GBK `CA B9` of 使 and `D6 A4` of 证 are UTF-8 (`ʹ`, `֤`) among
+        // ideographs; so is KOI8-R `щё` (U+0323) inside a Russian word.
+        assert_eq!(kept(Via::Gbk, "采取这些措施使用户的证书有效"), 0);
+        assert_eq!(kept(Via::Gbk, "如果 es 指明要删除"), 0);
+        assert_eq!(kept(Via::Koi8R, "ещё раз"), 0);
+        // Mojibake stays a run: `é` after an ASCII letter, and Arabic read
+        // as GBK, whose words are runs with runs beside them.
+        assert_eq!(kept(Via::Gbk, "caf茅 au lait"), 1);
+        assert_eq!(kept(Via::Gbk, "丕賱毓乇亘賷丞 賱睾丞"), 2);
+        // Cut in the middle of a word, the rest in its alphabet: `Ø¨` (ب)
+        // before `روفايلين`.
+        assert_eq!(kept(Via::Windows1252, "Ø¨روفايلين"), 1);
     }
 
     #[test]

@@ -30,6 +30,12 @@ impl Units {
         self.starts.push(self.bytes.len());
     }
 
+    /// Removes every unit.
+    pub(crate) fn clear(&mut self) {
+        self.bytes.clear();
+        self.starts.truncate(1);
+    }
+
     pub(crate) fn len(&self) -> usize {
         self.starts.len() - 1
     }
