@@ -1164,15 +1164,22 @@ impl Detector {
 /// Each reading's probability of decoding the bytes right: a softmax of how
 /// many bits each is `behind` the best (`temperature` bits per halving),
 /// summed over the readings that decode them alike (`decodings`: a label of
-/// each reading's decoding, below `behind.len() + 1`).
+/// each reading's decoding, below `behind.len() + 1`). Counted from the
+/// best, whatever it is behind by: a lone reading far behind an absent one
+/// (a URL's broken UTF-8, 100 NULs long) is certain, not 0 / 0; a reading
+/// whose cost is infinite or not a number is impossible.
 pub(crate) fn confidences(behind: &[f64], decodings: &[usize], temperature: f64) -> Vec<f32> {
-    let weights: Vec<f64> = behind.iter().map(|b| (-b / temperature).exp2()).collect();
+    let best = behind.iter().copied().filter(|b| b.is_finite()).fold(f64::INFINITY, f64::min);
+    let best = if best.is_finite() { best } else { 0.0 };
+    let weight = |b: f64| if b.is_finite() { (-(b - best) / temperature).exp2() } else { 0.0 };
+    let weights: Vec<f64> = behind.iter().map(|&b| weight(b)).collect();
     let total: f64 = weights.iter().sum();
     let mut alike = vec![0f64; behind.len() + 1];
     for (&label, w) in decodings.iter().zip(&weights) {
         alike[label] += w;
     }
-    decodings.iter().map(|&label| (alike[label] / total) as f32).collect()
+    let share = |label: usize| if total > 0.0 { alike[label] / total } else { 0.0 };
+    decodings.iter().map(|&label| share(label) as f32).collect()
 }
 
 /// The next checkpoint after `offset`: at 16 bytes, then at each power of
@@ -1214,6 +1221,17 @@ pub fn tlds() -> Vec<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn confidences_are_probabilities_however_far_behind() {
+        let t = TEMPERATURE;
+        assert_eq!(confidences(&[5000.0], &[0], t), [1.0]);
+        assert_eq!(confidences(&[-5000.0, 0.0], &[0, 1], t), [1.0, 0.0]);
+        let two = confidences(&[3000.0, 3000.0 + t], &[0, 1], t);
+        assert!((two[0] - 2.0 / 3.0).abs() < 1e-6 && (two[1] - 1.0 / 3.0).abs() < 1e-6, "{two:?}");
+        assert_eq!(confidences(&[f64::NAN, 0.0], &[0, 1], t), [0.0, 1.0]);
+        assert_eq!(confidences(&[f64::NAN], &[0], t), [0.0]);
+    }
 
     #[test]
     fn the_hints_known_are_listed_and_recognised() {

@@ -703,6 +703,21 @@ mod tests {
     }
 
     #[test]
+    fn broken_utf8_after_many_nuls_has_a_confidence() {
+        // Found by the `url` fuzz target: the only reading, broken UTF-8, so
+        // far behind nothing that its weight was 0 and its confidence 0 / 0.
+        let mut url = vec![0; 108];
+        url.extend_from_slice(b"\xE7\xBE2");
+        for decoder in [UrlDecoder::new(), UrlDecoder::new().tld("jp")] {
+            let found = decoder.decode(&url);
+            assert!(found.url.ends_with("%E7%BE2"), "{}", found.url);
+            for c in &found.components {
+                assert!((0.0..=1.0).contains(&c.confidence), "{c:?}");
+            }
+        }
+    }
+
+    #[test]
     fn ascii_urls_are_unchanged() {
         for url in [
             &b"http://example.com/a/b?c=d&e=%20f#g"[..],
