@@ -1091,8 +1091,11 @@ fn proposals(line: &str, lost: LostSpaces) -> ByVia {
         .into_iter()
         .map(|via| {
             if via == Via::Windows1252 {
-                let mut runs = windows_1252_runs(line, &groups, lost);
-                runs.extend(c1_controls(line, &runs));
+                // C1 controls are not UTF-8 by chance: none is set aside.
+                let runs = windows_1252_runs(line, &groups, lost);
+                let c1 = c1_controls(line, &runs);
+                let mut runs = without_stray_readings(line, runs);
+                runs.extend(c1);
                 runs.sort_unstable_by_key(|(r, _)| r.start);
                 return (via, runs);
             }
@@ -1101,9 +1104,8 @@ fn proposals(line: &str, lost: LostSpaces) -> ByVia {
                 let runs = encodable_runs(via, &line[first..last]).into_iter();
                 runs.map(move |(r, fixed)| (first + r.start..first + r.end, fixed))
             });
-            (via, runs.collect())
+            (via, without_stray_readings(line, runs.collect()))
         })
-        .map(|(via, found)| (via, without_stray_readings(line, found)))
         .filter(|(_, found): &(Via, Runs)| !found.is_empty())
         .collect();
     if runs.is_empty() {
