@@ -309,9 +309,9 @@ const FRAGMENTS_SCORED: usize = 64;
 fn utf8_fragments(bytes: &[u8]) -> Option<Vec<std::ops::Range<usize>>> {
     let (mut sequences, mut malformed) = (Vec::new(), Vec::new());
     let mut at = 0;
-    for chunk in bytes.utf8_chunks() {
+    for (valid, invalid) in crate::detect::utf8_chunks(bytes) {
         // Valid UTF-8: each lead byte starts a sequence, as long as it says.
-        let valid = chunk.valid().as_bytes();
+        let valid = valid.as_bytes();
         if !valid.is_ascii() {
             for (i, &b) in valid.iter().enumerate().filter(|(_, &b)| b >= 0xC0) {
                 sequences.push(at + i..at + i + crate::detect::sequence_len(b));
@@ -319,7 +319,6 @@ fn utf8_fragments(bytes: &[u8]) -> Option<Vec<std::ops::Range<usize>>> {
         }
         at += valid.len();
         // One malformed sequence, or a sequence cut by the end (not malformed).
-        let invalid = chunk.invalid();
         let cut = at + invalid.len() == bytes.len()
             && std::str::from_utf8(invalid).is_err_and(|e| e.error_len().is_none());
         if !invalid.is_empty() && !cut {

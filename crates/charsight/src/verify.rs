@@ -139,10 +139,9 @@ fn decode_and_measure(charset: Charset, sample: &[u8], complete: bool) -> Verifi
     // either way), between malformed sequences as the decoder delimits them.
     if charset == Charset::Utf8 {
         let mut at = 0;
-        for chunk in sample.utf8_chunks() {
-            measure(chunk.valid(), &mut v);
-            at += chunk.valid().len();
-            let bad = chunk.invalid();
+        for (valid, bad) in crate::detect::utf8_chunks(sample) {
+            measure(valid, &mut v);
+            at += valid.len();
             let pending = !complete
                 && at + bad.len() == sample.len()
                 && std::str::from_utf8(bad).is_err_and(|e| e.error_len().is_none());

@@ -64,7 +64,7 @@ use crate::Charset;
 pub use self::binary::Ebcdic;
 pub(crate) use self::text::language_cost;
 pub use self::text::{language_costs, plausibility, LanguageCosts, Plausibility};
-pub(crate) use self::utf8::sequence_len;
+pub(crate) use self::utf8::{chunks as utf8_chunks, sequence_len};
 
 /// A single-byte or Unicode reading this far behind the best (in steps)
 /// stops being scored, once there is some evidence. (The double-byte
