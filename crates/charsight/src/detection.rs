@@ -183,7 +183,9 @@ pub struct Candidate {
     /// For a declared encoding the detector ruled out or ranks below its
     /// pick, and for the detector's leader that was ruled out
     /// ([`Guess::leader_ruled_out`]),
-    /// unless too many of its sequences are malformed to take it at all:
+    /// unless too many of its sequences are malformed to take it at all or
+    /// (a declaration) the bytes' valid UTF-8 refutes it whatever its text
+    /// ([`Doubt::ValidUtf8`]):
     /// how many bits the text it decodes costs more than the text of the
     /// detector's pick, each malformed sequence and C1 control charged as a
     /// control character (less than 0 when it reads better).

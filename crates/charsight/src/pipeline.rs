@@ -173,7 +173,10 @@ fn candidates(
             && pick.is_some_and(|p| p.confidence >= 0.5)
             && reading.is_some_and(|r| pick.is_some_and(|p| r.confidence < p.confidence));
         let text = !guess.binary && (c.charset != Charset::Utf8 || behind_pick);
-        let weighed = (leader || is_declared) && (ruled_out || behind_pick);
+        // A declaration the valid UTF-8 refutes is not weighed: its text
+        // could not save it. (The leader is, for the stray bytes rule.)
+        let needed = leader || (is_declared && !refuted_by_utf8(c, utf8_sequences));
+        let weighed = needed && (ruled_out || behind_pick);
         if weighed && text && !too_malformed(c, is_declared) {
             let best = *best.get_or_init(|| pick.map(|b| bits(b.charset)));
             let read = weigh(c.charset, sample);
@@ -266,6 +269,18 @@ fn differing_byte_values(sample: &[u8], a: Charset, b: Charset) -> (usize, usize
     (values, lone)
 }
 
+/// Whether the bytes' valid UTF-8 (`utf8_sequences` multibyte sequences, or
+/// 0 where they are not valid UTF-8) refutes `candidate`, a legacy
+/// ASCII-compatible reading of bytes beyond ASCII ([`Doubt::ValidUtf8`]):
+/// whatever its text reads like.
+fn refuted_by_utf8(candidate: &Candidate, utf8_sequences: u64) -> bool {
+    let v = &candidate.verification;
+    candidate.charset != Charset::Utf8
+        && candidate.charset.is_ascii_compatible()
+        && (v.non_ascii > 0 || v.malformed > 0)
+        && utf8_sequences >= UTF8_SEQUENCES
+}
+
 /// Why `candidate`'s decode is not believed, if it is not. A `declared`
 /// one's text must read worse than the detector's pick's by `margin`
 /// ([`refuting_margin`]; `None`: the models cannot refute it).
@@ -284,10 +299,7 @@ fn doubt(
         // ASCII reads alike in every ASCII-compatible encoding.
         return None;
     }
-    if candidate.charset != Charset::Utf8
-        && candidate.charset.is_ascii_compatible()
-        && utf8_sequences >= UTF8_SEQUENCES
-    {
+    if refuted_by_utf8(candidate, utf8_sequences) {
         return Some(Doubt::ValidUtf8);
     }
     if guess.ascii {
