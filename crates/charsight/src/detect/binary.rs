@@ -378,15 +378,30 @@ fn wide_structure(bytes: &[u8], charset: Charset) -> bool {
             }
         }
     }
-    if whole.is_empty() {
+    // Each condition on the characters is a pass of its own over them, in
+    // order of cost, decoded anew each time: no copy of them is kept.
+    let chars = || wide_chars(whole, charset);
+    // A unit each at most (a surrogate pair is two).
+    let most = whole.len() / unit;
+    let (mut len, mut odd) = (0, 0);
+    for c in chars() {
+        match c {
+            None | Some('\0') => return false,
+            Some(c) if !is_text_char(c) => {
+                odd += 1;
+                // Too many, however few characters the units make.
+                if odd * 100 > most {
+                    return false;
+                }
+            }
+            Some(_) => {}
+        }
+        len += 1;
+    }
+    if len == 0 || odd * 100 > len {
         return false;
     }
-    let Some(chars) = wide_chars(whole, charset) else { return false };
-    let odd = chars.iter().filter(|&&c| !is_text_char(c)).count();
-    if chars.contains(&'\0') || odd * 100 > chars.len() {
-        return false;
-    }
-    if chars.len() < WIDE_JUDGED {
+    if len < WIDE_JUDGED {
         return true;
     }
     // Few blocks of 256 characters (one or two scripts and ASCII), or
@@ -399,7 +414,7 @@ fn wide_structure(bytes: &[u8], charset: Charset) -> bool {
         c => c as usize >> 8,
     };
     let mut blocks = [0u32; 0x1100];
-    chars.iter().for_each(|&c| blocks[block(c)] += 1);
+    chars().flatten().for_each(|c| blocks[block(c)] += 1);
     let mut top = [0u32; 4];
     for &count in &blocks {
         if count > top[3] {
@@ -407,21 +422,34 @@ fn wide_structure(bytes: &[u8], charset: Charset) -> bool {
             top.sort_unstable_by(|a, b| b.cmp(a));
         }
     }
-    if top.iter().sum::<u32>() as usize * 2 >= chars.len() {
+    if top.iter().sum::<u32>() as usize * 2 >= len {
         return true;
     }
-    let mut distinct = chars;
-    let len = distinct.len();
-    distinct.sort_unstable();
-    distinct.dedup();
-    distinct.len() * 2 <= len
+    distinct(chars().flatten()) * 2 <= len
+}
+
+/// How many different characters `chars` holds: a bit for each in the BMP,
+/// the others sorted.
+fn distinct(chars: impl Iterator<Item = char>) -> usize {
+    let mut bmp = vec![0u64; 0x10000 / 64];
+    let mut others = Vec::new();
+    for c in chars {
+        match usize::try_from(u32::from(c)) {
+            Ok(c) if c < 0x10000 => bmp[c / 64] |= 1 << (c % 64),
+            _ => others.push(c),
+        }
+    }
+    others.sort_unstable();
+    others.dedup();
+    let in_bmp: u32 = bmp.iter().map(|word| word.count_ones()).sum();
+    in_bmp as usize + others.len()
 }
 
 /// The characters of whole code units `bytes` in the wide form `charset`,
-/// or `None` if a unit is malformed (a lone surrogate, a value past
+/// `None` for each malformed unit (a lone surrogate, a value past
 /// U+10FFFF), as its decoder reads them.
-fn wide_chars(bytes: &[u8], charset: Charset) -> Option<Vec<char>> {
-    let unit = |chunk: &[u8]| -> u32 {
+fn wide_chars(bytes: &[u8], charset: Charset) -> impl Iterator<Item = Option<char>> + '_ {
+    let unit = move |chunk: &[u8]| -> u32 {
         match charset {
             Charset::Utf16Le => u32::from(u16::from_le_bytes([chunk[0], chunk[1]])),
             Charset::Utf16Be => u32::from(u16::from_be_bytes([chunk[0], chunk[1]])),
@@ -429,12 +457,11 @@ fn wide_chars(bytes: &[u8], charset: Charset) -> Option<Vec<char>> {
             _ => u32::from_be_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]),
         }
     };
-    if matches!(charset, Charset::Utf16Le | Charset::Utf16Be) {
-        let units = bytes.chunks_exact(2).map(|c| unit(c) as u16);
-        char::decode_utf16(units).collect::<Result<_, _>>().ok()
-    } else {
-        bytes.chunks_exact(4).map(|c| char::from_u32(unit(c))).collect()
-    }
+    let wide16 = matches!(charset, Charset::Utf16Le | Charset::Utf16Be);
+    let units16 = bytes.chunks_exact(2).take(if wide16 { usize::MAX } else { 0 });
+    let utf16 = char::decode_utf16(units16.map(move |c| unit(c) as u16)).map(Result::ok);
+    let units32 = bytes.chunks_exact(4).take(if wide16 { 0 } else { usize::MAX });
+    utf16.chain(units32.map(move |c| char::from_u32(unit(c))))
 }
 
 /// The fewest characters whose blocks and repetition [`wide_structure`] weighs.
@@ -472,7 +499,7 @@ mod tests {
                 let whole = &bytes[..bytes.len() / unit * unit];
                 let (text, malformed) = charset.decode(whole);
                 let expected = (!malformed).then(|| text.chars().collect::<Vec<_>>());
-                proptest::prop_assert_eq!(wide_chars(whole, charset), expected);
+                proptest::prop_assert_eq!(wide_chars(whole, charset).collect::<Option<Vec<_>>>(), expected);
             }
         }
     }
