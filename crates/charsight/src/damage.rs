@@ -58,8 +58,18 @@ pub(crate) const WEIGHED_BYTES: usize = 16 * 1024;
 /// ([`WEIGHED_BYTES`]) is, each malformed sequence a U+FFFD (which the
 /// models charge as a control character).
 pub(crate) fn weigh(charset: Charset, sample: &[u8]) -> Plausibility {
-    let sample = &sample[..sample.len().min(WEIGHED_BYTES)];
-    crate::detect::plausibility(&charset.decode(sample).0)
+    crate::detect::plausibility(&weighed_text(charset, sample))
+}
+
+/// The bits of [`weigh`] when they are at most `limit`; `None` when they
+/// are more (found in a fraction of the time when they are far more).
+pub(crate) fn weigh_within(charset: Charset, sample: &[u8], limit: f32) -> Option<f32> {
+    crate::detect::plausibility_bits_within(&weighed_text(charset, sample), limit)
+}
+
+/// The text [`weigh`] weighs.
+fn weighed_text(charset: Charset, sample: &[u8]) -> std::borrow::Cow<'_, str> {
+    charset.decode(&sample[..sample.len().min(WEIGHED_BYTES)]).0
 }
 
 /// Whether the bytes are UTF-8 though the detector's best reading is not

@@ -188,7 +188,9 @@ pub struct Candidate {
     /// ([`Doubt::ValidUtf8`]):
     /// how many bits the text it decodes costs more than the text of the
     /// detector's pick, each malformed sequence and C1 control charged as a
-    /// control character (less than 0 when it reads better).
+    /// control character (less than 0 when it reads better); at most 1000:
+    /// a reading that far behind is behind for every rule, and is not
+    /// scored further.
     ///
     /// [`Guess::leader_ruled_out`]: crate::detect::Guess::leader_ruled_out
     pub behind: Option<f32>,

@@ -31,6 +31,7 @@ use anstyle::{AnsiColor, Style};
 
 use crate::decode::{Errors, Fits};
 use crate::font::Declared;
+use crate::pipeline::FAR_BEHIND_BITS;
 use crate::repair::{Finding, FontScope, Kind, Leftover, RepairPolicy, Repairer};
 use crate::{Candidate, Charset, Detection, Engine, Policy, Rule};
 
@@ -450,6 +451,9 @@ fn candidate(p: Palette, c: &Candidate) -> String {
     }
     match c.behind {
         Some(bits) if bits < 0.0 => facts.push(format!("text {:.1} bits likelier", -bits)),
+        Some(bits) if bits >= FAR_BEHIND_BITS => {
+            facts.push(format!("text at least {bits:.0} bits less likely"))
+        }
         Some(bits) => facts.push(format!("text {bits:.1} bits less likely")),
         None => {}
     }

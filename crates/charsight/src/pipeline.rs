@@ -10,7 +10,7 @@
 //! declaration at the very start; and of an XML document (by media type, or
 //! by starting with `<?xml`) the XML declaration or the Appendix F pattern.
 
-use crate::damage::{self, too_malformed, weigh, UTF8_SEQUENCES, WEIGHED_BYTES};
+use crate::damage::{self, too_malformed, weigh, weigh_within, UTF8_SEQUENCES, WEIGHED_BYTES};
 use crate::detect::{Detector, Guess, Plausibility};
 use crate::detection::{Candidate, Detection, Doubt, Policy, Rule};
 use crate::font::{self, FontLayer};
@@ -179,9 +179,16 @@ fn candidates(
         let weighed = needed && (ruled_out || behind_pick);
         if weighed && text && !too_malformed(c, is_declared) {
             let best = *best.get_or_init(|| pick.map(|b| bits(b.charset)));
-            let read = weigh(c.charset, sample);
-            c.behind = best.map(|best| read.bits - best);
-            leader_read = leader_read.or(leader.then_some(read));
+            if leader {
+                let read = weigh(c.charset, sample);
+                c.behind = best.map(|best| read.bits - best);
+                leader_read = leader_read.or(Some(read));
+            } else {
+                // Scored only as far as it takes to tell that it is far behind.
+                let limit = best.map_or(f32::INFINITY, |best| best + FAR_BEHIND_BITS);
+                let read = weigh_within(c.charset, sample, limit);
+                c.behind = best.map(|best| read.map_or(FAR_BEHIND_BITS, |bits| bits - best));
+            }
         }
         // A declaration is refuted by its text only by a margin that grows
         // with the byte values read differently from the pick.
@@ -193,6 +200,14 @@ fn candidates(
     }
     (list, leader_read)
 }
+
+/// How far behind the detector's pick a weighed reading is scored
+/// ([`Candidate::behind`]): a reading at least this many bits behind is
+/// behind for every rule that weighs it (the widest margin, a declaration's
+/// [`refuting_margin`], is 148 bits), so it is not scored to the end, and
+/// its `behind` is this.
+pub(crate) const FAR_BEHIND_BITS: f32 = 1000.0;
+const _: () = assert!(FAR_BEHIND_BITS > IMPLAUSIBLE_BITS + 128.0 * IMPLAUSIBLE_BITS_PER_VALUE);
 
 /// How many of the detector's runners-up become candidates.
 const MAX_DETECTED_CANDIDATES: usize = 4;

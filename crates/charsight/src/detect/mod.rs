@@ -62,7 +62,7 @@ use self::unicode::{Utf8Reading, WideReading};
 use crate::Charset;
 
 pub use self::binary::Ebcdic;
-pub(crate) use self::text::language_cost;
+pub(crate) use self::text::{language_cost, plausibility_bits_within};
 pub use self::text::{language_costs, plausibility, LanguageCosts, Plausibility};
 pub(crate) use self::utf8::{chunks as utf8_chunks, sequence_len};
 

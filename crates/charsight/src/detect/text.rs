@@ -351,14 +351,15 @@ impl TextScorer {
     }
 
     /// Scores the class-bigram models alive over `events` (a text's, read
-    /// with [`TextScorer::read`], whose CJK cursors are scored). With
-    /// `best_only`, only the models that may be the best ([`TextScorer::best`])
-    /// are scored to the end: as costs only grow, a model that costs more
-    /// than one scored to the end (or a CJK one) stops there, dead, as soon
-    /// as its cost with what any model pays at least for the rest
-    /// ([`FloorCursor`]) does. The best cost and its language are those of
-    /// scoring every model.
-    fn score_bigrams(&mut self, events: &[Event], charges: &Charges, best_only: bool) {
+    /// with [`TextScorer::read`], whose CJK cursors are scored). With a
+    /// `limit`, only the models that may be the best ([`TextScorer::best`])
+    /// and cost at most `limit` are scored to the end: as costs only grow, a
+    /// model that costs more than one scored to the end (or a CJK one), or
+    /// than `limit`, stops there, dead, as soon as its cost with what any
+    /// model pays at least for the rest ([`FloorCursor`]) does. The best
+    /// cost is that of scoring every model when it is at most `limit`; with
+    /// no limit to speak of (`u64::MAX`), so is its language.
+    fn score_bigrams(&mut self, events: &[Event], charges: &Charges, limit: Option<u64>) {
         let run = |cursor: &mut Cursor, i: usize, events: &[Event]| {
             let mut c = *cursor;
             events.iter().for_each(|event| event.step_bigram(&mut c, i, &MODELS[i]));
@@ -366,7 +367,7 @@ impl TextScorer {
         };
         let mut cursors = std::mem::take(&mut self.cursors);
         let mut alive: Vec<usize> = (0..MODELS.len()).filter(|&i| cursors[i].alive).collect();
-        if best_only {
+        if let Some(limit) = limit {
             // The models likeliest on the first events go first, to set a
             // low bound early.
             let (head, tail) = events.split_at(events.len().min(HEAD_EVENTS));
@@ -394,7 +395,8 @@ impl TextScorer {
             // language ([`TextScorer::best`]): else the best of the others
             // names it and is scored to the end.
             let cjk = (MODELS.len()..cursors.len()).filter(|&i| cursors[i].alive && self.cjk_text);
-            let mut bound = cjk.map(|i| cost(&cursors[i], i, 0)).min().unwrap_or(u64::MAX);
+            let mut bound =
+                cjk.map(|i| cost(&cursors[i], i, 0)).min().unwrap_or(u64::MAX).min(limit);
             for i in alive {
                 let cursor = &mut cursors[i];
                 for (chunk, &rest) in tail.chunks(BOUND_EVERY).zip(&rest) {
@@ -637,7 +639,7 @@ impl Plausibility {
 /// assert_eq!(plausibility("plain").bits, 0.0);
 /// ```
 pub fn plausibility(text: &str) -> Plausibility {
-    let (scorer, charges, scored) = score_text_in(text, |_| true, true);
+    let (scorer, charges, scored) = score_text_in(text, |_| true, Some(u64::MAX));
     if scored == 0 {
         return Plausibility { language: None, bits: 0.0, scored: 0 };
     }
@@ -646,22 +648,45 @@ pub fn plausibility(text: &str) -> Plausibility {
     Plausibility { language, bits, scored }
 }
 
+/// The bits of [`plausibility`] when they are at most `limit`; `None` when
+/// they are more. The models stop as soon as they are known to cost more,
+/// so a text far less plausible than that costs a fraction of the time.
+/// (Its language is not told: the model that would name it may have
+/// stopped.)
+pub(crate) fn plausibility_bits_within(text: &str, limit: f32) -> Option<f32> {
+    if limit.is_nan() || limit < 0.0 {
+        return None; // No text costs less than nothing.
+    }
+    // (Saturating: an infinite limit is none.)
+    let steps = (limit * f32::from(STEPS_PER_BIT)).floor() as u64;
+    let (scorer, charges, scored) = score_text_in(text, |_| true, Some(steps));
+    if scored == 0 {
+        return Some(0.0);
+    }
+    // A model that stopped costs more than `limit` or than one that did
+    // not: the best of those that did not is the best of all when it is
+    // within the limit.
+    let (cost, _) = scorer.best(&charges);
+    let alive = scorer.cursors.iter().any(|c| c.alive);
+    (alive && cost <= steps).then(|| cost as f32 / f32::from(STEPS_PER_BIT))
+}
+
 /// Every model over `text` (with a space before and after), how many
 /// characters it scored, and the charges of the plain ASCII skipped: its
 /// stretches, and the language of its letters outside markup (as the
 /// detector charges them at its decision).
 fn score_text(text: &str) -> (TextScorer, Charges, usize) {
-    score_text_in(text, |_| true, false)
+    score_text_in(text, |_| true, None)
 }
 
 /// [`score_text`] with only the models `scored` says (by language index);
-/// the others are left dead at no cost. With `best_only`, only the models
-/// that may be the best are scored to the end, the others left dead
-/// ([`TextScorer::score_bigrams`]).
+/// the others are left dead at no cost. With a `limit`, only the models
+/// that may be the best and cost at most `limit` are scored to the end, the
+/// others left dead ([`TextScorer::score_bigrams`]).
 fn score_text_in(
     text: &str,
     scored: impl Fn(usize) -> bool,
-    best_only: bool,
+    limit: Option<u64>,
 ) -> (TextScorer, Charges, usize) {
     let mut scorer = TextScorer::new(false);
     for (i, cursor) in scorer.cursors.iter_mut().enumerate() {
@@ -679,7 +704,7 @@ fn score_text_in(
     }
     let scored = scorer.non_ascii() as usize;
     let charges = ascii_charges(text);
-    scorer.score_bigrams(&events, &charges, best_only);
+    scorer.score_bigrams(&events, &charges, limit);
     (scorer, charges, scored)
 }
 
@@ -790,7 +815,7 @@ pub fn language_costs(text: &str) -> LanguageCosts {
 /// of [`language_costs`] gives it, with only that language's models
 /// scored; `None` for a language without a model.
 pub(crate) fn language_cost(text: &str, language: &str) -> Option<f32> {
-    let (scorer, charges, scored) = score_text_in(text, |i| language_tag(i) == language, false);
+    let (scorer, charges, scored) = score_text_in(text, |i| language_tag(i) == language, None);
     if scored == 0 {
         return Some(0.0);
     }
@@ -933,8 +958,21 @@ mod tests {
             // Only the models that may be the best scored to the end: the
             // same best cost and language.
             let (cost, language) = scorer.best(&charges);
-            let (bounded, bounded_charges, _) = score_text_in(&text, |_| true, true);
+            let (bounded, bounded_charges, _) = score_text_in(&text, |_| true, Some(u64::MAX));
             assert_eq!(bounded.best(&bounded_charges), (cost, language), "{text}");
+        }
+    }
+
+    #[test]
+    fn within_a_limit_the_bits_are_the_same_or_none() {
+        let mojibake =
+            |text: &str| crate::Charset::Windows1252.decode(text.as_bytes()).0.into_owned();
+        for text in sample_texts().iter().flat_map(|t| [t.clone(), mojibake(t)]) {
+            let whole = plausibility(&text).bits;
+            for limit in [0.0, whole / 2.0, whole - 0.5, whole, whole + 1.0, f32::INFINITY] {
+                let expected = (whole <= limit).then_some(whole);
+                assert_eq!(plausibility_bits_within(&text, limit), expected, "{limit} {text}");
+            }
         }
     }
 
