@@ -140,7 +140,12 @@ fn decode_and_measure(charset: Charset, sample: &[u8], complete: bool) -> Verifi
     if charset == Charset::Utf8 {
         let mut at = 0;
         for (valid, bad) in crate::detect::utf8_chunks(sample) {
-            measure(valid, &mut v);
+            // Legacy text read as UTF-8 is mostly short stretches between
+            // malformed bytes, of ASCII (Latin) or nothing (Cyrillic).
+            match valid.is_ascii() {
+                true => v.chars += valid.len() as u64,
+                false => measure(valid, &mut v),
+            }
             at += valid.len();
             let pending = !complete
                 && at + bad.len() == sample.len()
