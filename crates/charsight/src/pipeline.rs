@@ -106,9 +106,9 @@ fn as_a_browser_reads(e: &mut Evidence) {
 fn candidates(
     evidence: &[Evidence],
     guess: &Guess,
-    sample: &[u8],
-    complete: bool,
+    verifier: &Sample,
 ) -> (Vec<Candidate>, Option<Plausibility>) {
+    let sample = verifier.bytes();
     let mut list: Vec<Candidate> = Vec::new();
     let mut add = |charset: Charset, source: Option<Source>| match list
         .iter_mut()
@@ -142,7 +142,6 @@ fn candidates(
     }
     let default = evidence.iter().find(|e| e.source == Source::Default).and_then(Evidence::usable);
     add(default.unwrap_or(Charset::Windows1252), Some(Source::Default));
-    let verifier = Sample::new(sample, complete);
     for c in &mut list {
         c.verification = verifier.verify(c.charset);
     }
@@ -396,11 +395,14 @@ pub(crate) fn decide(
     // throughout), nor EBCDIC text any that the analysis knows (stray bytes
     // and UTF-8 fragments in ASCII-based text).
     let unread = guess.binary || guess.ebcdic.is_some();
-    let fragments =
-        if unread { None } else { damage::without_fragments(|| engine.detector(), sample, &guess) };
+    let verifier = Sample::new(sample, complete);
+    let fragments = match unread {
+        true => None,
+        false => damage::without_fragments(|| engine.detector(), &verifier, &guess),
+    };
     let utf8_larger = fragments.as_ref().map(|f| f.utf8_larger);
     let guess = fragments.map_or(guess, |f| f.guess);
-    let (mut candidates, leader_read) = candidates(&evidence, &guess, sample, complete);
+    let (mut candidates, leader_read) = candidates(&evidence, &guess, &verifier);
     let find = |candidates: &[Candidate], charset: Charset| {
         candidates
             .iter()

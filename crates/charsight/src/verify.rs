@@ -73,18 +73,54 @@ pub(crate) struct Sample<'a> {
     bytes: &'a [u8],
     complete: bool,
     histogram: std::cell::OnceCell<Box<[u64; 256]>>,
+    utf8: std::cell::OnceCell<Utf8Scan>,
+}
+
+/// The sample read as UTF-8 once, for its verification and for the damage
+/// analysis ([`Sample::utf8_invalid`]): legacy text is a malformed sequence
+/// every few bytes, slow to find.
+struct Utf8Scan {
+    verification: Verification,
+    invalid: Vec<std::ops::Range<usize>>,
+    cut: bool,
 }
 
 impl<'a> Sample<'a> {
     /// `complete` says that `bytes` is the whole input, so a sequence cut at
     /// its end is malformed; otherwise it is the start of one that continues.
     pub(crate) fn new(bytes: &'a [u8], complete: bool) -> Sample<'a> {
-        Sample { bytes, complete, histogram: std::cell::OnceCell::new() }
+        Sample {
+            bytes,
+            complete,
+            histogram: std::cell::OnceCell::new(),
+            utf8: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// The bytes.
+    pub(crate) fn bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    /// The sample's invalid stretches as UTF-8, each a malformed sequence
+    /// as [`<[u8]>::utf8_chunks`] delimits them, and whether the last is a
+    /// sequence cut by the end of the sample (malformed only if the sample
+    /// is the whole input).
+    pub(crate) fn utf8_invalid(&self) -> (&[std::ops::Range<usize>], bool) {
+        let scan = self.utf8_scan();
+        (&scan.invalid, scan.cut)
+    }
+
+    fn utf8_scan(&self) -> &Utf8Scan {
+        self.utf8.get_or_init(|| scan_utf8(self.bytes, self.complete))
     }
 
     /// Decodes the sample with `charset` (or, for a single-byte charset,
     /// sums its byte values' figures) and measures the result.
     pub(crate) fn verify(&self, charset: Charset) -> Verification {
+        if charset == Charset::Utf8 {
+            return self.utf8_scan().verification.clone();
+        }
         if !charset.is_single_byte() {
             return decode_and_measure(charset, self.bytes, self.complete);
         }
@@ -132,33 +168,42 @@ pub fn verify(charset: Charset, sample: &[u8], complete: bool) -> Verification {
     Sample::new(sample, complete).verify(charset)
 }
 
-/// Decodes `sample` with `charset` and measures the text.
+/// Reads `sample` as UTF-8 and measures it: its valid stretches are their
+/// own text (a BOM is not stripped either way), between malformed
+/// sequences as the decoder delimits them. `complete` says that the sample
+/// is the whole input, so a sequence cut at its end is malformed.
+fn scan_utf8(sample: &[u8], complete: bool) -> Utf8Scan {
+    let mut v = Verification::default();
+    let (mut invalid, mut cut) = (Vec::new(), false);
+    let mut at = 0;
+    for (valid, bad) in crate::detect::utf8_chunks(sample) {
+        // Legacy text read as UTF-8 is mostly short stretches between
+        // malformed bytes, of ASCII (Latin) or nothing (Cyrillic).
+        match valid.is_ascii() {
+            true => v.chars += valid.len() as u64,
+            false => measure(valid, &mut v),
+        }
+        at += valid.len();
+        if bad.is_empty() {
+            continue;
+        }
+        cut = at + bad.len() == sample.len()
+            && std::str::from_utf8(bad).is_err_and(|e| e.error_len().is_none());
+        if complete || !cut {
+            v.malformed += 1;
+            v.malformed_bytes += bad.len() as u64;
+            v.first_malformed.get_or_insert(at as u64);
+        }
+        invalid.push(at..at + bad.len());
+        at += bad.len();
+    }
+    Utf8Scan { verification: v, invalid, cut }
+}
+
+/// Decodes `sample` with `charset` (not UTF-8: [`scan_utf8`]) and measures
+/// the text.
 fn decode_and_measure(charset: Charset, sample: &[u8], complete: bool) -> Verification {
     let mut v = Verification::default();
-    // UTF-8's valid stretches are their own text (a BOM is not stripped
-    // either way), between malformed sequences as the decoder delimits them.
-    if charset == Charset::Utf8 {
-        let mut at = 0;
-        for (valid, bad) in crate::detect::utf8_chunks(sample) {
-            // Legacy text read as UTF-8 is mostly short stretches between
-            // malformed bytes, of ASCII (Latin) or nothing (Cyrillic).
-            match valid.is_ascii() {
-                true => v.chars += valid.len() as u64,
-                false => measure(valid, &mut v),
-            }
-            at += valid.len();
-            let pending = !complete
-                && at + bad.len() == sample.len()
-                && std::str::from_utf8(bad).is_err_and(|e| e.error_len().is_none());
-            if !bad.is_empty() && !pending {
-                v.malformed += 1;
-                v.malformed_bytes += bad.len() as u64;
-                v.first_malformed.get_or_insert(at as u64);
-            }
-            at += bad.len();
-        }
-        return v;
-    }
     let mut text = String::new();
     let mut decoder = charset.new_decoder();
     decoder.decode_to_string(sample, &mut text, complete, |_, m| {
