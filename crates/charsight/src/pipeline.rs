@@ -190,8 +190,10 @@ fn candidates(
             }
         }
         // A declaration is refuted by its text only by a margin that grows
-        // with the byte values read differently from the pick.
+        // with the byte values read differently from the pick. (Only a
+        // reading weighed by its text has one to meet.)
         let margin = match pick {
+            _ if c.behind.is_none() => None,
             Some(p) if is_declared => refuting_margin(sample, c.charset, p.charset),
             _ => Some(IMPLAUSIBLE_BITS),
         };
@@ -297,7 +299,8 @@ fn refuted_by_utf8(candidate: &Candidate, utf8_sequences: u64) -> bool {
 
 /// Why `candidate`'s decode is not believed, if it is not. A `declared`
 /// one's text must read worse than the detector's pick's by `margin`
-/// ([`refuting_margin`]; `None`: the models cannot refute it).
+/// ([`refuting_margin`]; `None`: the models cannot refute it; looked at
+/// only for a reading weighed by its text, [`Candidate::behind`]).
 fn doubt(
     candidate: &Candidate,
     declared: bool,
