@@ -824,13 +824,10 @@ impl Detector {
             push(*entry, cost + cut(self.utf8_valid.is_truncated()), language);
         }
         for (entry, w) in self.wide.iter().filter(|(e, _)| legal(*e)) {
-            // At the decision, the letters of its own ASCII text weigh its
-            // languages, as the byte scan's weigh the other readings'.
-            let (cost, language) = if charges.has_pairs() {
-                w.scorer.best(&self.own_charges.clone().with_pairs(&w.pairs))
-            } else {
-                w.scorer.best(&self.own_charges)
-            };
+            // The letters of its own ASCII text weigh its languages, as the
+            // byte scan's weigh the other readings' at the decision (and at
+            // the checkpoints too, where those are left out).
+            let (cost, language) = w.scorer.best(&self.own_charges.clone().with_pairs(&w.pairs));
             push(*entry, cost + cut(w.incomplete()), language);
         }
         for (entry, i) in self.iso2022.iter().filter(|(e, i)| i.switched && legal(*e)) {
@@ -1207,7 +1204,7 @@ pub fn knows_tld(tld: &str) -> bool {
 
 /// The language tags the detector has models for, sorted.
 pub fn languages() -> Vec<&'static str> {
-    let mut tags: Vec<&str> = (0..score::language_count()).map(score::language_tag).collect();
+    let mut tags: Vec<&str> = (0..score::LANGUAGES).map(score::language_tag).collect();
     tags.sort_unstable();
     tags.dedup();
     tags
