@@ -74,12 +74,13 @@ fn is_letter(model: &Model, c: u8) -> bool {
 pub(super) const CASE_AFTER: [[[u8; 2]; 2]; 2] = [[[0, 0], [0, 0]], [[1, 1], [2, 3]]];
 
 impl Cursor {
-    /// Starts over after a character of class `class` (with the [`UPPER`]
-    /// flag) that followed a non-letter.
+    /// Starts over after a character of shared class `class` (with the
+    /// [`UPPER`] flag) that followed a non-letter: the same in every model,
+    /// as a shared class is a letter in all or in none.
     #[inline]
-    pub fn restart(&mut self, model: &Model, class: u8) {
+    pub fn restart(&mut self, class: u8) {
         let c = class & !UPPER;
-        self.case = CASE_AFTER[usize::from(is_letter(model, c))][usize::from(class >> 7)][0];
+        self.case = CASE_AFTER[usize::from(shared_letter(c))][usize::from(class >> 7)][0];
         self.prev = c;
     }
 

@@ -99,13 +99,6 @@ struct Group {
     dirty: bool,
 }
 
-impl Group {
-    /// The cursor of model `model`, one of `needed`.
-    fn cursor(&self, model: u32) -> &Shared {
-        &self.cursors[(self.needed & below(model)).count_ones() as usize]
-    }
-}
-
 /// The groups' cursors charged ([`SingleScorer::charged`]): group `g`'s
 /// model `m` at `costs[starts[g] + index[g][m]]`, (as a language of the
 /// encoding, as a foreign one).
@@ -179,12 +172,14 @@ impl SingleScorer {
         let (group, from) = (&self.groups[g], &self.groups[source]);
         let needed = group.members.iter().fold(0, |m, &e| m | encodings[e].live);
         let mut cursors = Vec::with_capacity(needed.count_ones() as usize);
+        // The source's cursors are in model order too: walked alongside.
+        let mut sources = from.cursors.iter().peekable();
         for model in bits(needed) {
             let member = group.members.iter().find(|&&e| encodings[e].live >> model & 1 == 1);
-            let cursor = if from.needed >> model & 1 == 1 {
-                from.cursor(model).cursor
-            } else {
-                Cursor::default()
+            while sources.next_if(|s| u32::from(s.model) < model).is_some() {}
+            let cursor = match sources.peek() {
+                Some(s) if u32::from(s.model) == model => s.cursor,
+                _ => Cursor::default(),
             };
             let (classes, emissions) =
                 member.map_or((&[ILLEGAL; 128], &[0; 128]), |&e| encodings[e].tables(model));
@@ -283,7 +278,7 @@ impl SingleScorer {
                 // A copy, kept in registers.
                 let mut c = shared.cursor;
                 if let Some(class) = start {
-                    c.restart(model, class);
+                    c.restart(class);
                 }
                 let mut before = self.last;
                 for &b in run {
@@ -315,7 +310,8 @@ impl SingleScorer {
     fn charged(&self, charges: &Charges) -> Charged {
         let mut starts = Vec::with_capacity(self.groups.len());
         let mut index = Vec::with_capacity(self.groups.len());
-        let mut costs = Vec::new();
+        let cursors = self.groups.iter().map(|g| g.cursors.len()).sum();
+        let mut costs = Vec::with_capacity(cursors);
         for group in &self.groups {
             starts.push(costs.len());
             let mut at = [0; 64];
