@@ -87,8 +87,9 @@ struct Shared {
 /// Encodings that decode the bytes seen alike, and their cursors.
 #[derive(Clone, Debug)]
 struct Group {
-    /// Indices into `SingleScorer::encodings`.
-    members: Vec<usize>,
+    /// Indices into `SingleScorer::encodings` (bit per index, so that
+    /// splitting a group allocates no lists).
+    members: u64,
     /// The models of `cursors` (bit per model index): model `m` is
     /// `cursors[(needed & below(m)).count_ones()]`.
     needed: u64,
@@ -151,7 +152,7 @@ impl SingleScorer {
             .collect();
         // Nothing seen: every encoding reads alike.
         let all = Group {
-            members: (0..encodings.len()).collect(),
+            members: (0..encodings.len()).fold(0, |m, e| m | 1 << e),
             needed: 0,
             cursors: Vec::new(),
             dirty: true,
@@ -168,21 +169,23 @@ impl SingleScorer {
     /// member that pairs with it.
     fn refresh(&mut self, g: usize, source: usize) {
         let encodings = &self.encodings;
-        self.groups[g].members.retain(|&e| encodings[e].alive);
+        let members = bits(self.groups[g].members).filter(|&e| encodings[e as usize].alive);
+        self.groups[g].members = members.fold(0, |m, e| m | 1 << e);
         let (group, from) = (&self.groups[g], &self.groups[source]);
-        let needed = group.members.iter().fold(0, |m, &e| m | encodings[e].live);
+        let members = || bits(group.members).map(|e| &encodings[e as usize]);
+        let needed = members().fold(0, |m, e| m | e.live);
         let mut cursors = Vec::with_capacity(needed.count_ones() as usize);
         // The source's cursors are in model order too: walked alongside.
         let mut sources = from.cursors.iter().peekable();
         for model in bits(needed) {
-            let member = group.members.iter().find(|&&e| encodings[e].live >> model & 1 == 1);
+            let member = members().find(|e| e.live >> model & 1 == 1);
             while sources.next_if(|s| u32::from(s.model) < model).is_some() {}
             let cursor = match sources.peek() {
                 Some(s) if u32::from(s.model) == model => s.cursor,
                 _ => Cursor::default(),
             };
             let (classes, emissions) =
-                member.map_or((&[ILLEGAL; 128], &[0; 128]), |&e| encodings[e].tables(model));
+                member.map_or((&[ILLEGAL; 128], &[0; 128]), |e| e.tables(model));
             cursors.push(Shared { model: model as u8, classes, emissions, cursor });
         }
         let group = &mut self.groups[g];
@@ -209,19 +212,20 @@ impl SingleScorer {
             super::bits(highs).all(|high| a.table().chars[high] == b.table().chars[high])
         };
         for g in 0..self.groups.len() {
-            let members = std::mem::take(&mut self.groups[g].members);
-            let mut live = members.iter().map(|&e| (e, &self.encodings[e])).filter(|x| x.1.alive);
+            let members = self.groups[g].members;
+            let encodings = &self.encodings;
+            let mut live = bits(members).map(|e| &encodings[e as usize]).filter(|e| e.alive);
             let first = live.next();
-            let whole = first.is_some_and(|(_, f)| {
-                read(f).is_some() && live.all(|(_, e)| read(e).is_some() && alike(f, e))
+            let whole = first.is_some_and(|f| {
+                read(f).is_some() && live.all(|e| read(e).is_some() && alike(f, e))
             });
             if whole || first.is_none() {
-                self.groups[g].members = members;
                 continue;
             }
             // They differ: one group per reading, the first keeps this one.
-            let mut parts: Vec<(u64, Vec<usize>)> = Vec::new();
-            for e in members {
+            // (hash, members, the first member)
+            let mut parts: Vec<(u64, u64, usize)> = Vec::new();
+            for e in bits(members).map(|e| e as usize) {
                 if !self.encodings[e].alive {
                     continue;
                 }
@@ -231,20 +235,19 @@ impl SingleScorer {
                     continue;
                 };
                 let encodings = &self.encodings;
-                let part = parts
-                    .iter_mut()
-                    .find(|p| p.0 == hash && alike(&encodings[p.1[0]], &encodings[e]));
+                let part =
+                    parts.iter_mut().find(|p| p.0 == hash && alike(&encodings[p.2], &encodings[e]));
                 match part {
-                    Some(part) => part.1.push(e),
-                    None => parts.push((hash, vec![e])),
+                    Some(part) => part.1 |= 1 << e,
+                    None => parts.push((hash, 1 << e, e)),
                 }
             }
             let mut parts = parts.into_iter();
-            self.groups[g].members = parts.next().map_or_else(Vec::new, |p| p.1);
+            self.groups[g].members = parts.next().map_or(0, |p| p.1);
             self.groups[g].dirty = true;
-            for (_, members) in parts {
-                for &e in &members {
-                    self.encodings[e].group = self.groups.len();
+            for (_, members, _) in parts {
+                for e in bits(members) {
+                    self.encodings[e as usize].group = self.groups.len();
                 }
                 let group = Group { members, needed: 0, cursors: Vec::new(), dirty: true };
                 self.groups.push(group);
@@ -453,8 +456,8 @@ mod tests {
 
     #[test]
     fn models_fit_a_mask_in_order() {
-        // A bit each in a `u64`.
-        assert!(MODELS.len() <= 64);
+        // A bit each in a `u64`, as the encodings in a group's members.
+        assert!(MODELS.len() <= 64 && SINGLE_BYTE.len() <= 64);
         for table in &SINGLE_BYTE {
             assert!(table.models.windows(2).all(|w| w[0].0 < w[1].0), "{}", table.charset);
         }
