@@ -361,6 +361,7 @@ static PAIR_CLASS: [u8; 128] = pair_classes();
 
 /// Only the first this many bytes of plain text are counted.
 const PAIR_SAMPLE: u32 = 4096;
+const _: () = assert!(PAIR_SAMPLE <= u16::MAX as u32);
 
 /// The language the plain ASCII text around the interesting bytes is
 /// written in: the pairs of letters in the first [`PAIR_SAMPLE`] bytes of
@@ -370,7 +371,9 @@ const PAIR_SAMPLE: u32 = 4096;
 /// (`più` in Italian text, not `pió`).
 #[derive(Clone, Debug)]
 pub(super) struct AsciiPairs {
-    counts: [u32; PAIR_CLASSES * PAIR_CLASSES],
+    /// How often each pair was counted (at most [`PAIR_SAMPLE`] times: a
+    /// `u16` keeps the readings' copies small).
+    counts: [u16; PAIR_CLASSES * PAIR_CLASSES],
     /// The pairs counted at least once (indices into `counts`, but the
     /// first, a word's start after a break), in the order first seen.
     seen: Vec<u16>,
@@ -429,7 +432,7 @@ impl AsciiPairs {
     fn charges(&self, out: &mut [u32; LANGUAGES]) {
         for (charge, costs) in out.iter_mut().zip(&ASCII_PAIRS) {
             *charge = (self.seen.iter().map(|&k| usize::from(k)))
-                .map(|k| self.counts[k] * u32::from(costs[k]))
+                .map(|k| u32::from(self.counts[k]) * u32::from(costs[k]))
                 .sum();
         }
         let best = out.iter().copied().min().unwrap_or(0);

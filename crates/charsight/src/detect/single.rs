@@ -123,6 +123,9 @@ pub(super) struct SingleScorer {
     /// The last byte of the run scored so far (a run may come in pieces):
     /// a symbol that repeats it continues a run of symbols.
     last: Option<u8>,
+    /// The cursor list the last [`SingleScorer::refresh`] replaced, for the
+    /// next to fill: refreshes seldom allocate.
+    spare: Vec<Shared>,
 }
 
 /// The high bytes of `run` (bit `b - 0x80`).
@@ -157,8 +160,14 @@ impl SingleScorer {
             cursors: Vec::new(),
             dirty: true,
         };
-        let mut scorer =
-            SingleScorer { encodings, groups: vec![all], seen: 0, pending: None, last: None };
+        let mut scorer = SingleScorer {
+            encodings,
+            groups: vec![all],
+            seen: 0,
+            pending: None,
+            last: None,
+            spare: Vec::new(),
+        };
         scorer.refresh(0, 0);
         scorer
     }
@@ -168,13 +177,15 @@ impl SingleScorer {
     /// (the group it split from, or itself), and each one's classes from a
     /// member that pairs with it.
     fn refresh(&mut self, g: usize, source: usize) {
+        let mut cursors = std::mem::take(&mut self.spare);
+        cursors.clear();
         let encodings = &self.encodings;
         let members = bits(self.groups[g].members).filter(|&e| encodings[e as usize].alive);
         self.groups[g].members = members.fold(0, |m, e| m | 1 << e);
         let (group, from) = (&self.groups[g], &self.groups[source]);
         let members = || bits(group.members).map(|e| &encodings[e as usize]);
         let needed = members().fold(0, |m, e| m | e.live);
-        let mut cursors = Vec::with_capacity(needed.count_ones() as usize);
+        cursors.reserve(needed.count_ones() as usize);
         // The source's cursors are in model order too: walked alongside.
         let mut sources = from.cursors.iter().peekable();
         for model in bits(needed) {
@@ -190,8 +201,8 @@ impl SingleScorer {
         }
         let group = &mut self.groups[g];
         group.needed = needed;
-        group.cursors = cursors;
         group.dirty = false;
+        self.spare = std::mem::replace(&mut group.cursors, cursors);
     }
 
     /// Splits the groups whose encodings decode the high bytes `highs`
