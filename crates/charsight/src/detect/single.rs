@@ -102,8 +102,9 @@ struct Group {
 
 /// The groups' cursors charged ([`SingleScorer::charged`]): group `g`'s
 /// model `m` at `costs[starts[g] + index[g][m]]`, (as a language of the
-/// encoding, as a foreign one).
-struct Charged {
+/// encoding, as a foreign one). Pruning models leaves them as they are: a
+/// checkpoint charges them once for the pruning and the readings.
+pub(super) struct Charged {
     starts: Vec<usize>,
     index: Vec<[u8; 64]>,
     costs: Vec<(u64, u64)>,
@@ -321,7 +322,7 @@ impl SingleScorer {
     /// each as a model of one of the encoding's languages and as a foreign
     /// one (an encoding pays [`FOREIGN_COST`] for the models of languages
     /// that do not use it).
-    fn charged(&self, charges: &Charges) -> Charged {
+    pub fn charged(&self, charges: &Charges) -> Charged {
         let mut starts = Vec::with_capacity(self.groups.len());
         let mut index = Vec::with_capacity(self.groups.len());
         let cursors = self.groups.iter().map(|g| g.cursors.len()).sum();
@@ -357,16 +358,15 @@ impl SingleScorer {
     }
 
     /// Each encoding that is not disqualified: (entry index, its best
-    /// model's cost, charged, and the model's language).
+    /// model's cost, `charged`, and the model's language).
     pub fn readings<'a>(
         &'a self,
-        charges: &Charges,
+        charged: &'a Charged,
     ) -> impl Iterator<Item = (usize, u64, Option<&'static str>)> + 'a {
-        let charged = self.charged(charges);
         self.encodings.iter().filter(|e| !e.disqualified).map(move |e| {
             // An encoding with no model for any language scores as an
             // encoding of nothing: it can only win on a tie.
-            match self.model_costs(e, &charged).min() {
+            match self.model_costs(e, charged).min() {
                 Some((cost, m)) => (e.entry, cost, Some(MODELS[m as usize].language)),
                 None => (e.entry, u64::from(u32::MAX), None),
             }
@@ -391,16 +391,15 @@ impl SingleScorer {
     }
 
     /// Within each live encoding, drops the models more than `gap` behind
-    /// its best.
-    pub fn prune_models(&mut self, charges: &Charges, gap: u64) {
-        let charged = self.charged(charges);
+    /// its best (costs as [`SingleScorer::charged`] gave them).
+    pub fn prune_models(&mut self, charged: &Charged, gap: u64) {
         for e in 0..self.encodings.len() {
             let encoding = &self.encodings[e];
-            let Some(best) = self.model_costs(encoding, &charged).map(|c| c.0).min() else {
+            let Some(best) = self.model_costs(encoding, charged).map(|c| c.0).min() else {
                 continue;
             };
             let mut keep = encoding.live;
-            for (cost, model) in self.model_costs(encoding, &charged) {
+            for (cost, model) in self.model_costs(encoding, charged) {
                 if cost > best + gap {
                     keep &= !(1 << model);
                 }
@@ -439,7 +438,7 @@ mod tests {
 
     fn cost_of(s: &SingleScorer, charset: Charset) -> Option<u64> {
         let charges = Charges::new(None, &Hints::default());
-        let cost = s.readings(&charges).find(|r| r.0 == index(charset)).map(|r| r.1);
+        let cost = s.readings(&s.charged(&charges)).find(|r| r.0 == index(charset)).map(|r| r.1);
         cost
     }
 
