@@ -21,9 +21,8 @@ struct Encoding {
     entry: usize,
     /// The high bytes it does not decode (bit `b - 0x80`).
     illegal: u128,
-    /// The models it pairs with (bit per index into `MODELS`).
-    paired: u64,
-    /// Those still scored.
+    /// The models it pairs with still scored (bit per index into
+    /// `MODELS`).
     live: u64,
     /// The models of the languages that use it (the others pay
     /// [`FOREIGN_COST`]).
@@ -43,9 +42,8 @@ impl Encoding {
     /// The class and emission tables of model `model`, which it pairs
     /// with.
     fn tables(&self, model: u32) -> (&'static [u8; 128], &'static [u8; 128]) {
-        // The table lists its models in model order.
-        let j = (self.paired & below(model)).count_ones() as usize;
-        let (_, classes, emissions) = &self.table().models[j];
+        let j = positions()[self.table][model as usize];
+        let (_, classes, emissions) = &self.table().models[usize::from(j)];
         (classes, emissions)
     }
 
@@ -57,9 +55,21 @@ impl Encoding {
     }
 }
 
-/// The bits below bit `i`.
-fn below(i: u32) -> u64 {
-    (1u64 << i) - 1
+/// Where each model a table of `SINGLE_BYTE` pairs with is in its `models`
+/// (by model index; the table lists them in model order), worked out once:
+/// a refresh looks up a table per model.
+fn positions() -> &'static [[u8; 64]] {
+    static POSITIONS: std::sync::OnceLock<Vec<[u8; 64]>> = std::sync::OnceLock::new();
+    POSITIONS.get_or_init(|| {
+        let at = |table: &SingleByte| {
+            let mut at = [0; 64];
+            for (j, model) in table.models.iter().enumerate() {
+                at[usize::from(model.0)] = j as u8;
+            }
+            at
+        };
+        SINGLE_BYTE.iter().map(at).collect()
+    })
 }
 
 /// The positions of the bits set in `mask`, lowest first.
@@ -90,8 +100,8 @@ struct Group {
     /// Indices into `SingleScorer::encodings` (bit per index, so that
     /// splitting a group allocates no lists).
     members: u64,
-    /// The models of `cursors` (bit per model index): model `m` is
-    /// `cursors[(needed & below(m)).count_ones()]`.
+    /// The models of `cursors` (bit per model index): model `m`'s cursor
+    /// follows one for each bit of `needed` below bit `m`.
     needed: u64,
     /// One per model that a live member still scores, in model order.
     cursors: Vec<Shared>,
@@ -145,7 +155,6 @@ impl SingleScorer {
                     table,
                     entry,
                     illegal,
-                    paired,
                     live: paired,
                     users: SINGLE_BYTE[table].users,
                     group: 0,
@@ -187,10 +196,20 @@ impl SingleScorer {
         let members = || bits(group.members).map(|e| &encodings[e as usize]);
         let needed = members().fold(0, |m, e| m | e.live);
         cursors.reserve(needed.count_ones() as usize);
+        // Each model's tables from the first member that scores it.
+        let mut providers = [None; 64];
+        let mut unassigned = needed;
+        for e in members() {
+            if unassigned == 0 {
+                break;
+            }
+            bits(e.live & unassigned).for_each(|model| providers[model as usize] = Some(e));
+            unassigned &= !e.live;
+        }
         // The source's cursors are in model order too: walked alongside.
         let mut sources = from.cursors.iter().peekable();
         for model in bits(needed) {
-            let member = members().find(|e| e.live >> model & 1 == 1);
+            let member = providers[model as usize];
             while sources.next_if(|s| u32::from(s.model) < model).is_some() {}
             let cursor = match sources.peek() {
                 Some(s) if u32::from(s.model) == model => s.cursor,
@@ -470,6 +489,16 @@ mod tests {
         assert!(MODELS.len() <= 64 && SINGLE_BYTE.len() <= 64);
         for table in &SINGLE_BYTE {
             assert!(table.models.windows(2).all(|w| w[0].0 < w[1].0), "{}", table.charset);
+        }
+    }
+
+    #[test]
+    fn each_paired_model_is_found_in_its_table() {
+        for (t, table) in SINGLE_BYTE.iter().enumerate() {
+            for (j, model) in table.models.iter().enumerate() {
+                let at = positions()[t][usize::from(model.0)];
+                assert_eq!(usize::from(at), j, "{} model {}", table.charset, model.0);
+            }
         }
     }
 
