@@ -1,6 +1,6 @@
 //! The engine as users call it: `Engine::detect` and `Engine::decode` on
 //! whole files (the inputs of the `detect` bench), and `Engine::detect` on
-//! short inputs of 32 and 128 bytes (per call).
+//! short inputs of 32 and 128 bytes and empty ones (per call).
 
 use charsight::Engine;
 use charsight_bench::{inputs, short};
@@ -24,7 +24,7 @@ fn whole_files(c: &mut Criterion) {
 fn short_inputs(c: &mut Criterion) {
     let engine = Engine::new();
     let mut group = c.benchmark_group("engine-short");
-    for len in [32, 128] {
+    for len in [0, 32, 128] {
         let inputs = short(len);
         group.throughput(Throughput::Elements(inputs.len() as u64));
         group.bench_with_input(BenchmarkId::new("detect", len), &inputs, |b, inputs| {

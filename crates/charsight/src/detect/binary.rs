@@ -338,16 +338,18 @@ fn ebcdic(counts: &[u32; 256], len: usize) -> Option<Ebcdic> {
         return None;
     }
     let space = counts[0x40] as usize;
-    // Space is among the three commonest bytes (`e` and `a` may outnumber it).
-    let mut sorted = *counts;
-    sorted.sort_unstable_by(|a, b| b.cmp(a));
-    let third = sorted[2] as usize;
+    if space * 100 < len * 8 {
+        return None;
+    }
+    // Space is among the three commonest bytes (`e` and `a` may outnumber
+    // it): fewer than three byte values are commoner.
+    let commoner = counts.iter().filter(|&&n| n as usize > space).count();
     let sum = |range: &mut dyn Iterator<Item = usize>| -> usize {
         range.map(|b| counts[b] as usize).sum()
     };
     let line_controls = sum(&mut [0x05, 0x0D, 0x15, 0x25].into_iter());
     let low = sum(&mut (0..0x40)) - line_controls;
-    if space < third || space * 100 < len * 8 || low * 100 > len {
+    if commoner >= 3 || low * 100 > len {
         return None;
     }
     let latin =

@@ -56,7 +56,7 @@ use self::iso2022::Iso2022Scorer;
 use self::multi::MultiScorer;
 use self::score::{language_tag, AsciiPairs, Charges, Gaps, Hints, ASCII_COST};
 
-use self::single::SingleScorer;
+use self::single::{Charged, SingleScorer};
 use self::tables::{entries, Entry, STEPS_PER_BIT};
 use self::unicode::{Utf8Reading, WideReading};
 use crate::Charset;
@@ -572,7 +572,7 @@ impl Detector {
             {
                 let charges = Charges::new(Some(&self.scan.gaps_so_far()), &self.hints)
                     .with_pairs(&self.scan.pairs);
-                let costs = self.costs(&charges);
+                let costs = self.costs(&charges, &self.single.charged(&charges));
                 self.settle_deferred(&costs, true);
             }
         }
@@ -776,9 +776,13 @@ impl Detector {
 
     /// Every reading not disqualified: (entry, cost in steps with prior and
     /// the common ASCII charge, language), with the skipped ASCII charged
-    /// by `charges`. Pruned readings get the best cost plus their gap when
-    /// pruned.
-    fn costs(&self, charges: &Charges) -> Vec<(usize, u64, Option<&'static str>)> {
+    /// by `charges` (the single-byte readings' cursors: `charged`, from
+    /// them). Pruned readings get the best cost plus their gap when pruned.
+    fn costs(
+        &self,
+        charges: &Charges,
+        charged: &Charged,
+    ) -> Vec<(usize, u64, Option<&'static str>)> {
         let all = entries();
         let plain = self.offset - self.scan.interesting;
         let high = self.scan.high;
@@ -808,7 +812,7 @@ impl Detector {
         let mut push = |entry: usize, cost: u64, language: Option<&'static str>| {
             live.push((entry, effective(entry, cost), language));
         };
-        for (entry, cost, language) in self.single.readings(charges) {
+        for (entry, cost, language) in self.single.readings(charged) {
             if legal(entry) {
                 push(entry, cost, language);
             }
@@ -824,13 +828,10 @@ impl Detector {
             push(*entry, cost + cut(self.utf8_valid.is_truncated()), language);
         }
         for (entry, w) in self.wide.iter().filter(|(e, _)| legal(*e)) {
-            // At the decision, the letters of its own ASCII text weigh its
-            // languages, as the byte scan's weigh the other readings'.
-            let (cost, language) = if charges.has_pairs() {
-                w.scorer.best(&self.own_charges.clone().with_pairs(&w.pairs))
-            } else {
-                w.scorer.best(&self.own_charges)
-            };
+            // The letters of its own ASCII text weigh its languages, as the
+            // byte scan's weigh the other readings' at the decision (and at
+            // the checkpoints too, where those are left out).
+            let (cost, language) = w.scorer.best(&self.own_charges.clone().with_pairs(&w.pairs));
             push(*entry, cost + cut(w.incomplete()), language);
         }
         for (entry, i) in self.iso2022.iter().filter(|(e, i)| i.switched && legal(*e)) {
@@ -945,8 +946,11 @@ impl Detector {
         }
         self.scan.fresh = false;
         self.charges.update(Some(&self.scan.gaps_so_far()), &self.hints);
+        // Charged once: neither pruning models nor settling the wide
+        // readings moves a single-byte cursor.
+        let charged = self.single.charged(&self.charges);
         if fresh && self.scan.interesting >= PRUNE_EVIDENCE {
-            self.single.prune_models(&self.charges, MODEL_GAP);
+            self.single.prune_models(&charged, MODEL_GAP);
             if let Some((_, u)) = &mut self.utf8 {
                 u.scorer.prune(&self.charges, MODEL_GAP);
             }
@@ -954,9 +958,9 @@ impl Detector {
         for (_, w) in &mut self.wide {
             w.scorer.prune(&self.own_charges, MODEL_GAP);
         }
-        let mut costs = self.costs(&self.charges);
+        let mut costs = self.costs(&self.charges, &charged);
         if self.settle_deferred(&costs, false) {
-            costs = self.costs(&self.charges);
+            costs = self.costs(&self.charges, &charged);
         }
         let Some(&(best, best_cost, _)) = costs.iter().min_by_key(|x| (x.1, x.0)) else {
             return;
@@ -1053,7 +1057,9 @@ impl Detector {
         // bytes, EBCDIC text) are out.
         let verdict = self.prefix.verdict();
         let allowed = |c: &(usize, u64, Option<&str>)| verdict.allows(all[c.0].charset);
-        let mut costs = self.costs(&charges);
+        // Promoting the wide readings (below) leaves the single-byte ones.
+        let charged = self.single.charged(&charges);
+        let mut costs = self.costs(&charges, &charged);
         costs.retain(allowed);
         // A deferred wide reading whose bound is not far behind is scored.
         let best = costs.iter().map(|c| c.1).min().unwrap_or(0);
@@ -1061,7 +1067,7 @@ impl Detector {
         if costs.iter().filter(close).any(|c| self.is_deferred(c.0)) {
             let mut exact = self.clone();
             exact.wide.iter_mut().for_each(|(_, w)| w.scorer.promote());
-            costs = exact.costs(&charges);
+            costs = exact.costs(&charges, &charged);
             costs.retain(allowed);
         }
         costs.sort_by_key(|c| (c.1, all[c.0].prior, c.0));
@@ -1207,7 +1213,7 @@ pub fn knows_tld(tld: &str) -> bool {
 
 /// The language tags the detector has models for, sorted.
 pub fn languages() -> Vec<&'static str> {
-    let mut tags: Vec<&str> = (0..score::language_count()).map(score::language_tag).collect();
+    let mut tags: Vec<&str> = (0..score::LANGUAGES).map(score::language_tag).collect();
     tags.sort_unstable();
     tags.dedup();
     tags

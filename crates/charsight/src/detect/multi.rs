@@ -40,7 +40,7 @@ pub(super) struct MultiScorer {
     pub disqualified: bool,
     /// Characters read (two or more bytes, or a single non-ASCII byte).
     pub chars: u32,
-    /// The index of its language (see `score::language_count`).
+    /// The index of its language (see `score::LANGUAGES`).
     language: usize,
     /// The language's costs of edges between ASCII and its characters.
     edges: [u8; 5],

@@ -74,12 +74,13 @@ fn is_letter(model: &Model, c: u8) -> bool {
 pub(super) const CASE_AFTER: [[[u8; 2]; 2]; 2] = [[[0, 0], [0, 0]], [[1, 1], [2, 3]]];
 
 impl Cursor {
-    /// Starts over after a character of class `class` (with the [`UPPER`]
-    /// flag) that followed a non-letter.
+    /// Starts over after a character of shared class `class` (with the
+    /// [`UPPER`] flag) that followed a non-letter: the same in every model,
+    /// as a shared class is a letter in all or in none.
     #[inline]
-    pub fn restart(&mut self, model: &Model, class: u8) {
+    pub fn restart(&mut self, class: u8) {
         let c = class & !UPPER;
-        self.case = CASE_AFTER[usize::from(is_letter(model, c))][usize::from(class >> 7)][0];
+        self.case = CASE_AFTER[usize::from(shared_letter(c))][usize::from(class >> 7)][0];
         self.prev = c;
     }
 
@@ -230,11 +231,10 @@ impl FloorCursor {
     }
 }
 
-/// The languages scored, by index: every bigram model of [`MODELS`], then
-/// the CJK character frequencies, in `charfreq` order (as [`CJK_COSTS`]).
-pub(super) fn language_count() -> usize {
-    MODELS.len() + CJK_COSTS.len()
-}
+/// How many languages are scored, by index: every bigram model of
+/// [`MODELS`], then the CJK character frequencies, in `charfreq` order (as
+/// [`CJK_COSTS`]).
+pub(super) const LANGUAGES: usize = MODELS.len() + CJK_COSTS.len();
 
 /// The BCP 47 tag of language `i`.
 pub(super) fn language_tag(i: usize) -> &'static str {
@@ -361,6 +361,7 @@ static PAIR_CLASS: [u8; 128] = pair_classes();
 
 /// Only the first this many bytes of plain text are counted.
 const PAIR_SAMPLE: u32 = 4096;
+const _: () = assert!(PAIR_SAMPLE <= u16::MAX as u32);
 
 /// The language the plain ASCII text around the interesting bytes is
 /// written in: the pairs of letters in the first [`PAIR_SAMPLE`] bytes of
@@ -370,7 +371,9 @@ const PAIR_SAMPLE: u32 = 4096;
 /// (`più` in Italian text, not `pió`).
 #[derive(Clone, Debug)]
 pub(super) struct AsciiPairs {
-    counts: [u32; PAIR_CLASSES * PAIR_CLASSES],
+    /// How often each pair was counted (at most [`PAIR_SAMPLE`] times: a
+    /// `u16` keeps the readings' copies small).
+    counts: [u16; PAIR_CLASSES * PAIR_CLASSES],
     /// The pairs counted at least once (indices into `counts`, but the
     /// first, a word's start after a break), in the order first seen.
     seen: Vec<u16>,
@@ -426,15 +429,12 @@ impl AsciiPairs {
 
     /// What each language is charged for the pairs (by language index): a
     /// share of its cost above the best language's, at most [`PAIR_CAP`].
-    fn charges(&self, out: &mut Vec<u32>) {
-        let pairs: Vec<(usize, u32)> =
-            self.seen.iter().map(|&k| (usize::from(k), self.counts[usize::from(k)])).collect();
-        out.clear();
-        out.extend(
-            ASCII_PAIRS
-                .iter()
-                .map(|costs| pairs.iter().map(|&(k, n)| n * u32::from(costs[k])).sum::<u32>()),
-        );
+    fn charges(&self, out: &mut [u32; LANGUAGES]) {
+        for (charge, costs) in out.iter_mut().zip(&ASCII_PAIRS) {
+            *charge = (self.seen.iter().map(|&k| usize::from(k)))
+                .map(|k| u32::from(self.counts[k]) * u32::from(costs[k]))
+                .sum();
+        }
         let best = out.iter().copied().min().unwrap_or(0);
         for charge in out.iter_mut() {
             *charge = (u64::from(*charge - best) / PAIR_WEIGHT).min(PAIR_CAP) as u32;
@@ -479,12 +479,19 @@ impl PlainCost {
 /// What a decision point charges each language's models on top of their
 /// events: the plain ASCII skipped (by the stretches, [`GapSums::cost`],
 /// and at the decision by the language of its letters, [`AsciiPairs`]) less
-/// the hint bonus, by language index ([`language_count`]).
-#[derive(Clone, Debug, Default)]
+/// the hint bonus, by language index ([`LANGUAGES`]). Arrays, not vectors:
+/// charges are made and copied at every decision point.
+#[derive(Clone, Debug)]
 pub(super) struct Charges {
-    plain: Vec<u64>,
-    bonus: Vec<u32>,
-    pairs: Vec<u32>,
+    plain: [u64; LANGUAGES],
+    bonus: [u32; LANGUAGES],
+    pairs: [u32; LANGUAGES],
+}
+
+impl Default for Charges {
+    fn default() -> Charges {
+        Charges { plain: [0; LANGUAGES], bonus: [0; LANGUAGES], pairs: [0; LANGUAGES] }
+    }
 }
 
 impl Charges {
@@ -504,22 +511,16 @@ impl Charges {
         self
     }
 
-    /// Whether these charges include the pairs' ([`Charges::with_pairs`]):
-    /// the decision's charges do, the checkpoints' do not.
-    pub fn has_pairs(&self) -> bool {
-        !self.pairs.is_empty()
-    }
-
     /// Recomputes the charges in place, without the pairs'.
     pub fn update(&mut self, gaps: Option<&Gaps>, hints: &Hints) {
         let sums = gaps.map(Gaps::sums);
-        self.plain.clear();
-        self.plain
-            .extend((0..language_count()).map(|i| sums.as_ref().map_or(0, |s| s.cost(stay(i)))));
-        self.bonus.clear();
-        self.bonus.extend((0..language_count()).map(|i| hints.bonus(i)));
-        self.pairs.clear();
-        self.pairs.resize(language_count(), 0);
+        for (i, plain) in self.plain.iter_mut().enumerate() {
+            *plain = sums.as_ref().map_or(0, |s| s.cost(stay(i)));
+        }
+        for (i, bonus) in self.bonus.iter_mut().enumerate() {
+            *bonus = hints.bonus(i);
+        }
+        self.pairs = [0; LANGUAGES];
     }
 
     /// The cost (in steps) of `events` in language `i`'s models, charged.
@@ -597,7 +598,7 @@ impl Hints {
         if languages.is_empty() {
             return Hints::default();
         }
-        let bonus = (0..language_count())
+        let bonus = (0..LANGUAGES)
             .map(|i| if languages.contains(&language_tag(i)) { HINT_BONUS } else { 0 })
             .collect();
         Hints { bonus }
@@ -631,7 +632,7 @@ mod tests {
 
     #[test]
     fn hints_resolve_languages_and_domains() {
-        let index = |tag: &str| (0..language_count()).find(|&i| language_tag(i) == tag).unwrap();
+        let index = |tag: &str| (0..LANGUAGES).find(|&i| language_tag(i) == tag).unwrap();
         let hints = Hints::new(Some("www.example.co.jp"), Some("ru-RU"));
         assert_eq!(hints.bonus(index("ja")), HINT_BONUS);
         assert_eq!(hints.bonus(index("ru")), HINT_BONUS);
@@ -657,8 +658,8 @@ mod tests {
 
     #[test]
     fn the_letters_of_plain_text_charge_other_languages_up_to_a_cap() {
-        assert_eq!(ASCII_PAIRS.len(), language_count());
-        let index = |tag: &str| (0..language_count()).find(|&i| language_tag(i) == tag).unwrap();
+        assert_eq!(ASCII_PAIRS.len(), LANGUAGES);
+        let index = |tag: &str| (0..LANGUAGES).find(|&i| language_tag(i) == tag).unwrap();
         let charges = |text: &[u8]| {
             let mut pairs = AsciiPairs::default();
             pairs.add(text);

@@ -21,9 +21,8 @@ struct Encoding {
     entry: usize,
     /// The high bytes it does not decode (bit `b - 0x80`).
     illegal: u128,
-    /// The models it pairs with (bit per index into `MODELS`).
-    paired: u64,
-    /// Those still scored.
+    /// The models it pairs with still scored (bit per index into
+    /// `MODELS`).
     live: u64,
     /// The models of the languages that use it (the others pay
     /// [`FOREIGN_COST`]).
@@ -43,9 +42,8 @@ impl Encoding {
     /// The class and emission tables of model `model`, which it pairs
     /// with.
     fn tables(&self, model: u32) -> (&'static [u8; 128], &'static [u8; 128]) {
-        // The table lists its models in model order.
-        let j = (self.paired & below(model)).count_ones() as usize;
-        let (_, classes, emissions) = &self.table().models[j];
+        let j = positions()[self.table][model as usize];
+        let (_, classes, emissions) = &self.table().models[usize::from(j)];
         (classes, emissions)
     }
 
@@ -57,9 +55,21 @@ impl Encoding {
     }
 }
 
-/// The bits below bit `i`.
-fn below(i: u32) -> u64 {
-    (1u64 << i) - 1
+/// Where each model a table of `SINGLE_BYTE` pairs with is in its `models`
+/// (by model index; the table lists them in model order), worked out once:
+/// a refresh looks up a table per model.
+fn positions() -> &'static [[u8; 64]] {
+    static POSITIONS: std::sync::OnceLock<Vec<[u8; 64]>> = std::sync::OnceLock::new();
+    POSITIONS.get_or_init(|| {
+        let at = |table: &SingleByte| {
+            let mut at = [0; 64];
+            for (j, model) in table.models.iter().enumerate() {
+                at[usize::from(model.0)] = j as u8;
+            }
+            at
+        };
+        SINGLE_BYTE.iter().map(at).collect()
+    })
 }
 
 /// The positions of the bits set in `mask`, lowest first.
@@ -87,10 +97,11 @@ struct Shared {
 /// Encodings that decode the bytes seen alike, and their cursors.
 #[derive(Clone, Debug)]
 struct Group {
-    /// Indices into `SingleScorer::encodings`.
-    members: Vec<usize>,
-    /// The models of `cursors` (bit per model index): model `m` is
-    /// `cursors[(needed & below(m)).count_ones()]`.
+    /// Indices into `SingleScorer::encodings` (bit per index, so that
+    /// splitting a group allocates no lists).
+    members: u64,
+    /// The models of `cursors` (bit per model index): model `m`'s cursor
+    /// follows one for each bit of `needed` below bit `m`.
     needed: u64,
     /// One per model that a live member still scores, in model order.
     cursors: Vec<Shared>,
@@ -99,17 +110,11 @@ struct Group {
     dirty: bool,
 }
 
-impl Group {
-    /// The cursor of model `model`, one of `needed`.
-    fn cursor(&self, model: u32) -> &Shared {
-        &self.cursors[(self.needed & below(model)).count_ones() as usize]
-    }
-}
-
 /// The groups' cursors charged ([`SingleScorer::charged`]): group `g`'s
 /// model `m` at `costs[starts[g] + index[g][m]]`, (as a language of the
-/// encoding, as a foreign one).
-struct Charged {
+/// encoding, as a foreign one). Pruning models leaves them as they are: a
+/// checkpoint charges them once for the pruning and the readings.
+pub(super) struct Charged {
     starts: Vec<usize>,
     index: Vec<[u8; 64]>,
     costs: Vec<(u64, u64)>,
@@ -129,6 +134,9 @@ pub(super) struct SingleScorer {
     /// The last byte of the run scored so far (a run may come in pieces):
     /// a symbol that repeats it continues a run of symbols.
     last: Option<u8>,
+    /// The cursor list the last [`SingleScorer::refresh`] replaced, for the
+    /// next to fill: refreshes seldom allocate.
+    spare: Vec<Shared>,
 }
 
 /// The high bytes of `run` (bit `b - 0x80`).
@@ -147,7 +155,6 @@ impl SingleScorer {
                     table,
                     entry,
                     illegal,
-                    paired,
                     live: paired,
                     users: SINGLE_BYTE[table].users,
                     group: 0,
@@ -158,13 +165,19 @@ impl SingleScorer {
             .collect();
         // Nothing seen: every encoding reads alike.
         let all = Group {
-            members: (0..encodings.len()).collect(),
+            members: (0..encodings.len()).fold(0, |m, e| m | 1 << e),
             needed: 0,
             cursors: Vec::new(),
             dirty: true,
         };
-        let mut scorer =
-            SingleScorer { encodings, groups: vec![all], seen: 0, pending: None, last: None };
+        let mut scorer = SingleScorer {
+            encodings,
+            groups: vec![all],
+            seen: 0,
+            pending: None,
+            last: None,
+            spare: Vec::new(),
+        };
         scorer.refresh(0, 0);
         scorer
     }
@@ -174,26 +187,42 @@ impl SingleScorer {
     /// (the group it split from, or itself), and each one's classes from a
     /// member that pairs with it.
     fn refresh(&mut self, g: usize, source: usize) {
+        let mut cursors = std::mem::take(&mut self.spare);
+        cursors.clear();
         let encodings = &self.encodings;
-        self.groups[g].members.retain(|&e| encodings[e].alive);
+        let members = bits(self.groups[g].members).filter(|&e| encodings[e as usize].alive);
+        self.groups[g].members = members.fold(0, |m, e| m | 1 << e);
         let (group, from) = (&self.groups[g], &self.groups[source]);
-        let needed = group.members.iter().fold(0, |m, &e| m | encodings[e].live);
-        let mut cursors = Vec::with_capacity(needed.count_ones() as usize);
+        let members = || bits(group.members).map(|e| &encodings[e as usize]);
+        let needed = members().fold(0, |m, e| m | e.live);
+        cursors.reserve(needed.count_ones() as usize);
+        // Each model's tables from the first member that scores it.
+        let mut providers = [None; 64];
+        let mut unassigned = needed;
+        for e in members() {
+            if unassigned == 0 {
+                break;
+            }
+            bits(e.live & unassigned).for_each(|model| providers[model as usize] = Some(e));
+            unassigned &= !e.live;
+        }
+        // The source's cursors are in model order too: walked alongside.
+        let mut sources = from.cursors.iter().peekable();
         for model in bits(needed) {
-            let member = group.members.iter().find(|&&e| encodings[e].live >> model & 1 == 1);
-            let cursor = if from.needed >> model & 1 == 1 {
-                from.cursor(model).cursor
-            } else {
-                Cursor::default()
+            let member = providers[model as usize];
+            while sources.next_if(|s| u32::from(s.model) < model).is_some() {}
+            let cursor = match sources.peek() {
+                Some(s) if u32::from(s.model) == model => s.cursor,
+                _ => Cursor::default(),
             };
             let (classes, emissions) =
-                member.map_or((&[ILLEGAL; 128], &[0; 128]), |&e| encodings[e].tables(model));
+                member.map_or((&[ILLEGAL; 128], &[0; 128]), |e| e.tables(model));
             cursors.push(Shared { model: model as u8, classes, emissions, cursor });
         }
         let group = &mut self.groups[g];
         group.needed = needed;
-        group.cursors = cursors;
         group.dirty = false;
+        self.spare = std::mem::replace(&mut group.cursors, cursors);
     }
 
     /// Splits the groups whose encodings decode the high bytes `highs`
@@ -214,19 +243,20 @@ impl SingleScorer {
             super::bits(highs).all(|high| a.table().chars[high] == b.table().chars[high])
         };
         for g in 0..self.groups.len() {
-            let members = std::mem::take(&mut self.groups[g].members);
-            let mut live = members.iter().map(|&e| (e, &self.encodings[e])).filter(|x| x.1.alive);
+            let members = self.groups[g].members;
+            let encodings = &self.encodings;
+            let mut live = bits(members).map(|e| &encodings[e as usize]).filter(|e| e.alive);
             let first = live.next();
-            let whole = first.is_some_and(|(_, f)| {
-                read(f).is_some() && live.all(|(_, e)| read(e).is_some() && alike(f, e))
+            let whole = first.is_some_and(|f| {
+                read(f).is_some() && live.all(|e| read(e).is_some() && alike(f, e))
             });
             if whole || first.is_none() {
-                self.groups[g].members = members;
                 continue;
             }
             // They differ: one group per reading, the first keeps this one.
-            let mut parts: Vec<(u64, Vec<usize>)> = Vec::new();
-            for e in members {
+            // (hash, members, the first member)
+            let mut parts: Vec<(u64, u64, usize)> = Vec::new();
+            for e in bits(members).map(|e| e as usize) {
                 if !self.encodings[e].alive {
                     continue;
                 }
@@ -236,20 +266,19 @@ impl SingleScorer {
                     continue;
                 };
                 let encodings = &self.encodings;
-                let part = parts
-                    .iter_mut()
-                    .find(|p| p.0 == hash && alike(&encodings[p.1[0]], &encodings[e]));
+                let part =
+                    parts.iter_mut().find(|p| p.0 == hash && alike(&encodings[p.2], &encodings[e]));
                 match part {
-                    Some(part) => part.1.push(e),
-                    None => parts.push((hash, vec![e])),
+                    Some(part) => part.1 |= 1 << e,
+                    None => parts.push((hash, 1 << e, e)),
                 }
             }
             let mut parts = parts.into_iter();
-            self.groups[g].members = parts.next().map_or_else(Vec::new, |p| p.1);
+            self.groups[g].members = parts.next().map_or(0, |p| p.1);
             self.groups[g].dirty = true;
-            for (_, members) in parts {
-                for &e in &members {
-                    self.encodings[e].group = self.groups.len();
+            for (_, members, _) in parts {
+                for e in bits(members) {
+                    self.encodings[e as usize].group = self.groups.len();
                 }
                 let group = Group { members, needed: 0, cursors: Vec::new(), dirty: true };
                 self.groups.push(group);
@@ -283,7 +312,7 @@ impl SingleScorer {
                 // A copy, kept in registers.
                 let mut c = shared.cursor;
                 if let Some(class) = start {
-                    c.restart(model, class);
+                    c.restart(class);
                 }
                 let mut before = self.last;
                 for &b in run {
@@ -312,10 +341,11 @@ impl SingleScorer {
     /// each as a model of one of the encoding's languages and as a foreign
     /// one (an encoding pays [`FOREIGN_COST`] for the models of languages
     /// that do not use it).
-    fn charged(&self, charges: &Charges) -> Charged {
+    pub fn charged(&self, charges: &Charges) -> Charged {
         let mut starts = Vec::with_capacity(self.groups.len());
         let mut index = Vec::with_capacity(self.groups.len());
-        let mut costs = Vec::new();
+        let cursors = self.groups.iter().map(|g| g.cursors.len()).sum();
+        let mut costs = Vec::with_capacity(cursors);
         for group in &self.groups {
             starts.push(costs.len());
             let mut at = [0; 64];
@@ -347,16 +377,15 @@ impl SingleScorer {
     }
 
     /// Each encoding that is not disqualified: (entry index, its best
-    /// model's cost, charged, and the model's language).
+    /// model's cost, `charged`, and the model's language).
     pub fn readings<'a>(
         &'a self,
-        charges: &Charges,
+        charged: &'a Charged,
     ) -> impl Iterator<Item = (usize, u64, Option<&'static str>)> + 'a {
-        let charged = self.charged(charges);
         self.encodings.iter().filter(|e| !e.disqualified).map(move |e| {
             // An encoding with no model for any language scores as an
             // encoding of nothing: it can only win on a tie.
-            match self.model_costs(e, &charged).min() {
+            match self.model_costs(e, charged).min() {
                 Some((cost, m)) => (e.entry, cost, Some(MODELS[m as usize].language)),
                 None => (e.entry, u64::from(u32::MAX), None),
             }
@@ -381,16 +410,15 @@ impl SingleScorer {
     }
 
     /// Within each live encoding, drops the models more than `gap` behind
-    /// its best.
-    pub fn prune_models(&mut self, charges: &Charges, gap: u64) {
-        let charged = self.charged(charges);
+    /// its best (costs as [`SingleScorer::charged`] gave them).
+    pub fn prune_models(&mut self, charged: &Charged, gap: u64) {
         for e in 0..self.encodings.len() {
             let encoding = &self.encodings[e];
-            let Some(best) = self.model_costs(encoding, &charged).map(|c| c.0).min() else {
+            let Some(best) = self.model_costs(encoding, charged).map(|c| c.0).min() else {
                 continue;
             };
             let mut keep = encoding.live;
-            for (cost, model) in self.model_costs(encoding, &charged) {
+            for (cost, model) in self.model_costs(encoding, charged) {
                 if cost > best + gap {
                     keep &= !(1 << model);
                 }
@@ -429,7 +457,7 @@ mod tests {
 
     fn cost_of(s: &SingleScorer, charset: Charset) -> Option<u64> {
         let charges = Charges::new(None, &Hints::default());
-        let cost = s.readings(&charges).find(|r| r.0 == index(charset)).map(|r| r.1);
+        let cost = s.readings(&s.charged(&charges)).find(|r| r.0 == index(charset)).map(|r| r.1);
         cost
     }
 
@@ -457,10 +485,20 @@ mod tests {
 
     #[test]
     fn models_fit_a_mask_in_order() {
-        // A bit each in a `u64`.
-        assert!(MODELS.len() <= 64);
+        // A bit each in a `u64`, as the encodings in a group's members.
+        assert!(MODELS.len() <= 64 && SINGLE_BYTE.len() <= 64);
         for table in &SINGLE_BYTE {
             assert!(table.models.windows(2).all(|w| w[0].0 < w[1].0), "{}", table.charset);
+        }
+    }
+
+    #[test]
+    fn each_paired_model_is_found_in_its_table() {
+        for (t, table) in SINGLE_BYTE.iter().enumerate() {
+            for (j, model) in table.models.iter().enumerate() {
+                let at = positions()[t][usize::from(model.0)];
+                assert_eq!(usize::from(at), j, "{} model {}", table.charset, model.0);
+            }
         }
     }
 

@@ -4,7 +4,7 @@
 
 use super::score::{
     self, ascii_class, is_symbol_run, language_tag, AsciiPairs, Charges, Cursor, FloorCursor,
-    GapSums, Gaps, Hints, ASCII_COST, CASE_AFTER, ODD_COST,
+    GapSums, Gaps, Hints, ASCII_COST, CASE_AFTER, LANGUAGES, ODD_COST,
 };
 use super::tables::{
     Model, ASCII_LETTER, ASCII_OTHER, CJK_COSTS, FAR_LETTER, FAR_LETTER_EMISSION, LAST_ASCII,
@@ -544,11 +544,15 @@ impl TextScorer {
     pub fn best(&self, charges: &Charges) -> (u64, Option<&'static str>) {
         let own = self.own_gaps();
         // Each live model's cost, charged once (a plain ASCII charge costs
-        // a division per model).
-        let costs: Vec<(u64, usize)> = (self.cursors.iter().enumerate())
-            .filter(|(_, c)| c.alive)
-            .map(|(i, c)| (self.adjusted(own.as_ref(), i, c, charges), i))
-            .collect();
+        // a division per model), on the stack: this runs at every decision
+        // point of every Unicode reading.
+        let mut charged = [(0, 0); LANGUAGES];
+        let mut live = 0;
+        for (i, c) in self.cursors.iter().enumerate().filter(|(_, c)| c.alive) {
+            charged[live] = (self.adjusted(own.as_ref(), i, c, charges), i);
+            live += 1;
+        }
+        let costs = &charged[..live];
         let (cost, best) = costs.iter().copied().min().unwrap_or((0, 0));
         let language = if self.letters {
             let named = costs.iter().filter(|&&(_, i)| i < MODELS.len() || self.cjk_text).min();
@@ -559,16 +563,15 @@ impl TextScorer {
             // (Pruning and bounds look at the models' costs, not at their
             // ASCII: the charges alone weigh every model.)
             let plain = Cursor::default();
-            let ascii: Vec<(u64, usize)> = match self.charge_ascii {
-                true => costs.iter().copied().filter(|&(_, i)| i < MODELS.len()).collect(),
-                false => (0..MODELS.len())
-                    .map(|i| (self.adjusted(own.as_ref(), i, &plain, charges), i))
-                    .collect(),
+            let (least, most, count) = match self.charge_ascii {
+                true => spread(costs.iter().copied().filter(|&(_, i)| i < MODELS.len())),
+                false => spread(
+                    (0..MODELS.len()).map(|i| (self.adjusted(own.as_ref(), i, &plain, charges), i)),
+                ),
             };
-            let least = ascii.iter().copied().min();
             // Models alike in every one (no ASCII letters, or too few to
             // tell) name none.
-            let alike = ascii.len() > 1 && ascii.iter().map(|a| a.0).max() == least.map(|l| l.0);
+            let alike = count > 1 && most == least.map(|l| l.0);
             least.filter(|_| !alike).map(|(_, i)| language_tag(i))
         };
         let bound = self
@@ -589,6 +592,14 @@ impl TextScorer {
         score::prune(&mut cursors, |i, c| self.adjusted(own.as_ref(), i, c, charges), gap);
         self.cursors = cursors;
     }
+}
+
+/// The cheapest of `costs` (cost, language index; on a tie the first
+/// language), the dearest cost, and how many there are.
+fn spread(costs: impl Iterator<Item = (u64, usize)>) -> (Option<(u64, usize)>, Option<u64>, usize) {
+    costs.fold((None, None, 0), |(least, most, count), c| {
+        (Some(least.map_or(c, |l: (u64, usize)| l.min(c))), most.max(Some(c.0)), count + 1)
+    })
 }
 
 /// How plausible a text is as natural language, by the detector's models.
@@ -835,7 +846,7 @@ mod tests {
             ["Grüße aus Köln", "GrÃ¼ÃŸe aus KÃ¶ln", "Привет", "中文的文章", "plain", "Tiếng Việt"]
         {
             let all = language_costs(text);
-            for i in 0..score::language_count() {
+            for i in 0..score::LANGUAGES {
                 let language = language_tag(i);
                 assert_eq!(language_cost(text, language), all.get(language), "{text} {language}");
             }
