@@ -681,6 +681,39 @@ mod tests {
     }
 
     #[test]
+    fn declarations_are_weighed_only_as_far_as_the_decision_needs() {
+        let declared = |page: &[u8], charset: Charset| {
+            let found = Engine::new().detect(page);
+            let c = found.candidates.iter().find(|c| c.charset == charset).cloned().unwrap();
+            (found.charset, c.doubt, c.behind)
+        };
+        let behind =
+            |page: &[u8], a: Charset, b: Charset| weigh(a, page).bits - weigh(b, page).bits;
+        let russian = "Это простой пример текста на русском языке, и ещё одна строка о погоде. ";
+        // UTF-8 declared ISO-8859-1: the valid UTF-8 refutes it, unweighed.
+        let page = format!("<meta charset=iso-8859-1><p>{russian}</p>");
+        let found = declared(page.as_bytes(), Charset::Windows1252);
+        assert_eq!(found, (Charset::Utf8, Some(Doubt::ValidUtf8), None));
+        // windows-1251 declared ISO-8859-2 (a letter for every byte): far
+        // behind, scored only until it is 1,000 bits behind.
+        let page = format!("<meta charset=iso-8859-2><p>{}</p>", russian.repeat(4));
+        let page = Charset::Windows1251.encode(&page).0.into_owned();
+        let found = declared(&page, Charset::Iso8859_2);
+        let far = (Charset::Windows1251, Some(Doubt::Implausible), Some(FAR_BEHIND_BITS));
+        assert_eq!(found, far);
+        assert!(behind(&page, Charset::Iso8859_2, Charset::Windows1251) > FAR_BEHIND_BITS);
+        // Czech in windows-1250 declared ISO-8859-2, which reads its `š`
+        // and `ť` as other letters: within the limit, exactly as far behind
+        // as its text reads.
+        let czech = "<meta charset=iso-8859-2><p>Šťastný člověk šel po ulici a těšil se.</p>";
+        let page = Charset::Windows1250.encode(czech).0.into_owned();
+        let (charset, _, bits) = declared(&page, Charset::Iso8859_2);
+        let exact = behind(&page, Charset::Iso8859_2, charset);
+        assert!((0.0..FAR_BEHIND_BITS).contains(&exact), "{exact}");
+        assert_eq!(bits, Some(exact));
+    }
+
+    #[test]
     fn fallbacks() {
         let found = Engine::new().detect("hé".as_bytes());
         assert_eq!((found.charset, found.source), (Charset::Utf8, Source::Detected));
