@@ -1046,8 +1046,21 @@ impl Proposal {
     /// `language`).
     pub(crate) fn choose(&mut self, line: &str, language: Option<&'static str>) {
         let window = Window::new(line, self.range.clone(), language);
-        self.chosen =
-            window.choose(&line[self.range.clone()], &self.layers, false).map_or(0, |c| c.0);
+        self.chosen = self.best_layer(&window, &line[self.range.clone()]).map_or(0, |c| c.0);
+    }
+
+    /// The most plausible layer in `window` whose text holds no C1 control
+    /// (its index and gain over `original`). A layer that still holds one
+    /// is not a repair's end: repairing its text again would read the
+    /// control as the windows-1252 byte it stands for, and a repair made
+    /// twice must change nothing more. `None` when every layer holds one.
+    fn best_layer(&self, window: &Window, original: &str) -> Option<(usize, f32)> {
+        let verdicts = window.judge(original, &self.layers, false);
+        let finished = |i: &usize| !self.layers[*i].chars().any(is_c1_control);
+        let i = (0..self.layers.len())
+            .filter(finished)
+            .min_by(|&a, &b| verdicts.costs[a].total_cmp(&verdicts.costs[b]))?;
+        Some((i, verdicts.gains[i]))
     }
 }
 
@@ -1325,7 +1338,7 @@ pub(crate) fn judge_in_place(line: &str, proposals: Vec<Proposal>) -> Vec<(Propo
         .map(|(mut p, start)| {
             let window = Window::new(&all, start..start + p.after().len(), language);
             let original = &line[p.range.clone()];
-            let Some((i, gain)) = window.choose(original, &p.layers, false) else {
+            let Some((i, gain)) = p.best_layer(&window, original) else {
                 return (p, f32::NEG_INFINITY);
             };
             p.chosen = i;

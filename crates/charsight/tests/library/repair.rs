@@ -227,6 +227,18 @@ fn r5_zawgyi_conversions_are_idempotent() {
     }
 }
 
+/// Found by the fuzz target: a chain of readings (a C1 control read as
+/// windows-1252, then UTF-8 read as MacRoman) whose last layer still held a
+/// C1 control (`\u{9B}µ¬Ü` → `ݵ\u{86}`), which a second run read as `†`.
+/// A layer that holds one is not chosen.
+#[test]
+fn a_repair_leaves_no_c1_control_for_another_to_read() {
+    let bytes = "\u{B5}\u{9F}\u{DC}\u{9B}\u{B5}\u{AC}\u{DC} \u{9A}".as_bytes();
+    let (once, findings) = repair_all(bytes, Charset::Utf8);
+    assert!(!once.contains('\u{86}'), "{findings:?}");
+    assert_eq!(repair_all(once.as_bytes(), Charset::Utf8).0, once);
+}
+
 /// Stray bytes in a line that also holds mojibake are read in the line's
 /// language as the mojibake repair leaves it (French), not in one the
 /// mojibake looks like (`Ã©` reads as Vietnamese; `é` as a Thai mark).
