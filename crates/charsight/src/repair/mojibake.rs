@@ -237,6 +237,154 @@ fn encoded_table(via: Via, above: bool) -> &'static [Encoded] {
     })
 }
 
+/// What a byte does to UTF-8 being read, in each encoding at once: masks
+/// over [`Via::ALL`] (bit [`Via::index`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct ByteClass {
+    /// The encodings that have this byte (a character's second byte is
+    /// only in the double-byte encodings that write it in two).
+    present: u16,
+    /// An ASCII byte (the second of a double-byte character).
+    ascii: u16,
+    /// A continuation byte (0x80–0xBF).
+    cont: u16,
+    /// A lead byte that needs one, two or three continuation bytes.
+    lead: [u16; 3],
+}
+
+/// A character's bytes in every encoding, as [`ByteClass`]es, and the
+/// encodings in which it is a unit of [`encodable_runs`] (it has bytes
+/// there, the first above 0x7F). In the others UTF-8 being read stops at
+/// it.
+#[derive(Clone, Copy, Debug, Default)]
+struct CharClass {
+    unit: u16,
+    bytes: [ByteClass; 2],
+}
+
+impl CharClass {
+    fn of(c: char) -> CharClass {
+        let mut class = CharClass::default();
+        let mut buf = [0; 4];
+        for via in Via::ALL {
+            let bit = 1 << via.index();
+            class.bytes[0].present |= bit;
+            match via.encode(c, &mut buf) {
+                Some(len) if buf[0] >= 0x80 => {
+                    class.unit |= bit;
+                    for (byte, &b) in class.bytes.iter_mut().zip(&buf[..len]) {
+                        byte.present |= bit;
+                        match b {
+                            0x00..=0x7F => byte.ascii |= bit,
+                            0x80..=0xBF => byte.cont |= bit,
+                            0xC2..=0xDF => byte.lead[0] |= bit,
+                            0xE0..=0xEF => byte.lead[1] |= bit,
+                            0xF0..=0xF4 => byte.lead[2] |= bit,
+                            _ => {}
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        class
+    }
+
+    /// [`CharClass::of`] by table look-up in the Basic Multilingual Plane
+    /// (the characters from [`TABLED`] on in a second table, made when a
+    /// line first has one, as [`encoded_table`]'s are).
+    fn look_up(c: char) -> CharClass {
+        static TABLES: [OnceLock<Vec<CharClass>>; 2] = [const { OnceLock::new() }; 2];
+        let u = u32::from(c);
+        let (above, range) = if u < TABLED { (0, 0..TABLED) } else { (1, TABLED..0x10000) };
+        let table = TABLES[above].get_or_init(|| {
+            let class = |u| char::from_u32(u).map_or_else(CharClass::default, CharClass::of);
+            range.clone().map(class).collect()
+        });
+        table.get((u - range.start) as usize).copied().unwrap_or_else(|| CharClass::of(c))
+    }
+}
+
+/// UTF-8 being read in every encoding's bytes of a line at once, from
+/// each unit boundary on: the encodings where bytes read from one form
+/// valid UTF-8 so far and need no (`need[0]`), one, two or three more
+/// continuation bytes. (UTF-8 resynchronises: chains started at different
+/// boundaries that need as many bytes read alike.)
+#[derive(Clone, Copy, Debug, Default)]
+struct Chains {
+    need: [u16; 4],
+}
+
+impl Chains {
+    /// Reads a character: returns the encodings where, after it, bytes
+    /// from a unit boundary to its end are valid UTF-8 (a run).
+    fn read(&mut self, class: &CharClass) -> u16 {
+        // A chain may start at it; where it is no unit, every one stops.
+        self.need[0] |= class.unit;
+        for n in &mut self.need {
+            *n &= class.unit;
+        }
+        for byte in &class.bytes {
+            let [zero, one, two, three] = self.need;
+            let keep = !byte.present;
+            self.need = [
+                (zero & keep) | (zero & byte.ascii) | (one & byte.cont),
+                (one & keep) | (zero & byte.lead[0]) | (two & byte.cont),
+                (two & keep) | (zero & byte.lead[1]) | (three & byte.cont),
+                (three & keep) | (zero & byte.lead[2]),
+            ];
+        }
+        self.need[0] & class.unit
+    }
+}
+
+/// The encodings of [`Via::ALL`] (bit [`Via::index`]) in which `line` may
+/// hold mojibake to repair, found in one pass with a look-up a non-ASCII
+/// character: those in which a stretch of characters from one unit
+/// boundary of [`encodable_runs`] to another is UTF-8 (every run it finds
+/// is); and windows-1252 where the line has a C1 control, or a lead byte
+/// is followed by what a [`Slot`] may read as a continuation byte: one (a
+/// byte between them may have been dropped), a question mark or an
+/// undecodable character, or a space (for a lead byte needing two or three
+/// more, only with a non-ASCII character after the space). Most lines of
+/// clean text have none, and nothing in them is weighed.
+fn suspects(line: &str) -> u16 {
+    const WINDOWS_1252: u16 = 1 << Via::Windows1252 as u16;
+    let bytes = line.as_bytes();
+    let (mut found, mut chains) = (0, Chains::default());
+    // What the last character's windows-1252 byte was: a lead byte (that
+    // needs one more).
+    let (mut lead, mut one_more) = (false, false);
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i].is_ascii() {
+            let non_ascii_next = bytes.get(i + 1).is_some_and(|b| !b.is_ascii());
+            match bytes[i] {
+                b'?' if lead => found |= WINDOWS_1252,
+                b' ' if lead && (one_more || non_ascii_next) => found |= WINDOWS_1252,
+                _ => {}
+            }
+            (chains, lead, one_more) = (Chains::default(), false, false);
+            i += bytes[i..].iter().position(|b| !b.is_ascii()).unwrap_or(bytes.len() - i);
+            continue;
+        }
+        let c = line[i..].chars().next().unwrap_or_default();
+        let class = CharClass::look_up(c);
+        let first = &class.bytes[0];
+        if is_c1_control(c)
+            || (lead && (score::is_undecodable(c) || first.cont & WINDOWS_1252 != 0))
+        {
+            found |= WINDOWS_1252;
+        }
+        found |= chains.read(&class);
+        // windows-1252 writes every character in one byte.
+        lead = (first.lead[0] | first.lead[1] | first.lead[2]) & WINDOWS_1252 != 0;
+        one_more = first.lead[0] & WINDOWS_1252 != 0;
+        i += c.len_utf8();
+    }
+    found
+}
+
 /// One layer undone over all of `text`: every UTF-8 run of its non-ASCII
 /// characters in `via` decoded. `None` when nothing changes.
 fn peel(via: Via, text: &str) -> Option<String> {
@@ -1075,14 +1223,9 @@ fn joins(line: &str, end: usize, ascii: Range<usize>) -> bool {
 
 /// Each encoding's proposals for one line (its stretches whose bytes are
 /// UTF-8, each at its most plausible depth).
-fn proposals(line: &str, lost: LostSpaces) -> ByVia {
-    if line.is_ascii() {
-        return Vec::new();
-    }
-    // Each encoding's stretches first: most lines have none, and need no
-    // scoring at all. They are found in groups of non-ASCII stretches with
-    // one space between them, after any question marks that may be lost
-    // bytes (see [`Group`]).
+/// The non-ASCII stretches of `line` in groups, with one space between
+/// them, after any question marks that may be lost bytes (see [`Group`]).
+fn groups(line: &str) -> Vec<Vec<Range<usize>>> {
     let parts: Vec<(Range<usize>, bool)> = stretches(line).collect();
     let mut groups: Vec<Vec<Range<usize>>> = Vec::new();
     let mut i = 0;
@@ -1100,26 +1243,43 @@ fn proposals(line: &str, lost: LostSpaces) -> ByVia {
         groups.push(group);
         i = j;
     }
+    groups
+}
+
+/// The runs of `line`'s `groups` whose bytes in `via` are UTF-8, and their
+/// first layer undone, without those chance makes in clean text.
+fn runs_in(line: &str, via: Via, groups: &[Vec<Range<usize>>], lost: LostSpaces) -> Runs {
+    if via == Via::Windows1252 {
+        // C1 controls are not UTF-8 by chance: none is set aside.
+        let runs = windows_1252_runs(line, groups, lost);
+        let c1 = c1_controls(line, &runs);
+        let mut runs = without_stray_readings(line, runs);
+        runs.extend(c1);
+        runs.sort_unstable_by_key(|(r, _)| r.start);
+        return runs;
+    }
+    let runs = groups.iter().flat_map(|group| {
+        let (first, last) = (group[0].start, group[group.len() - 1].end);
+        let runs = encodable_runs(via, &line[first..last]).into_iter();
+        runs.map(move |(r, fixed)| (first + r.start..first + r.end, fixed))
+    });
+    without_stray_readings(line, runs.collect())
+}
+
+/// Each encoding's proposals for `line`: its runs ([`runs_in`]), found
+/// only in the encodings the line [`suspects`] (most lines of text need
+/// no scoring at all), each with its layer chosen.
+fn proposals(line: &str, lost: LostSpaces) -> ByVia {
+    let suspects = suspects(line);
+    if suspects == 0 {
+        return Vec::new();
+    }
+    let groups = groups(line);
     let runs: Vec<(Via, Runs)> = Via::ALL
         .into_iter()
-        .map(|via| {
-            if via == Via::Windows1252 {
-                // C1 controls are not UTF-8 by chance: none is set aside.
-                let runs = windows_1252_runs(line, &groups, lost);
-                let c1 = c1_controls(line, &runs);
-                let mut runs = without_stray_readings(line, runs);
-                runs.extend(c1);
-                runs.sort_unstable_by_key(|(r, _)| r.start);
-                return (via, runs);
-            }
-            let runs = groups.iter().flat_map(|group| {
-                let (first, last) = (group[0].start, group[group.len() - 1].end);
-                let runs = encodable_runs(via, &line[first..last]).into_iter();
-                runs.map(move |(r, fixed)| (first + r.start..first + r.end, fixed))
-            });
-            (via, without_stray_readings(line, runs.collect()))
-        })
-        .filter(|(_, found): &(Via, Runs)| !found.is_empty())
+        .filter(|via| suspects >> via.index() & 1 == 1)
+        .map(|via| (via, runs_in(line, via, &groups, lost)))
+        .filter(|(_, found)| !found.is_empty())
         .collect();
     if runs.is_empty() {
         return Vec::new();
@@ -1582,6 +1742,72 @@ mod tests {
         // Cut in the middle of a word, the rest in its alphabet: `Ø¨` (ب)
         // before `روفايلين`.
         assert_eq!(kept(Via::Windows1252, "Ø¨روفايلين"), 1);
+    }
+
+    /// Characters that make or end UTF-8 in the encodings' bytes: letters
+    /// of the scripts they write, their punctuation and symbols, C1
+    /// controls, U+FFFD, and the ASCII a slot reads (`?`, space).
+    const PIECES: &str = "aZ ?? 1.é»àÃÂâ€™œ©«ßœŠ\u{A0}\u{81}\u{9D}\u{85}\u{FFFD}\
+        ёщЁРСПрстТЖ»«–—№ΕΘαώÅÄÖåäöŁąęŚЯ╣▒░ÇüÉ文字使证书有效ウィキ鏂囧瓧偽ｱ縺";
+
+    /// What [`suspects`] promises: an encoding it leaves out finds no run.
+    fn assert_covered(line: &str) {
+        let (suspects, groups) = (suspects(line), groups(line));
+        for via in Via::ALL.into_iter().filter(|via| suspects >> via.index() & 1 == 0) {
+            for lost in [LostSpaces::Kept, LostSpaces::MaybeCollapsed] {
+                let runs = runs_in(line, via, &groups, lost);
+                assert!(runs.is_empty(), "{via:?} {line:?}: {runs:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn suspects_cover_every_encoding_with_runs() {
+        let pieces: Vec<char> = PIECES.chars().collect();
+        // Every pair and triple of pieces, plain and garbled once and twice.
+        let mut lines = Vec::new();
+        for &a in &pieces {
+            for &b in &pieces {
+                lines.push(format!("{a}{b}"));
+                lines.extend(pieces.iter().step_by(11).map(|&c| format!("x{a}{b}{c} ")));
+            }
+        }
+        for line in lines {
+            assert_covered(&line);
+            for via in Via::ALL {
+                assert_covered(&garble(&line, via, 1));
+            }
+            assert_covered(&garble(&line, Via::Windows1252, 2));
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn suspects_cover_any_mix(picks in proptest::collection::vec(0usize..64, 0..24), via in 0usize..11) {
+            let pieces: Vec<char> = PIECES.chars().collect();
+            let line: String = picks.iter().map(|&k| pieces[k % pieces.len()]).collect();
+            assert_covered(&line);
+            assert_covered(&garble(&line, Via::ALL[via], 1));
+        }
+    }
+
+    #[test]
+    fn most_clean_text_is_suspected_in_no_encoding() {
+        assert_eq!(suspects("naïve café, São Paulo, die Straße"), 0);
+        // `ß»` is UTF-8 in windows-1252 (`DF BB`), and `ß ` may be `ß` and a
+        // no-break space that became a space.
+        let bits = |vias: &[Via]| vias.iter().fold(0, |m, v| m | 1 << v.index());
+        assert_eq!(
+            suspects("«Fuß»"),
+            bits(&[Via::Windows1252, Via::Windows1250, Via::Windows1257])
+        );
+        assert_eq!(suspects("Fuß und"), 1 << Via::Windows1252.index());
+        assert_eq!(suspects("Это был первый раз"), 0);
+        // `щё` is UTF-8 in KOI8-R.
+        assert_eq!(suspects("ещё раз"), 1 << Via::Koi8R.index());
+        assert_ne!(suspects("cafÃ© crÃ¨me") & 1 << Via::Windows1252.index(), 0);
+        assert_ne!(suspects("\u{84}Handwerk\u{93}") & 1 << Via::Windows1252.index(), 0);
+        assert_ne!(suspects("鏂囧瓧") & 1 << Via::Gbk.index(), 0);
     }
 
     #[test]
