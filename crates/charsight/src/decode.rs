@@ -464,7 +464,12 @@ impl TextDecoder {
             // Characters of the escape range are escaped too: not collisions.
             check.check(bytes, offset, last, &escaped, out, start);
         } else if errors == Errors::Escape {
-            let in_range = out[start..].chars().filter(|&c| is_escape(c)).count() as u64;
+            // The escape range is in plane 16, whose characters start with 0xF4.
+            let text = &out[start..];
+            let in_range = match memchr::memchr(0xF4, text.as_bytes()) {
+                Some(first) => text[first..].chars().filter(|&c| is_escape(c)).count() as u64,
+                None => 0,
+            };
             self.escape_collisions += in_range - escapes;
         }
         self.text_len += (out.len() - start) as u64;

@@ -1267,13 +1267,9 @@ fn runs_in(line: &str, via: Via, groups: &[Vec<Range<usize>>], lost: LostSpaces)
 }
 
 /// Each encoding's proposals for `line`: its runs ([`runs_in`]), found
-/// only in the encodings the line [`suspects`] (most lines of text need
-/// no scoring at all), each with its layer chosen.
-fn proposals(line: &str, lost: LostSpaces) -> ByVia {
-    let suspects = suspects(line);
-    if suspects == 0 {
-        return Vec::new();
-    }
+/// only in the encodings the line [`suspects`] (`suspects`, not 0), each
+/// with its layer chosen.
+fn proposals(line: &str, suspects: u16, lost: LostSpaces) -> ByVia {
     let groups = groups(line);
     let runs: Vec<(Via, Runs)> = Via::ALL
         .into_iter()
@@ -1324,19 +1320,24 @@ pub(crate) fn repair_text(text: &str) -> Vec<Edit> {
     let lost = LostSpaces::of(text);
     // Each distinct line is weighed once: a line that comes again in the
     // block (boilerplate, table rows, text garbled alike) has the same
-    // proposals and the same repairs. ASCII lines have none.
+    // proposals and the same repairs. Lines no encoding suspects (ASCII
+    // lines among them) have none, and count only in the block's share.
     let mut distinct: Vec<(&str, ByVia)> = Vec::new();
     let mut index: HashMap<&str, usize> = HashMap::new();
     let mut lines = Vec::new();
+    let mut clean = Share::default();
     let mut start = 0;
     for line in text.split_inclusive('\n') {
         let body = line.strip_suffix('\n').unwrap_or(line);
-        if !body.is_ascii() {
-            let k = *index.entry(body).or_insert_with(|| {
-                distinct.push((body, proposals(body, lost)));
-                distinct.len() - 1
-            });
-            lines.push((start, k));
+        match suspects(body) {
+            0 => clean.add(Share::of(body, 0)),
+            suspects => {
+                let k = *index.entry(body).or_insert_with(|| {
+                    distinct.push((body, proposals(body, suspects, lost)));
+                    distinct.len() - 1
+                });
+                lines.push((start, k));
+            }
         }
         start += line.len();
     }
@@ -1354,7 +1355,7 @@ pub(crate) fn repair_text(text: &str) -> Vec<Edit> {
             Via::ALL.iter().map(|&via| share(via)).collect()
         })
         .collect();
-    let mut block: Vec<(Via, Share)> = Via::ALL.iter().map(|&v| (v, Share::default())).collect();
+    let mut block: Vec<(Via, Share)> = Via::ALL.iter().map(|&v| (v, clean)).collect();
     for &(_, k) in &lines {
         for ((_, share), &line) in block.iter_mut().zip(&shares[k]) {
             share.add(line);
