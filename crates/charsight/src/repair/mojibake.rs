@@ -1221,8 +1221,6 @@ fn joins(line: &str, end: usize, ascii: Range<usize>) -> bool {
     !ascii.is_empty() && ascii.len() == marks + usize::from(space)
 }
 
-/// Each encoding's proposals for one line (its stretches whose bytes are
-/// UTF-8, each at its most plausible depth).
 /// The non-ASCII stretches of `line` in groups, with one space between
 /// them, after any question marks that may be lost bytes (see [`Group`]).
 fn groups(line: &str) -> Vec<Vec<Range<usize>>> {
@@ -1266,9 +1264,9 @@ fn runs_in(line: &str, via: Via, groups: &[Vec<Range<usize>>], lost: LostSpaces)
     without_stray_readings(line, runs.collect())
 }
 
-/// Each encoding's proposals for `line`: its runs ([`runs_in`]), found
-/// only in the encodings the line [`suspects`] (`suspects`, not 0), each
-/// with its layer chosen.
+/// Each encoding's proposals for `line` (its stretches whose bytes are
+/// UTF-8, each at its most plausible depth), found only in the encodings
+/// the line [`suspects`] (`suspects`, not 0).
 fn proposals(line: &str, suspects: u16, lost: LostSpaces) -> ByVia {
     let groups = groups(line);
     let runs: Vec<(Via, Runs)> = Via::ALL
