@@ -19,7 +19,7 @@
 //! as it stands. Where several encodings propose overlapping repairs, the
 //! one with the larger gain wins.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 use std::sync::OnceLock;
 
@@ -1389,6 +1389,11 @@ fn repair_line(line: &str, by_via: ByVia, block: &[(Via, Share)]) -> Vec<Edit> {
         .collect();
     ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
     let mut edits: Vec<Edit> = Vec::new();
+    // The ranges of the edits kept (start → end; they do not overlap).
+    let mut taken: BTreeMap<usize, usize> = BTreeMap::new();
+    let overlaps = |taken: &BTreeMap<usize, usize>, r: &Range<usize>| {
+        taken.range(..r.end).next_back().is_some_and(|(_, &end)| r.start < end)
+    };
     let words = has_words(line);
     for (_, via, proposals) in ranked {
         let share = Share::of(line, covered(line, &proposals));
@@ -1401,7 +1406,7 @@ fn repair_line(line: &str, by_via: ByVia, block: &[(Via, Share)]) -> Vec<Edit> {
         let mut passing = judged.iter().filter(|(_, gain)| *gain >= margin);
         let vouched = passing.clone().count() > 1 || passing.any(|(p, _)| !is_weak(line, p, words));
         for (p, gain) in judged {
-            if edits.iter().any(|e| e.range.start < p.range.end && p.range.start < e.range.end) {
+            if overlaps(&taken, &p.range) {
                 continue;
             }
             // A C1 control is damage whatever is done: the text left as it
@@ -1424,6 +1429,7 @@ fn repair_line(line: &str, by_via: ByVia, block: &[(Via, Share)]) -> Vec<Edit> {
             };
             let confidence = score::confidence(gain, margin);
             let after = p.after().to_owned();
+            taken.insert(p.range.start, p.range.end);
             edits.push(Edit { range: p.range, after, kind: Kind::Mojibake, cause, confidence });
         }
     }
