@@ -172,6 +172,50 @@ def test_utf_7_reads_as_pythons_codec_but_for_lone_surrogates_and_a_final_plus()
     assert "日本語 a+b".encode(python_codec("UTF-7")) == "日本語 a+b".encode("utf-7")
 
 
+# Where charsight's Big5 (the Encoding Standard's, which is Big5-HKSCS) and
+# Python's `big5hkscs` (HKSCS-2004) read a pair differently, on purpose: the
+# Encoding Standard's index maps these to other characters than Python's.
+BIG5_MAPPINGS = {
+    b"\xa1\x45": ("\u2027", "\u2022"),
+    b"\xa1\x4e": ("\ufe51", "\uff64"),
+    b"\xa1\xc2": ("\xaf", "\u203e"),
+    b"\xa1\xe3": ("\uff5e", "\u223c"),
+    b"\xa1\xf2": ("\u2295", "\u2641"),
+    b"\xa1\xf3": ("\u2299", "\u2609"),
+    b"\xa2\x41": ("\u2215", "\uff0f"),
+    b"\xa2\x42": ("\ufe68", "\uff3c"),
+    b"\xa2\x44": ("\uffe5", "\xa5"),
+    b"\xa2\x46": ("\uffe0", "\xa2"),
+    b"\xa2\x47": ("\uffe1", "\xa3"),
+}
+
+
+def test_big5_reads_as_pythons_big5hkscs_but_for_documented_differences():
+    # Every pair a lead byte starts: the same text, or one of three
+    # deliberate differences (docs/python.md): an undecodable pair is one
+    # U+FFFD (the Encoding Standard's error), not one per byte; the
+    # characters HKSCS-2008 added, which Python's table lacks; and the
+    # eleven mappings above.
+    counts = {"same": 0, "error": 0, "hkscs-2008": 0}
+    for lead in range(0x81, 0xFF):
+        for trail in [*range(0x40, 0x7F), *range(0xA1, 0xFF)]:
+            data = bytes([lead, trail])
+            ours = data.decode(python_codec("Big5"), "replace")
+            theirs = data.decode("big5hkscs", "replace")
+            if ours == theirs:
+                counts["same"] += 1
+            elif "\ufffd" in ours:
+                assert ours == "\ufffd" and theirs == "\ufffd\ufffd", data
+                counts["error"] += 1
+            elif "\ufffd" in theirs:
+                counts["hkscs-2008"] += 1
+            else:
+                assert BIG5_MAPPINGS[data] == (ours, theirs), data
+    assert counts == {"same": 18787, "error": 792, "hkscs-2008": 192}
+    # HKSCS's pairs of code points read alike.
+    assert b"\x88\x62\x88\x64".decode(python_codec("Big5")) == b"\x88\x62\x88\x64".decode("big5hkscs")
+
+
 def test_cesu_8_is_utf_8_of_utf_16_code_units():
     assert python_codec("CESU-8") == "charsight-cesu-8"
     for text in ["café", "😀", "a\U0010FFFFz"]:
