@@ -38,7 +38,7 @@ use encoding_rs::{DecoderResult, EncoderResult, Encoding};
 use crate::Charset;
 
 pub(crate) use iso_2022::Unit;
-pub(crate) use iso_2022_jp::Variant as JpVariant;
+pub(crate) use iso_2022_jp::{Mode as JpSet, Variant as JpVariant, G2 as JpG2};
 
 /// How a charset is decoded and encoded.
 #[derive(Clone, Copy)]

@@ -18,7 +18,9 @@
 //! - double-byte encodings (Shift_JIS, EUC-JP, GBK, Big5, EUC-KR): legality
 //!   state machines whose tables also give each character's cost under its
 //!   language's character frequencies (`charfreq`);
-//! - ISO-2022-JP: its escape sequences and the JIS characters between them;
+//! - ISO-2022-JP (and the family whose escapes it meets: ISO-2022-JP-2, -3,
+//!   -2004), ISO-2022-KR, HZ-GB-2312: their escape sequences and the
+//!   characters between them;
 //! - UTF-8, UTF-16 and UTF-32: the decoded characters, scored by every
 //!   language model.
 //!
@@ -774,6 +776,13 @@ impl Detector {
         self.scan.before = b;
     }
 
+    /// The encoding of a reading: its entry's, or for a seven-bit reading
+    /// the member of its family it read (ISO-2022-JP-2 for ISO-2022-JP's).
+    fn charset(&self, entry: usize) -> Charset {
+        let seven_bit = self.iso2022.iter().find(|(e, _)| *e == entry);
+        seven_bit.map_or(entries()[entry].charset, |(_, r)| r.charset())
+    }
+
     /// Every reading not disqualified: (entry, cost in steps with prior and
     /// the common ASCII charge, language), with the skipped ASCII charged
     /// by `charges` (the single-byte readings' cursors: `charged`, from
@@ -1083,7 +1092,7 @@ impl Detector {
             .zip(&decodings)
             .zip(confidences)
             .map(|((&(entry, cost, language), &decoding), confidence)| Reading {
-                charset: all[entry].charset,
+                charset: self.charset(entry),
                 confidence,
                 // Plain ASCII (label 0) has no language.
                 language: if decoding == 0 { None } else { language },
@@ -1153,7 +1162,7 @@ impl Detector {
             .filter(in_running)
             .filter(|&l| self.scan.interesting >= PRUNE_EVIDENCE && costs.iter().all(|c| c.0 != l))
             .or(self.fallen.filter(in_running));
-        let leader_ruled_out = fallen.map(|e| all[e].charset);
+        let leader_ruled_out = fallen.map(|e| self.charset(e));
         Guess {
             charset: first.map(|c| c.charset),
             confidence,

@@ -177,6 +177,40 @@ fn languages_of_the_rarer_encodings() {
     }
 }
 
+/// Undeclared ISO-2022-JP-2, -3 and -2004 are reported by the escapes only
+/// they define (issue 22): held-out Japanese lines that ISO-2022-JP cannot
+/// write, and Japanese with Korean; ISO-2022-JP's own text stays ISO-2022-JP.
+#[test]
+fn the_wider_iso_2022_jp_encodings_by_their_escapes() {
+    let wider: Vec<String> = held_out(Charset::Iso2022Jp2004, "ja")
+        .into_iter()
+        .filter(|l| Charset::Iso2022Jp.encode(l).1)
+        .collect();
+    assert!(!wider.is_empty());
+    for line in &wider {
+        for charset in [Charset::Iso2022Jp3, Charset::Iso2022Jp2004] {
+            let (bytes, unmapped) = charset.encode(line);
+            if unmapped {
+                continue;
+            }
+            let found = guess(&bytes);
+            assert!(right(&bytes, charset.name(), found.charset), "{charset} {line}: {found:?}");
+            assert_ne!(found.charset, Some(Charset::Iso2022Jp), "{line}");
+        }
+    }
+    let japanese = held_out(Charset::Iso2022Jp, "ja");
+    let korean = held_out(Charset::EucKr, "ko");
+    for (ja, ko) in japanese.iter().zip(&korean).take(10) {
+        let text = format!("{ja}\n{ko}\n");
+        let (bytes, unmapped) = Charset::Iso2022Jp2.encode(&text);
+        assert!(!unmapped, "{text}");
+        let found = guess(&bytes);
+        assert_eq!(found.charset, Some(Charset::Iso2022Jp2), "{text}");
+        let alone = guess(&Charset::Iso2022Jp.encode(ja).0);
+        assert_eq!((alone.charset, alone.language), (Some(Charset::Iso2022Jp), Some("ja")));
+    }
+}
+
 /// The held-out test lines of a language (not the tuning half) that
 /// `charset` can write.
 fn held_out(charset: Charset, language: &str) -> Vec<String> {
