@@ -39,6 +39,7 @@ use crate::Charset;
 
 pub(crate) use iso_2022::Unit;
 pub(crate) use iso_2022_jp::{Mode as JpSet, Variant as JpVariant, G2 as JpG2};
+pub(crate) use utf7::{Read as Utf7Read, Reader as Utf7Reader};
 
 /// How a charset is decoded and encoded.
 #[derive(Clone, Copy)]

@@ -21,6 +21,8 @@
 //! - ISO-2022-JP (and the family whose escapes it meets: ISO-2022-JP-2, -3,
 //!   -2004), ISO-2022-KR, HZ-GB-2312: their escape sequences and the
 //!   characters between them;
+//! - UTF-7: the characters of its `+…-` runs, scored by every language
+//!   model against what their base64 costs as plain ASCII;
 //! - UTF-8, UTF-16 and UTF-32: the decoded characters, scored by every
 //!   language model.
 //!
@@ -50,6 +52,7 @@ mod single;
 mod tables;
 mod text;
 mod unicode;
+mod utf7;
 mod utf8;
 
 use charsight_tables::detect::Kind;
@@ -61,6 +64,7 @@ use self::score::{language_tag, AsciiPairs, Charges, Gaps, Hints, ASCII_COST};
 use self::single::{Charged, SingleScorer};
 use self::tables::{entries, Entry, STEPS_PER_BIT};
 use self::unicode::{Utf8Reading, WideReading};
+use self::utf7::Utf7Reading;
 use crate::Charset;
 
 pub use self::binary::Ebcdic;
@@ -140,6 +144,7 @@ pub struct Detector {
     utf8_valid: utf8::Validator,
     wide: Vec<(usize, WideReading)>,
     iso2022: Vec<(usize, Iso2022Scorer)>,
+    utf7: Option<(usize, Utf7Reading)>,
     scan: Scan,
     /// Bytes examined.
     offset: u64,
@@ -474,14 +479,20 @@ impl Detector {
     /// other readings are out from the start and cost nothing to run (for
     /// short strings known to be in one of a few encodings).
     pub(crate) fn only(charsets: &[Charset]) -> Detector {
-        let mut detector = Detector::unhinted();
+        Detector::unhinted().leaving_out(|c| !charsets.contains(&c))
+    }
+
+    /// This detector without the readings of the charsets `out` holds: they
+    /// are out from the start (a browser never reads UTF-7, whatever the
+    /// bytes say).
+    pub(crate) fn leaving_out(mut self, out: impl Fn(Charset) -> bool) -> Detector {
         for (entry, e) in entries().iter().enumerate() {
-            if !charsets.contains(&e.charset) {
-                detector.status[entry] = Status::Disqualified;
-                detector.single.retire(entry);
+            if out(e.charset) {
+                self.status[entry] = Status::Disqualified;
+                self.single.retire(entry);
             }
         }
-        detector
+        self
     }
 
     /// A detector that has seen nothing, with no hints (see
@@ -506,6 +517,9 @@ impl Detector {
         let iso2022 = of_kind(Kind::Iso2022)
             .filter_map(|(i, e)| Some((i, Iso2022Scorer::new(e.charset)?)))
             .collect();
+        let utf7 = of_kind(Kind::Iso2022)
+            .find(|(_, e)| e.charset == Charset::Utf7)
+            .map(|(i, _)| (i, Utf7Reading::default()));
         let hints = Hints::default();
         Detector {
             charges: Charges::default(),
@@ -518,6 +532,7 @@ impl Detector {
             utf8_valid: utf8::Validator::default(),
             wide,
             iso2022,
+            utf7,
             scan: Scan {
                 before: b' ',
                 in_run: false,
@@ -567,6 +582,11 @@ impl Detector {
         if last && !self.finished {
             self.finished = true;
             self.utf8_valid.feed(b"", true);
+            if let Some((entry, u)) = &self.utf7 {
+                if u.unfinished() {
+                    self.status[*entry] = Status::Disqualified;
+                }
+            }
             if self
                 .wide
                 .iter()
@@ -675,6 +695,14 @@ impl Detector {
             }
         }
         for (entry, reading) in &mut self.iso2022 {
+            if self.status[*entry] == Status::Alive {
+                reading.feed(piece);
+                if reading.disqualified {
+                    self.status[*entry] = Status::Disqualified;
+                }
+            }
+        }
+        if let Some((entry, reading)) = &mut self.utf7 {
             if self.status[*entry] == Status::Alive {
                 reading.feed(piece);
                 if reading.disqualified {
@@ -851,6 +879,13 @@ impl Detector {
             let language = Some(language_tag(i.language()));
             live.push((*entry, effective(*entry, cost).saturating_sub(i.refund()), language));
         }
+        if let Some((entry, u)) = self.utf7.as_ref().filter(|(e, u)| u.switched && legal(*e)) {
+            // Its runs' characters are scored as text and their bytes given
+            // back what they cost as plain ASCII.
+            let (cost, language) = u.scorer.best(charges);
+            let cost = effective(*entry, cost + u.cost()).saturating_sub(u.refund());
+            live.push((*entry, cost, language));
+        }
         let best = live
             .iter()
             .filter(|(e, _, _)| self.status[*e] == Status::Alive)
@@ -881,7 +916,8 @@ impl Detector {
             let e = &entries()[entry];
             let ascii_compatible = e.kind != Kind::Unicode || e.charset == Charset::Utf8;
             let switched = e.kind == Kind::Iso2022
-                && self.iso2022.iter().any(|(i, r)| *i == entry && r.switched);
+                && (self.iso2022.iter().any(|(i, r)| *i == entry && r.switched)
+                    || self.utf7.as_ref().is_some_and(|(i, r)| *i == entry && r.switched));
             let label = if high == 0 && ascii_compatible && !switched {
                 0
             } else if e.kind == Kind::Single {
@@ -1004,6 +1040,7 @@ impl Detector {
         let mut legal = vec![false; self.status.len()];
         costs.iter().for_each(|c| legal[c.0] = true);
         self.iso2022.iter().for_each(|i| legal[i.0] = true);
+        self.utf7.iter().for_each(|u| legal[u.0] = true);
         for (entry, legal) in legal.into_iter().enumerate() {
             if self.status[entry] == Status::Alive && !legal {
                 self.status[entry] = Status::Disqualified;
@@ -1419,6 +1456,28 @@ mod tests {
             b"As shown in Fig.~{\\bf 3} and Table~{\\ref{tab}}, the results of~{\\cite{x}} hold.",
         );
         assert!(tex.ascii, "{tex:?}");
+    }
+
+    #[test]
+    fn utf7_is_its_runs_text_not_their_form() {
+        for text in [
+            "日本語のテキストです。",
+            "Привет, как дела у вас сегодня?",
+            "Grüße aus Köln und München",
+            "Il était une fois, à Paris, un café.",
+        ] {
+            let (bytes, _) = Charset::Utf7.encode(text);
+            let g = guess(&bytes);
+            assert_eq!(g.charset, Some(Charset::Utf7), "{text}: {g:?}");
+        }
+        // Well-formed runs in ASCII text are read, and lose: words, a key
+        // (`+TtBbKa8X` is 仐嬩꼗).
+        for ascii in [&b"Use the +API- to read the +Accounts list."[..], b"key: pqY+TtBbKa8X\n"] {
+            let g = guess(ascii);
+            assert!(g.ascii, "{g:?}");
+            let utf7 = g.candidate(Charset::Utf7).expect("the UTF-7 reading");
+            assert!(utf7.bits_behind > 10.0, "{g:?}");
+        }
     }
 
     #[test]

@@ -90,6 +90,8 @@ const PAIRS: &[(&str, &str)] = &[
     ("VISCII", "vi"),
     ("Johab", "ko"),
     ("EUC-TW", "zh-Hant"),
+    ("UTF-7", "ru"),
+    ("UTF-7", "fr"),
 ];
 
 /// `ș ț` in ISO-8859-16 are the bytes of `ş ţ` in windows-1250 and
@@ -209,6 +211,30 @@ fn the_wider_iso_2022_jp_encodings_by_their_escapes() {
         let alone = guess(&Charset::Iso2022Jp.encode(ja).0);
         assert_eq!((alone.charset, alone.language), (Some(Charset::Iso2022Jp), Some("ja")));
     }
+}
+
+/// Well-formed UTF-7 runs in ASCII text (issue 22): each word of held-out
+/// English lines written `+word-`, where that is a run without stray bits,
+/// leaves the text ASCII; a rule on well-formed runs alone would call about
+/// one in a hundred of them UTF-7.
+#[test]
+fn utf7_runs_of_ascii_words_stay_ascii() {
+    let lines = held_out(Charset::Windows1252, "en");
+    let mut runs = 0;
+    for line in lines.iter().filter(|l| l.is_ascii()).take(400) {
+        for word in
+            line.split(' ').filter(|w| w.len() >= 3 && w.bytes().all(|b| b.is_ascii_alphanumeric()))
+        {
+            let marked = line.replacen(word, &format!("+{word}-"), 1);
+            if Charset::Utf7.decode(marked.as_bytes()).1 {
+                continue;
+            }
+            runs += 1;
+            let found = guess(marked.as_bytes());
+            assert!(found.ascii, "{marked}: {found:?}");
+        }
+    }
+    assert!(runs >= 100, "{runs} well-formed runs");
 }
 
 /// The held-out test lines of a language (not the tuning half) that
