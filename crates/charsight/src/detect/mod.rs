@@ -583,11 +583,6 @@ impl Detector {
         if last && !self.finished {
             self.finished = true;
             self.utf8_valid.feed(b"", true);
-            if let Some((entry, u)) = &self.utf7 {
-                if u.unfinished() {
-                    self.status[*entry] = Status::Disqualified;
-                }
-            }
             if self
                 .wide
                 .iter()
@@ -883,9 +878,11 @@ impl Detector {
         }
         if let Some((entry, u)) = self.utf7.as_ref().filter(|(e, u)| u.switched && legal(*e)) {
             // Its runs' characters are scored as text and their bytes given
-            // back what they cost as plain ASCII.
+            // back what they cost as plain ASCII; a run cut short by the end
+            // of the bytes costs as much as an odd character.
             let (cost, language) = u.scorer.best(charges);
-            let cost = effective(*entry, cost + u.cost()).saturating_sub(u.refund());
+            let cost = cost + u.cost() + cut(u.unfinished());
+            let cost = effective(*entry, cost).saturating_sub(u.refund());
             live.push((*entry, cost, language));
         }
         let best = live
@@ -1472,6 +1469,10 @@ mod tests {
             let g = guess(&bytes);
             assert_eq!(g.charset, Some(Charset::Utf7), "{text}: {g:?}");
         }
+        // Cut short inside a run (the prefix of a longer text), still UTF-7.
+        let (bytes, _) = Charset::Utf7.encode("Привет, как дела у вас сегодня?");
+        let last_run = bytes.iter().rposition(|&b| b == b'+').unwrap();
+        assert_eq!(guess(&bytes[..last_run + 5]).charset, Some(Charset::Utf7));
         // Well-formed runs in ASCII text are read, and lose: words, a key
         // (`+TtBbKa8X` is 仐嬩꼗).
         for ascii in [&b"Use the +API- to read the +Accounts list."[..], b"key: pqY+TtBbKa8X\n"] {
