@@ -9,14 +9,14 @@
 //! but JIS X 0213's plane 2 fills) makes the reading EUC-JIS-2004 or
 //! Shift_JIS-2004 ([`MultiScorer::widened`]) instead of ruling it out;
 //! such a character costs the table's rarest (JIS X 0213's additions have
-//! no frequencies).
+//! no frequencies), and the wider encoding [`score::WIDER_PRIOR`] once.
 //!
 //! ASCII in the ground state is plain ASCII (left out of the cost, as in
 //! every ASCII-compatible reading); an ASCII byte that serves as a trail
 //! byte is part of a character instead, so the reading gets back the
 //! [`ASCII_COST`] it will be charged for it.
 
-use super::score::{self, ascii_class, ASCII_COST, ODD_COST};
+use super::score::{self, ascii_class, ASCII_COST, ODD_COST, WIDER_PRIOR};
 use super::tables::ODD;
 use super::tables::{
     MultiByte, EXT3, EXT4, FIRST_LEAD, FIRST_TRAIL, GB4, ILLEGAL, LEAD, MULTI_BYTE, TRAILS,
@@ -151,7 +151,7 @@ impl MultiScorer {
                 match t.doubles[at] {
                     ILLEGAL => match self.wider.filter(|&w| jis_x0213_has(w, &[lead, b])) {
                         Some(_) => {
-                            self.widened = true;
+                            self.widen();
                             self.char(t.rare);
                             State::Ground
                         }
@@ -169,7 +169,9 @@ impl MultiScorer {
             State::Ext(_, code) => {
                 // EUC-JIS-2004's plane 2 where JIS X 0212 has nothing.
                 let [_, a, c] = code;
-                self.widened |= self.wider.is_some_and(|w| jis_x0213_has(w, &[a, c, b]));
+                if self.wider.is_some_and(|w| jis_x0213_has(w, &[a, c, b])) {
+                    self.widen();
+                }
                 self.char(t.rare);
                 State::Ground
             }
@@ -187,6 +189,14 @@ impl MultiScorer {
         self.cost += u64::from(cost) + u64::from(score::cjk_edge(&self.edges, self.last, None));
         self.last = None;
         self.chars += 1;
+    }
+
+    /// A code only the wider encoding has was read: the reading is that
+    /// encoding from now on, rarer than its base by [`WIDER_PRIOR`].
+    fn widen(&mut self) {
+        if !std::mem::replace(&mut self.widened, true) {
+            self.cost += WIDER_PRIOR;
+        }
     }
 
     fn disqualify(&mut self) {
