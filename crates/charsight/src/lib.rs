@@ -8,7 +8,7 @@
 //!    │
 //!    ├─ label      labels → Charset (WHATWG + aliases seen in the wild)
 //!    ├─ sniff      declared evidence: BOM, HTTP charset, <meta>, XML declaration
-//!    ├─ detect     what the content says: statistical readings of 72 encodings
+//!    ├─ detect     what the content says: statistical readings of 73 encodings
 //!    │             (language models), ranked, with a calibrated confidence;
 //!    │             binary and EBCDIC recognised
 //!    ├─ (verify)   each candidate decoded: malformed sequences, C1 controls

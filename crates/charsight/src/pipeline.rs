@@ -33,9 +33,15 @@ pub(crate) struct Context<'a> {
 }
 
 impl Context<'_> {
-    /// A content detector with the context's hints.
+    /// A content detector with the context's hints. Under `whatwg` it
+    /// does not read UTF-7: the HTML standard forbids it (a page could
+    /// smuggle script past filters in its runs), by label or by content.
     pub(crate) fn detector(&self) -> Detector {
-        Detector::with_hints(self.tld, self.language)
+        let detector = Detector::with_hints(self.tld, self.language);
+        match self.policy {
+            Policy::Whatwg => detector.leaving_out(|c| c == Charset::Utf7),
+            Policy::Verify | Policy::Detect => detector,
+        }
     }
 }
 
@@ -630,6 +636,16 @@ mod tests {
         assert_eq!(found.source, Source::Http);
         let found = engine().detect(&page[3..]);
         assert_eq!((found.charset, found.source), (Charset::Gbk, Source::Meta));
+    }
+
+    #[test]
+    fn whatwg_never_reads_utf7_by_content_either() {
+        let (page, _) = Charset::Utf7.encode("<p>Привет, как дела у вас сегодня?</p>");
+        let found = Engine::new().detect(&page);
+        assert_eq!((found.charset, found.source), (Charset::Utf7, Source::Detected));
+        let found = Engine::new().policy(Policy::Whatwg).detect(&page);
+        assert_ne!(found.charset, Charset::Utf7);
+        assert!(found.candidates.iter().all(|c| c.charset != Charset::Utf7), "{found:?}");
     }
 
     #[test]

@@ -70,9 +70,10 @@ const ESC: u8 = 0x1B;
 /// The final byte of SS2 (`ESC N`).
 const SS2: u8 = b'N';
 
-/// The set in G0.
+/// The set in G0 (the detector's seven-bit reading checks the codes of
+/// those it has no table for with [`Mode::defines`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Mode {
+pub(crate) enum Mode {
     Ascii,
     Roman,
     Katakana,
@@ -146,6 +147,12 @@ impl Mode {
         }
     }
 
+    /// Whether a double-byte set has a character at `row` and `cell`
+    /// (0x21-0x7E).
+    pub(crate) fn defines(self, row: u8, cell: u8) -> bool {
+        self.decode(row, cell).is_some()
+    }
+
     /// The bytes of `c` in this set, if it has them.
     fn encode(self, c: char) -> Option<Vec<u8>> {
         let pair = |p: Option<(u8, u8)>| p.map(|(row, cell)| vec![row, cell]);
@@ -184,7 +191,7 @@ impl Mode {
 
 /// The set in G2 (ISO-2022-JP-2): the upper half of ISO-8859-1 or -7.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum G2 {
+pub(crate) enum G2 {
     Latin1,
     Greek,
 }
@@ -206,6 +213,11 @@ impl G2 {
                 .chars()
                 .next(),
         }
+    }
+
+    /// Whether `byte` (0x20-0x7F) after SS2 is a character of this set.
+    pub(crate) fn defines(self, byte: u8) -> bool {
+        self.decode(byte).is_some()
     }
 
     /// The byte after SS2 for `c`, if this set has it.

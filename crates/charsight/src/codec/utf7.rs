@@ -78,7 +78,7 @@ enum State {
 }
 
 /// UTF-7 read as Python's `utf-7` reads it (see the module docs).
-#[derive(Default)]
+#[derive(Clone, Debug, Default)]
 pub(super) struct Decoder {
     state: State,
     /// Bits of the code unit under way (fewer than 16), and how many.
@@ -210,6 +210,58 @@ impl ByteDecoder for Decoder {
         };
         *self = Decoder::default();
         pending
+    }
+}
+
+/// UTF-7 as the content detector reads it: the decoder's characters, each
+/// byte told apart as text written as itself or part of a base64 run, so
+/// that a reading can price the runs apart from the text around them.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Reader {
+    decoder: Decoder,
+}
+
+/// What one byte of UTF-7 was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Read {
+    /// A character written as itself (`+-`'s `-` stands for `+`).
+    Direct(char),
+    /// A byte of a base64 run: its `+`, its base64 bytes, the `-` that
+    /// closes it; with the character it completed, if any.
+    Run(Option<char>),
+    /// The run ended with a byte read as itself, this character.
+    RunEnd(char),
+    Malformed,
+}
+
+impl Reader {
+    /// Reads the next byte.
+    pub(crate) fn read(&mut self, byte: u8) -> Read {
+        let before = self.decoder.state;
+        match (before, self.decoder.step(byte)) {
+            (State::Plus, Step::Char(c)) if byte == b'-' => Read::Direct(c),
+            (State::Direct | State::Closing, Step::Char(c)) => Read::Direct(c),
+            (State::Run, Step::Char(c)) if sextet(byte).is_none() => Read::RunEnd(c),
+            (_, Step::Char(c)) => Read::Run(Some(c)),
+            (_, Step::Pending) => Read::Run(None),
+            _ => Read::Malformed,
+        }
+    }
+
+    /// Whether a base64 run is under way (after its `+`).
+    pub(crate) fn in_run(&self) -> bool {
+        matches!(self.decoder.state, State::Plus | State::Run)
+    }
+
+    /// Whether the bytes so far end inside a run that cannot end there: a
+    /// lone `+`, six bits or more of a unit, padding that is not zero, a
+    /// high surrogate.
+    pub(crate) fn unfinished(&self) -> bool {
+        match self.decoder.state {
+            State::Plus => true,
+            State::Run => self.decoder.unfinished(),
+            State::Direct | State::Closing => false,
+        }
     }
 }
 
@@ -569,6 +621,34 @@ mod tests {
             texts += 1;
         }
         assert_eq!(texts, 800);
+    }
+
+    #[test]
+    fn the_detectors_reader_tells_runs_from_text() {
+        let mut reader = Reader::default();
+        let reads: Vec<Read> = b"a+AOk-+-+AOk.".iter().map(|&b| reader.read(b)).collect();
+        use Read::*;
+        let e = Some('é');
+        let expected = [
+            Direct('a'),
+            Run(None),
+            Run(None),
+            Run(None),
+            Run(e),
+            Run(None),
+            Run(None),
+            Direct('+'),
+            Run(None),
+            Run(None),
+            Run(None),
+            Run(e),
+            RunEnd('.'),
+        ];
+        assert_eq!(reads, expected);
+        assert!(!reader.unfinished() && !reader.in_run());
+        assert_eq!(reader.read(b'+'), Run(None));
+        assert!(reader.in_run() && reader.unfinished());
+        assert_eq!(reader.read(0xE9), Malformed);
     }
 
     #[test]

@@ -90,6 +90,8 @@ const PAIRS: &[(&str, &str)] = &[
     ("VISCII", "vi"),
     ("Johab", "ko"),
     ("EUC-TW", "zh-Hant"),
+    ("UTF-7", "ru"),
+    ("UTF-7", "fr"),
 ];
 
 /// `ș ț` in ISO-8859-16 are the bytes of `ş ţ` in windows-1250 and
@@ -175,6 +177,85 @@ fn languages_of_the_rarer_encodings() {
         assert!(right(&bytes, charset.name(), found.charset), "{charset}: {:?}", found.charset);
         assert_eq!(found.language, Some(language), "{text}");
     }
+}
+
+/// Undeclared ISO-2022-JP-2, -3 and -2004 are reported by the escapes only
+/// they define (issue 22): held-out Japanese lines that ISO-2022-JP cannot
+/// write, and Japanese with Korean; ISO-2022-JP's own text stays ISO-2022-JP.
+#[test]
+fn the_wider_iso_2022_jp_encodings_by_their_escapes() {
+    let wider: Vec<String> = held_out(Charset::Iso2022Jp2004, "ja")
+        .into_iter()
+        .filter(|l| Charset::Iso2022Jp.encode(l).1)
+        .collect();
+    assert!(!wider.is_empty());
+    for line in &wider {
+        for charset in [Charset::Iso2022Jp3, Charset::Iso2022Jp2004] {
+            let (bytes, unmapped) = charset.encode(line);
+            if unmapped {
+                continue;
+            }
+            let found = guess(&bytes);
+            assert!(right(&bytes, charset.name(), found.charset), "{charset} {line}: {found:?}");
+            assert_ne!(found.charset, Some(Charset::Iso2022Jp), "{line}");
+        }
+    }
+    let japanese = held_out(Charset::Iso2022Jp, "ja");
+    let korean = held_out(Charset::EucKr, "ko");
+    for (ja, ko) in japanese.iter().zip(&korean).take(10) {
+        let text = format!("{ja}\n{ko}\n");
+        let (bytes, unmapped) = Charset::Iso2022Jp2.encode(&text);
+        assert!(!unmapped, "{text}");
+        let found = guess(&bytes);
+        assert_eq!(found.charset, Some(Charset::Iso2022Jp2), "{text}");
+        let alone = guess(&Charset::Iso2022Jp.encode(ja).0);
+        assert_eq!((alone.charset, alone.language), (Some(Charset::Iso2022Jp), Some("ja")));
+    }
+}
+
+/// Undeclared EUC-JIS-2004 and Shift_JIS-2004 are reported where the text
+/// holds codes JIS X 0213 has and JIS X 0208 lacks (issue 22): held-out
+/// Japanese lines EUC-JP cannot write; the others stay EUC-JP and Shift_JIS
+/// (`detects_held_out_text`).
+#[test]
+fn the_jis_x0213_encodings_by_their_codes() {
+    let wider: Vec<String> = held_out(Charset::EucJis2004, "ja")
+        .into_iter()
+        .filter(|l| Charset::EucJp.encode(l).1)
+        .collect();
+    assert!(!wider.is_empty());
+    for line in &wider {
+        for charset in [Charset::EucJis2004, Charset::ShiftJis2004] {
+            let (bytes, unmapped) = charset.encode(line);
+            assert!(!unmapped, "{charset}: {line}");
+            let found = guess(&bytes);
+            assert_eq!(found.charset, Some(charset), "{line}: {found:?}");
+        }
+    }
+}
+
+/// Well-formed UTF-7 runs in ASCII text (issue 22): each word of held-out
+/// English lines written `+word-`, where that is a run without stray bits,
+/// leaves the text ASCII; a rule on well-formed runs alone would call about
+/// one in a hundred of them UTF-7.
+#[test]
+fn utf7_runs_of_ascii_words_stay_ascii() {
+    let lines = held_out(Charset::Windows1252, "en");
+    let mut runs = 0;
+    for line in lines.iter().filter(|l| l.is_ascii()).take(400) {
+        for word in
+            line.split(' ').filter(|w| w.len() >= 3 && w.bytes().all(|b| b.is_ascii_alphanumeric()))
+        {
+            let marked = line.replacen(word, &format!("+{word}-"), 1);
+            if Charset::Utf7.decode(marked.as_bytes()).1 {
+                continue;
+            }
+            runs += 1;
+            let found = guess(marked.as_bytes());
+            assert!(found.ascii, "{marked}: {found:?}");
+        }
+    }
+    assert!(runs >= 100, "{runs} well-formed runs");
 }
 
 /// The held-out test lines of a language (not the tuning half) that
