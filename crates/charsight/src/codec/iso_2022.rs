@@ -591,6 +591,16 @@ mod tests {
         prop::collection::vec(piece, 0..12).prop_map(|p| p.concat())
     }
 
+    #[test]
+    fn a_g2_character_g0_also_has_comes_back() {
+        // Found by `any_bytes_come_back`: `÷` read after SS2 (ISO-8859-1 in
+        // G2) in JIS X 0208 mode, where the encoder writes JIS X 0208's.
+        let bytes = b"\x1B$B\x1B.A\x1BNw";
+        for chunk in 1..=bytes.len() {
+            assert_eq!(round_trip(Charset::Iso2022Jp2, bytes, chunk).1, bytes, "{chunk}");
+        }
+    }
+
     proptest! {
         #[test]
         fn any_bytes_come_back(bytes in stateful_bytes(), chunk in 1usize..9, which in 0..8usize) {

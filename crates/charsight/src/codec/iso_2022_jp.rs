@@ -301,12 +301,11 @@ impl Decoder {
     }
 
     /// Whether `bytes`, read as `c` just now, are what the encoder writes
-    /// for `c` in the state they were read in.
+    /// for `c` in the state they were read in ([`Decoder::here`]: a
+    /// character G0 has is written there, even when read after SS2, as
+    /// `ESC N w`, ISO-8859-1's `÷`, in JIS X 0208 mode).
     pub(super) fn writes_back(&self, c: char, bytes: &[u8]) -> bool {
-        match bytes {
-            [ESC, SS2, _] => self.g2_code(c).as_deref() == Some(bytes),
-            _ => self.code(self.mode, c).as_deref() == Some(bytes),
-        }
+        self.here(c).as_deref() == Some(bytes)
     }
 
     /// The plane 1 code of a letter and a combining mark that JIS X 0213
