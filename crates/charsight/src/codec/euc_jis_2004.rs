@@ -50,25 +50,6 @@ fn code(plane: u8, row: u8, cell: u8) -> Option<Code> {
     (euc.contains(&row) && euc.contains(&cell)).then_some([plane, row & 0x7F, cell & 0x7F])
 }
 
-/// Whether `byte` begins a character of plane 1.
-pub(super) fn leads(byte: u8) -> bool {
-    code(1, byte, 0xA1).is_some()
-}
-
-/// Whether `bytes` are a character of JIS X 0213 that EUC-JP's JIS X 0212
-/// does not read otherwise: two bytes of plane 1, or `8F` and two bytes of
-/// plane 2 where JIS X 0212 has nothing.
-pub(super) fn adds(bytes: &[u8]) -> bool {
-    let in_plane = |plane, row, cell| code(plane, row, cell).and_then(|c| Layout::Euc.step(c));
-    match *bytes {
-        [row, cell] => in_plane(1, row, cell).is_some(),
-        [0x8F, row, cell] => {
-            jis_x0212::decode(row & 0x7F, cell & 0x7F).is_none() && in_plane(2, row, cell).is_some()
-        }
-        _ => false,
-    }
-}
-
 impl ByteDecoder for Decoder {
     fn step(&mut self, byte: u8) -> Step {
         match std::mem::take(&mut self.state) {

@@ -41,29 +41,6 @@ pub(crate) use iso_2022::Unit;
 pub(crate) use iso_2022_jp::{Mode as JpSet, Variant as JpVariant, G2 as JpG2};
 pub(crate) use utf7::{Read as Utf7Read, Reader as Utf7Reader};
 
-/// Whether `code`, the bytes of one character, is one of JIS X 0213's in
-/// `charset` that EUC-JP or Shift_JIS would not read: for EUC-JIS-2004 two
-/// bytes of plane 1, or `8F` and two of plane 2 that JIS X 0212 lacks; for
-/// Shift_JIS-2004 two bytes. (The detector reads EUC-JP and Shift_JIS text
-/// that meets such a code as these, if JIS X 0208 has none there.)
-pub(crate) fn jis_x0213_has(charset: Charset, code: &[u8]) -> bool {
-    match (charset, code) {
-        (Charset::EucJis2004, _) => euc_jis_2004::adds(code),
-        (Charset::ShiftJis2004, &[lead, trail]) => shift_jis_2004::defines(lead, trail),
-        _ => false,
-    }
-}
-
-/// Whether `byte` begins a two-byte character of JIS X 0213 in `charset`
-/// (EUC-JIS-2004 or Shift_JIS-2004).
-pub(crate) fn jis_x0213_lead(charset: Charset, byte: u8) -> bool {
-    match charset {
-        Charset::EucJis2004 => euc_jis_2004::leads(byte),
-        Charset::ShiftJis2004 => shift_jis_2004::code(byte, 0x40).is_some(),
-        _ => false,
-    }
-}
-
 /// How a charset is decoded and encoded.
 #[derive(Clone, Copy)]
 pub(crate) enum Codec {

@@ -41,11 +41,6 @@ pub(super) fn code(lead: u8, trail: u8) -> Option<Code> {
     Some(code)
 }
 
-/// Whether a lead and a trail byte make a character.
-pub(super) fn defines(lead: u8, trail: u8) -> bool {
-    code(lead, trail).and_then(|code| Layout::ShiftJis.step(code)).is_some()
-}
-
 /// The lead and trail bytes of a JIS X 0213 code, if Shift_JIS-2004 has
 /// its row (every row of plane 1; rows 1, 3-5, 8, 12-15 and 78-94 of
 /// plane 2).

@@ -17,8 +17,7 @@
 //! `ESC . A` / `ESC . F` shifted to by `ESC N`; ISO-2022-JP-3 for
 //! JIS X 0213's `ESC $ ( O` and `ESC $ ( P`; ISO-2022-JP-2004 for
 //! `ESC $ ( Q`. Escapes that no one member has all of disqualify it, and
-//! ISO-2022-JP's own leave it ISO-2022-JP; a wider member costs
-//! [`score::WIDER_PRIOR`] more. The characters of GB 2312 and
+//! ISO-2022-JP's own leave it ISO-2022-JP. The characters of GB 2312 and
 //! KS X 1001 are scored with the GBK and EUC-KR tables, those of JIS X 0213
 //! plane 1 with the EUC-JP table where JIS X 0208 has them; the sets with no
 //! table of their own (JIS X 0212, JIS X 0213 plane 2 and the codes plane 1
@@ -30,7 +29,7 @@
 //! plain ASCII; this one is given back what they would cost as plain text
 //! ([`score::PlainCost`]): `~{5<So~}`'s `5<So` is no likely ASCII text.
 
-use super::score::{self, PlainCost, ASCII_COST, WIDER_PRIOR};
+use super::score::{self, PlainCost, ASCII_COST};
 use super::tables::{multi_byte, FIRST_LEAD, FIRST_TRAIL, ILLEGAL, MULTI_BYTE, TRAILS};
 use crate::codec::{JpG2, JpSet};
 use crate::Charset;
@@ -304,10 +303,6 @@ impl Iso2022Scorer {
             _ => return None,
         };
         if self.variant == Variant::Jp {
-            // ISO-2022-JP itself (bit 0) is left out: a wider member is rarer.
-            if self.family & !family & 1 == 1 {
-                self.cost += WIDER_PRIOR;
-            }
             self.family &= family;
             if self.family == 0 {
                 return None;
@@ -434,8 +429,8 @@ mod tests {
         assert!(latin1.switched && latin1.charset() == Charset::Iso2022Jp2, "{latin1:?}");
         // GB 2312 and JIS X 0212 are scored as their tables say or by
         // validity, never for free.
-        assert!(read(b"\x1b$A;y\x1b(B").cost() > ESCAPE_COST * 2 + WIDER_PRIOR);
-        assert!(read(b"\x1b$(D0!\x1b(B").cost() > ESCAPE_COST * 2 + WIDER_PRIOR);
+        assert!(read(b"\x1b$A;y\x1b(B").cost() > ESCAPE_COST * 2);
+        assert!(read(b"\x1b$(D0!\x1b(B").cost() > ESCAPE_COST * 2);
     }
 
     #[test]

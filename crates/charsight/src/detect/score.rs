@@ -21,12 +21,6 @@ pub(super) const ASCII_COST: u32 = 4 * STEPS_PER_BIT as u32;
 /// The cost of a control character (other than whitespace) in a model that
 /// has no bigram for it.
 pub(super) const ODD_COST: u32 = 25 * STEPS_PER_BIT as u32;
-/// How much rarer than the base of its family a wider member is, in steps,
-/// charged once when a reading becomes one (ISO-2022-JP-2, -3 and -2004
-/// than ISO-2022-JP; EUC-JIS-2004 and Shift_JIS-2004 than EUC-JP and
-/// Shift_JIS): few documents use them, as `encodings.tsv` has the rare
-/// encodings 8 to 12 bits rarer than UTF-8.
-pub(super) const WIDER_PRIOR: u64 = 8 * STEPS_PER_BIT as u64;
 
 /// The class of an ASCII byte: the letter (with case), control, or other.
 #[inline]

@@ -213,27 +213,6 @@ fn the_wider_iso_2022_jp_encodings_by_their_escapes() {
     }
 }
 
-/// Undeclared EUC-JIS-2004 and Shift_JIS-2004 are reported where the text
-/// holds codes JIS X 0213 has and JIS X 0208 lacks (issue 22): held-out
-/// Japanese lines EUC-JP cannot write; the others stay EUC-JP and Shift_JIS
-/// (`detects_held_out_text`).
-#[test]
-fn the_jis_x0213_encodings_by_their_codes() {
-    let wider: Vec<String> = held_out(Charset::EucJis2004, "ja")
-        .into_iter()
-        .filter(|l| Charset::EucJp.encode(l).1)
-        .collect();
-    assert!(!wider.is_empty());
-    for line in &wider {
-        for charset in [Charset::EucJis2004, Charset::ShiftJis2004] {
-            let (bytes, unmapped) = charset.encode(line);
-            assert!(!unmapped, "{charset}: {line}");
-            let found = guess(&bytes);
-            assert_eq!(found.charset, Some(charset), "{line}: {found:?}");
-        }
-    }
-}
-
 /// Well-formed UTF-7 runs in ASCII text (issue 22): each word of held-out
 /// English lines written `+word-`, where that is a run without stray bits,
 /// leaves the text ASCII; a rule on well-formed runs alone would call about
