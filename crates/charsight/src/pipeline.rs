@@ -34,12 +34,16 @@ pub(crate) struct Context<'a> {
 
 impl Context<'_> {
     /// A content detector with the context's hints. Under `whatwg` it
-    /// does not read UTF-7: the HTML standard forbids it (a page could
-    /// smuggle script past filters in its runs), by label or by content.
+    /// does not read UTF-7 (the HTML standard forbids it: a page could
+    /// smuggle script past filters in its runs), by label or by content,
+    /// nor the wider members of ISO-2022-JP's family, which a browser reads
+    /// as the Encoding Standard's ISO-2022-JP.
     pub(crate) fn detector(&self) -> Detector {
+        use Charset::*;
         let detector = Detector::with_hints(self.tld, self.language);
         match self.policy {
-            Policy::Whatwg => detector.leaving_out(|c| c == Charset::Utf7),
+            Policy::Whatwg => detector
+                .leaving_out(|c| matches!(c, Utf7 | Iso2022Jp2 | Iso2022Jp3 | Iso2022Jp2004)),
             Policy::Verify | Policy::Detect => detector,
         }
     }
@@ -646,6 +650,17 @@ mod tests {
         let found = Engine::new().policy(Policy::Whatwg).detect(&page);
         assert_ne!(found.charset, Charset::Utf7);
         assert!(found.candidates.iter().all(|c| c.charset != Charset::Utf7), "{found:?}");
+    }
+
+    #[test]
+    fn whatwg_reads_iso_2022_jp_as_the_encoding_standard_has_it() {
+        // KS X 1001 (`ESC $ ( C`) is ISO-2022-JP-2's; a browser's ISO-2022-JP
+        // has no such escape.
+        let page = b"<p>\x1b$B$3$s$K$A$O\x1b(B \x1b$(C>H3gGO<<?d\x1b(B</p>";
+        let found = Engine::new().detect(page);
+        assert_eq!((found.charset, found.source), (Charset::Iso2022Jp2, Source::Detected));
+        let found = Engine::new().policy(Policy::Whatwg).detect(page);
+        assert!(found.candidates.iter().all(|c| c.charset != Charset::Iso2022Jp2), "{found:?}");
     }
 
     #[test]

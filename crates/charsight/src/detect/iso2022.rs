@@ -161,6 +161,16 @@ impl Iso2022Scorer {
         })
     }
 
+    /// Leaves out the members of ISO-2022-JP's family that `out` names:
+    /// an escape only they have then rules the reading out.
+    pub fn leave_out(&mut self, out: impl Fn(Charset) -> bool) {
+        for (i, &member) in JP_FAMILY.iter().enumerate() {
+            if out(member) {
+                self.family &= !(1 << i);
+            }
+        }
+    }
+
     /// The encoding read: for ISO-2022-JP, the narrowest member of its
     /// family that has every escape seen.
     pub fn charset(&self) -> Charset {

@@ -484,7 +484,8 @@ impl Detector {
 
     /// This detector without the readings of the charsets `out` holds: they
     /// are out from the start (a browser never reads UTF-7, whatever the
-    /// bytes say).
+    /// bytes say), and no reading becomes one of them (ISO-2022-JP does not
+    /// become ISO-2022-JP-2).
     pub(crate) fn leaving_out(mut self, out: impl Fn(Charset) -> bool) -> Detector {
         for (entry, e) in entries().iter().enumerate() {
             if out(e.charset) {
@@ -492,6 +493,7 @@ impl Detector {
                 self.single.retire(entry);
             }
         }
+        self.iso2022.iter_mut().for_each(|(_, i)| i.leave_out(&out));
         self
     }
 
