@@ -290,18 +290,21 @@ impl CharClass {
         class
     }
 
-    /// [`CharClass::of`] by table look-up in the Basic Multilingual Plane
-    /// (the characters from [`TABLED`] on in a second table, made when a
-    /// line first has one, as [`encoded_table`]'s are).
+    /// [`CharClass::of`] by table look-up in the Basic Multilingual Plane,
+    /// in blocks of 128 characters each made when a line first has one
+    /// (a short input pays for the few blocks it uses).
     fn look_up(c: char) -> CharClass {
-        static TABLES: [OnceLock<Vec<CharClass>>; 2] = [const { OnceLock::new() }; 2];
+        const BLOCK: u32 = 128;
+        static BLOCKS: [OnceLock<Box<[CharClass]>>; 0x10000 / BLOCK as usize] =
+            [const { OnceLock::new() }; 0x10000 / BLOCK as usize];
         let u = u32::from(c);
-        let (above, range) = if u < TABLED { (0, 0..TABLED) } else { (1, TABLED..0x10000) };
-        let table = TABLES[above].get_or_init(|| {
+        let Some(block) = BLOCKS.get((u / BLOCK) as usize) else { return CharClass::of(c) };
+        let block = block.get_or_init(|| {
+            let start = u - u % BLOCK;
             let class = |u| char::from_u32(u).map_or_else(CharClass::default, CharClass::of);
-            range.clone().map(class).collect()
+            (start..start + BLOCK).map(class).collect()
         });
-        table.get((u - range.start) as usize).copied().unwrap_or_else(|| CharClass::of(c))
+        block[(u % BLOCK) as usize]
     }
 }
 
