@@ -1206,12 +1206,8 @@ impl Proposal {
     /// control as the windows-1252 byte it stands for, and a repair made
     /// twice must change nothing more. `None` when every layer holds one.
     fn best_layer(&self, window: &Window, original: &str) -> Option<(usize, f32)> {
-        let verdicts = window.judge(original, &self.layers, false);
-        let finished = |i: &usize| !self.layers[*i].chars().any(is_c1_control);
-        let i = (0..self.layers.len())
-            .filter(finished)
-            .min_by(|&a, &b| verdicts.costs[a].total_cmp(&verdicts.costs[b]))?;
-        Some((i, verdicts.gains[i]))
+        let finished = |i: usize| !self.layers[i].chars().any(is_c1_control);
+        window.judge(original, &self.layers, false).best_where(finished)
     }
 }
 

@@ -331,7 +331,14 @@ pub(crate) struct Verdicts {
 impl Verdicts {
     /// The most plausible reading (its index) and its gain.
     pub(crate) fn best(&self) -> Option<(usize, f32)> {
-        let (i, _) = self.costs.iter().enumerate().min_by(|a, b| a.1.total_cmp(b.1))?;
+        self.best_where(|_| true)
+    }
+
+    /// The most plausible of the readings `keep` accepts (by index), and
+    /// its gain; the first of those that cost the same.
+    pub(crate) fn best_where(&self, keep: impl Fn(usize) -> bool) -> Option<(usize, f32)> {
+        let kept = self.costs.iter().enumerate().filter(|&(i, _)| keep(i));
+        let (i, _) = kept.min_by(|a, b| a.1.total_cmp(b.1))?;
         Some((i, self.gains[i]))
     }
 }
