@@ -384,21 +384,59 @@ fn cost_in(text: &str, language: &str) -> Option<f32> {
 }
 
 /// `text` as the output will have it, for scoring (see [`costs`]), without
-/// its variation selectors.
+/// its variation selectors, and with its spaces of [`is_space`] that stand
+/// as spaces ([`stands_as_space`]) as ASCII spaces.
 fn as_scored(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(|c| is_undecodable(c) || is_variation_selector(c)) {
+    let plain =
+        |c: char| c.is_ascii() || !(is_undecodable(c) || is_variation_selector(c) || is_space(c));
+    if text.chars().all(plain) {
         return Cow::Borrowed(text);
     }
     let mut output = String::with_capacity(text.len());
     let mut in_run = false;
-    for c in text.chars().filter(|&c| !is_variation_selector(c)) {
+    let mut chars = text.chars().filter(|&c| !is_variation_selector(c)).peekable();
+    while let Some(c) = chars.next() {
         let undecodable = is_undecodable(c);
         if !(undecodable && in_run) {
-            output.push(as_output(c));
+            let space = is_space(c) && stands_as_space(chars.peek().copied());
+            output.push(if space { ' ' } else { as_output(c) });
         }
         in_run = undecodable;
     }
     Cow::Owned(output)
+}
+
+/// A space of ordinary text other than ASCII's, scored as an ASCII space:
+/// the no-break space, the narrow one (U+202F) and the ideographic space.
+/// Text uses them where it would a space (French puts a narrow no-break
+/// space before `:` and `»`, HTML's `&nbsp;` goes between words and
+/// numbers), while the training text was normalised and has none:
+/// unscored, each would cost more than a rare letter, and a no-break space
+/// in correct text would pay for a repair that removes it
+/// (`SELKÄ\u{A0}EDELLÄ` read as `SELKĠEDELLĠ`). The typographic spaces
+/// U+2000-U+200A are left to be charged: text seldom has them, and a byte
+/// lost from `”` (`E2 80 9D`) reads as one (`E2 80 81`).
+pub(crate) fn is_space(c: char) -> bool {
+    matches!(c, '\u{A0}' | '\u{202F}' | '\u{3000}')
+}
+
+/// Whether a space of [`is_space`] followed by `next` stands where a space
+/// would: before anything but a lowercase letter or another space. A
+/// no-break space inside a word (`mÃ\u{A0}quina`) or before a space
+/// (`dÃ©jÃ\u{A0} vu`) is the second byte of a UTF-8 sequence far more
+/// often than a space, and is scored as the symbol it is.
+fn stands_as_space(next: Option<char>) -> bool {
+    next.is_none_or(|c| !c.is_lowercase() && !c.is_whitespace())
+}
+
+/// How many of `text`'s spaces of [`is_space`] stand as spaces.
+fn spaces(text: &str) -> usize {
+    let mut chars = text.chars().filter(|&c| !is_variation_selector(c)).peekable();
+    let mut n = 0;
+    while let Some(c) = chars.next() {
+        n += usize::from(is_space(c) && stands_as_space(chars.peek().copied()));
+    }
+    n
 }
 
 /// A character as the output has it: an escape as U+FFFD.
@@ -423,19 +461,30 @@ pub(crate) const UNSEEN_SYMBOL_BITS: f32 = 12.0;
 /// INVISIBLE PLUS), private-use and unassigned code points are charged
 /// twice: text holds them far more rarely than a visible symbol (`❤` and
 /// `⁤` are both `E2 xx A4`; `¬ô` read as UTF-8 is the control U+0099).
+///
+/// A space of [`is_space`] that stands as one, scored as an ASCII space
+/// ([`stands_as_space`]), is charged once: the training text has none, so
+/// what it costs beyond a space is not measured.
 pub(crate) fn unseen(text: &str) -> f32 {
     use charsight_tables::detect::SYMBOLS;
-    text.chars()
-        .filter(|&c| !c.is_ascii() && !c.is_alphabetic() && !is_escape(c) && c != '\u{FFFD}')
-        .filter(|&c| !is_variation_selector(c))
-        .filter(|c| SYMBOLS.binary_search(&c.to_lowercase().next().unwrap_or(*c)).is_err())
-        .map(|c| match class(c) {
+    let charge = |c: char| {
+        let lower = c.to_lowercase().next().unwrap_or(c);
+        if c.is_ascii()
+            || c.is_alphabetic()
+            || is_undecodable(c)
+            || is_variation_selector(c)
+            || SYMBOLS.binary_search(&lower).is_ok()
+        {
+            return 0.0;
+        }
+        match class(c) {
             Class::Control | Class::Format | Class::PrivateUse | Class::Unassigned => {
                 2.0 * UNSEEN_SYMBOL_BITS
             }
             _ => UNSEEN_SYMBOL_BITS,
-        })
-        .sum()
+        }
+    };
+    text.chars().map(charge).sum::<f32>() + spaces(text) as f32 * UNSEEN_SYMBOL_BITS
 }
 
 /// A variation selector (U+FE00–U+FE0F): it picks a form of the character

@@ -239,6 +239,22 @@ fn a_repair_leaves_no_c1_control_for_another_to_read() {
     assert_eq!(repair_all(once.as_bytes(), Charset::Utf8).0, once);
 }
 
+/// A no-break space in correct text is a space: `Å` before one is not the
+/// windows-1252 reading of UTF-8 `C5 A0` (`Š`), while `Ã` before one, in a
+/// word, is still that of `à`.
+#[test]
+fn a_no_break_space_is_a_space() {
+    for line in ["DÅ\u{A0}OG NÅ\n", "Ä\u{A0}B\n", "Prix\u{A0}: 12\u{A0}€\n"] {
+        let (text, findings) = repair_all(line.as_bytes(), Charset::Utf8);
+        assert_eq!(text, line, "{findings:?}");
+    }
+    let (text, _) = repair_all(
+        "Voil\u{C3}\u{A0} tout, d\u{C3}\u{A9}j\u{C3}\u{A0} vu\n".as_bytes(),
+        Charset::Utf8,
+    );
+    assert_eq!(text, "Voilà tout, déjà vu\n");
+}
+
 /// Stray bytes in a line that also holds mojibake are read in the line's
 /// language as the mojibake repair leaves it (French), not in one the
 /// mojibake looks like (`Ã©` reads as Vietnamese; `é` as a Thai mark).
