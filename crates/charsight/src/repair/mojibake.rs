@@ -756,6 +756,17 @@ impl Group {
         group
     }
 
+    /// Whether it has a run that holds no space read as a no-break space:
+    /// UTF-8 the text shows as it stands.
+    fn has_plain_run(&self) -> bool {
+        let spaces: Vec<usize> = (self.slots.iter().zip(&self.inside))
+            .filter(|&(&(_, slot), &inside)| inside && matches!(slot, Slot::Space { .. }))
+            .map(|(&(pos, _), _)| pos)
+            .collect();
+        // A run ends at a collapsed space's bytes when it holds its no-break space.
+        self.runs.iter().any(|(r, _)| !spaces.iter().any(|&pos| r.start <= pos && pos <= r.end))
+    }
+
     /// Finds the runs with the slots read as they say.
     fn read(&mut self, line: &str) {
         let first = self.range.start;
@@ -860,8 +871,22 @@ fn windows_1252_runs(line: &str, groups: &[Vec<Range<usize>>], lost: LostSpaces)
     // A dropped byte last, weighed against the spaces as chosen (`à¤ ` is
     // `ठ` with its no-break space turned into a space, or `ँ` and a space
     // with the `81` of `ँ` dropped).
+    //
+    // Only where the text shows damage: in a line with a run of its own
+    // ([`Group::has_plain_run`]), or for continuation bytes that are not
+    // all letters (`â€` of `”`, `à¥` of `्`). A lead and letters (`áš` of
+    // `vášeň`, `íž`) are a word far more often, and weighing every such
+    // pair made repair of clean Czech twice as slow.
+    let plain = groups.iter().any(Group::has_plain_run);
     choose_all(line, &mut language, &mut groups, |group, k, slot| match slot {
-        Slot::Dropped { .. } => slot.lost_readings(line, group.slots[k].0),
+        Slot::Dropped { len, .. } => {
+            let pos = group.slots[k].0;
+            if plain || !line[pos..pos + len].chars().all(char::is_alphabetic) {
+                slot.lost_readings(line, pos)
+            } else {
+                Vec::new()
+            }
+        }
         _ => Vec::new(),
     });
     groups.into_iter().flat_map(|g| g.runs).collect()
@@ -1323,20 +1348,22 @@ pub(crate) fn repair_text(text: &str) -> Vec<Edit> {
     let mut index: HashMap<&str, usize> = HashMap::new();
     let mut lines = Vec::new();
     let mut clean = Share::default();
-    let mut start = 0;
+    let mut line_start = 0;
     for line in text.split_inclusive('\n') {
         let body = line.strip_suffix('\n').unwrap_or(line);
-        match suspects(body) {
-            0 => clean.add(Share::of(body, 0)),
-            suspects => {
-                let k = *index.entry(body).or_insert_with(|| {
-                    distinct.push((body, proposals(body, suspects, lost)));
-                    distinct.len() - 1
-                });
-                lines.push((start, k));
+        for (offset, body) in pieces(body) {
+            match suspects(body) {
+                0 => clean.add(Share::of(body, 0)),
+                suspects => {
+                    let k = *index.entry(body).or_insert_with(|| {
+                        distinct.push((body, proposals(body, suspects, lost)));
+                        distinct.len() - 1
+                    });
+                    lines.push((line_start + offset, k));
+                }
             }
         }
-        start += line.len();
+        line_start += line.len();
     }
     // The block's share, per encoding, every line counted.
     let shares: Vec<Vec<Share>> = distinct
@@ -1369,6 +1396,49 @@ pub(crate) fn repair_text(text: &str) -> Vec<Edit> {
         );
     }
     edits
+}
+
+/// Bytes a line may have and be weighed whole ([`pieces`]).
+const LONG_LINE: usize = 16 * 1024;
+
+/// Bytes of a piece of a longer line, about.
+const PIECE: usize = 512;
+
+/// `line` as it is weighed: whole, with offset 0, or when it is longer than
+/// [`LONG_LINE`] bytes (a document on one line: minified markup, text whose
+/// line breaks were lost), in pieces of [`PIECE`] bytes or more, each with
+/// its offset. A piece ends between two ASCII characters, the first not a
+/// space or a question mark (which may be a slot of the stretch before),
+/// where no run and no slot can be cut, within three [`PIECE`]s more; or,
+/// in text with no such place, at a character boundary. Each piece then tells its own
+/// language and share, and only the pieces with something to weigh are
+/// weighed (a whole line would be scored for one stretch in it).
+fn pieces(line: &str) -> impl Iterator<Item = (usize, &str)> + '_ {
+    let bytes = line.as_bytes();
+    let mut start = 0;
+    std::iter::from_fn(move || {
+        if start == line.len() {
+            return None;
+        }
+        let rest = line.len() - start;
+        let end = if start == 0 && rest <= LONG_LINE || rest <= 4 * PIECE {
+            line.len()
+        } else {
+            let inside_ascii = |&i: &usize| {
+                bytes[i].is_ascii()
+                    && bytes[i - 1].is_ascii()
+                    && !matches!(bytes[i - 1], b' ' | b'?')
+            };
+            let mut cut = start + 4 * PIECE;
+            while !line.is_char_boundary(cut) {
+                cut += 1;
+            }
+            (start + PIECE..start + 4 * PIECE).find(inside_ascii).unwrap_or(cut)
+        };
+        let piece = (start, &line[start..end]);
+        start = end;
+        Some(piece)
+    })
 }
 
 /// How many characters of `line` `proposals` cover.
@@ -1826,6 +1896,39 @@ mod tests {
         ] {
             assert!(repair_text(line).is_empty(), "{line}");
         }
+    }
+
+    #[test]
+    fn long_lines_are_weighed_in_pieces_cut_in_ascii_text() {
+        let short = "Déjà vu. ".repeat(100);
+        assert_eq!(pieces(&short).collect::<Vec<_>>(), [(0, &short[..])]);
+        // Cut between two ASCII characters where the text has such places,
+        // else at character boundaries.
+        for (line, in_ascii) in
+            [("Déjà vu, café. ".repeat(3000), true), ("中文字符编码检测。".repeat(3000), false)]
+        {
+            let found: Vec<(usize, &str)> = pieces(&line).collect();
+            assert!(found.len() > 1);
+            let mut at = 0;
+            for &(offset, piece) in &found {
+                assert_eq!(offset, at);
+                assert!(piece.len() >= PIECE && piece.len() <= 8 * PIECE, "{}", piece.len());
+                at += piece.len();
+            }
+            assert_eq!(at, line.len());
+            for &(offset, _) in found.iter().skip(1).filter(|_| in_ascii) {
+                let (before, after) = (line.as_bytes()[offset - 1], line.as_bytes()[offset]);
+                assert!(before.is_ascii() && after.is_ascii() && before != b' ', "{offset}");
+            }
+        }
+    }
+
+    #[test]
+    fn mojibake_in_a_long_line_is_repaired_throughout() {
+        let text = "Déjà vu, café crème, naïve façade. ".repeat(2000);
+        assert!(text.len() > LONG_LINE);
+        let garbled = garble(&text, Via::Windows1252, 1);
+        assert_eq!(repair(&garbled), text);
     }
 
     #[test]

@@ -468,13 +468,10 @@ pub(crate) const UNSEEN_SYMBOL_BITS: f32 = 12.0;
 pub(crate) fn unseen(text: &str) -> f32 {
     use charsight_tables::detect::SYMBOLS;
     let charge = |c: char| {
-        let lower = c.to_lowercase().next().unwrap_or(c);
-        if c.is_ascii()
-            || c.is_alphabetic()
-            || is_undecodable(c)
-            || is_variation_selector(c)
-            || SYMBOLS.binary_search(&lower).is_ok()
-        {
+        if c.is_ascii() || c.is_alphabetic() || is_undecodable(c) || is_variation_selector(c) {
+            return 0.0;
+        }
+        if SYMBOLS.binary_search(&c.to_lowercase().next().unwrap_or(c)).is_ok() {
             return 0.0;
         }
         match class(c) {
