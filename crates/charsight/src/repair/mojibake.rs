@@ -1109,6 +1109,18 @@ fn without_stray_readings(line: &str, runs: Runs) -> Runs {
         if fixed.chars().any(is_cjk) || touches(k) {
             return false;
         }
+        // Letters of one alphabet, in a word that goes on in it as it
+        // stands, read as no letter of it (`Ві` of `Він`, read as `³` in
+        // windows-1251). (Mojibake cut inside a word reads as its letters:
+        // `РџСЂ` of `РџСЂивет` is `Пр`.)
+        let own = &line[range.clone()];
+        let first = own.chars().next().map_or(0, alphabet);
+        let one_alphabet =
+            own.chars().all(|c| !c.is_ascii() && is_letter(c) && alphabet(c) == first);
+        let reads_in_it = fixed.chars().any(|c| is_letter(c) && alphabet(c) == first);
+        if one_alphabet && !reads_in_it && glued(range).any(|g| alphabet(g) == first) {
+            return true;
+        }
         let alien = |g: char| !fixed.chars().any(|c| is_letter(c) && alphabet(c) == alphabet(g));
         let vouched = || {
             let letters = fixed.chars().filter(|&c| is_letter(c));
@@ -1809,6 +1821,10 @@ mod tests {
         assert_eq!(kept(Via::Gbk, "采取这些措施使用户的证书有效"), 0);
         assert_eq!(kept(Via::Gbk, "如果 es 指明要删除"), 0);
         assert_eq!(kept(Via::Koi8R, "ещё раз"), 0);
+        // Windows-1251 `Ві` (`C2 B3`) is `³` inside a Ukrainian word, while
+        // mojibake cut inside a word reads as letters of the rest of it.
+        assert_eq!(kept(Via::Windows1251, "Він сказав"), 0);
+        assert_eq!(kept(Via::Windows1251, "РџСЂивет"), 1);
         // Mojibake stays a run: `é` after an ASCII letter, and Arabic read
         // as GBK, whose words are runs with runs beside them.
         assert_eq!(kept(Via::Gbk, "caf茅 au lait"), 1);
