@@ -260,11 +260,13 @@ struct ByteClass {
 struct CharClass {
     unit: u16,
     bytes: [ByteClass; 2],
+    /// A CJK letter (an ideograph, kana, hangul).
+    cjk_letter: bool,
 }
 
 impl CharClass {
     fn of(c: char) -> CharClass {
-        let mut class = CharClass::default();
+        let mut class = CharClass { cjk_letter: is_cjk(c) && is_letter(c), ..CharClass::default() };
         let mut buf = [0; 4];
         for via in Via::ALL {
             let bit = 1 << via.index();
@@ -322,8 +324,19 @@ impl Chains {
     /// Reads a character: returns the encodings where, after it, bytes
     /// from a unit boundary to its end are valid UTF-8 (a run).
     fn read(&mut self, class: &CharClass) -> u16 {
-        // A chain may start at it; where it is no unit, every one stops.
+        // A chain may start at it.
         self.need[0] |= class.unit;
+        self.step(class)
+    }
+
+    /// What [`Chains::read`] returns for the chains started before the
+    /// character only.
+    fn continued(mut self, class: &CharClass) -> u16 {
+        self.step(class)
+    }
+
+    fn step(&mut self, class: &CharClass) -> u16 {
+        // Where it is no unit, every chain stops.
         for n in &mut self.need {
             *n &= class.unit;
         }
@@ -345,7 +358,9 @@ impl Chains {
 /// hold mojibake to repair, found in one pass with a look-up a non-ASCII
 /// character: those in which a stretch of characters from one unit
 /// boundary of [`encodable_runs`] to another is UTF-8 (every run it finds
-/// is); and windows-1252 where the line has a C1 control, or a lead byte
+/// is, but one that [`without_stray_readings`] always drops: a character
+/// of a double-byte encoding that is a UTF-8 sequence on its own between
+/// two CJK letters, touching no other run); and windows-1252 where the line has a C1 control, or a lead byte
 /// is followed by what a [`Slot`] may read as a continuation byte: one (a
 /// byte between them may have been dropped), a question mark or an
 /// undecodable character, or a space (for a lead byte needing two or three
@@ -353,8 +368,14 @@ impl Chains {
 /// clean text have none, and nothing in them is weighed.
 fn suspects(line: &str) -> u16 {
     const WINDOWS_1252: u16 = 1 << Via::Windows1252 as u16;
+    const DOUBLE_BYTE: u16 = 1 << Via::ShiftJis as u16 | 1 << Via::Gbk as u16;
     let bytes = line.as_bytes();
     let (mut found, mut chains) = (0, Chains::default());
+    // The double-byte encodings in which the last character alone is a run
+    // and the one before it a CJK letter: if the next one is a CJK letter
+    // too, the run is chance ([`without_stray_readings`]), unless it
+    // touches another, which the chains then find.
+    let (mut pending, mut after_cjk) = (0, false);
     // What the last character's windows-1252 byte was: a lead byte (that
     // needs one more).
     let (mut lead, mut one_more) = (false, false);
@@ -368,24 +389,33 @@ fn suspects(line: &str) -> u16 {
                 _ => {}
             }
             (chains, lead, one_more) = (Chains::default(), false, false);
+            (found, pending, after_cjk) = (found | pending, 0, false);
             i += bytes[i..].iter().position(|b| !b.is_ascii()).unwrap_or(bytes.len() - i);
             continue;
         }
         let c = line[i..].chars().next().unwrap_or_default();
         let class = CharClass::look_up(c);
+        if !class.cjk_letter {
+            found |= pending;
+        }
         let first = &class.bytes[0];
         if is_c1_control(c)
             || (lead && (score::is_undecodable(c) || first.cont & WINDOWS_1252 != 0))
         {
             found |= WINDOWS_1252;
         }
-        found |= chains.read(&class);
+        let before = chains.continued(&class);
+        let read = chains.read(&class);
+        let lone = read & DOUBLE_BYTE & !before;
+        pending = if after_cjk { lone } else { 0 };
+        found |= read & !pending;
+        after_cjk = class.cjk_letter;
         // windows-1252 writes every character in one byte.
         lead = (first.lead[0] | first.lead[1] | first.lead[2]) & WINDOWS_1252 != 0;
         one_more = first.lead[0] & WINDOWS_1252 != 0;
         i += c.len_utf8();
     }
-    found
+    found | pending
 }
 
 /// One layer undone over all of `text`: every UTF-8 run of its non-ASCII
@@ -1898,6 +1928,10 @@ mod tests {
         assert_ne!(suspects("cafÃ© crÃ¨me") & 1 << Via::Windows1252.index(), 0);
         assert_ne!(suspects("\u{84}Handwerk\u{93}") & 1 << Via::Windows1252.index(), 0);
         assert_ne!(suspects("鏂囧瓧") & 1 << Via::Gbk.index(), 0);
+        // GBK `D6 A4` of 证 is UTF-8 on its own (U+05A4): between
+        // ideographs, chance; at the end of a line, a run to weigh.
+        assert_eq!(suspects("用户的证书有"), 0);
+        assert_ne!(suspects("用户的证") & 1 << Via::Gbk.index(), 0);
     }
 
     #[test]
