@@ -1444,7 +1444,7 @@ pub(crate) fn repair_text(text: &str) -> Vec<Edit> {
 const LONG_LINE: usize = 16 * 1024;
 
 /// Bytes of a piece of a longer line, about.
-const PIECE: usize = 512;
+const PIECE: usize = 256;
 
 /// `line` as it is weighed: whole, with offset 0, or when it is longer than
 /// [`LONG_LINE`] bytes (a document on one line: minified markup, text whose
