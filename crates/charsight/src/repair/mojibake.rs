@@ -364,7 +364,7 @@ impl Chains {
 /// is followed by what a [`Slot`] may read as a continuation byte: one (a
 /// byte between them may have been dropped), a question mark or an
 /// undecodable character, or a space (for a lead byte needing two or three
-/// more, only with a non-ASCII character after the space). Most lines of
+/// more, only with a continuation byte after the space). Most lines of
 /// clean text have none, and nothing in them is weighed.
 fn suspects(line: &str) -> u16 {
     const WINDOWS_1252: u16 = 1 << Via::Windows1252 as u16;
@@ -382,10 +382,15 @@ fn suspects(line: &str) -> u16 {
     let mut i = 0;
     while i < bytes.len() {
         if bytes[i].is_ascii() {
-            let non_ascii_next = bytes.get(i + 1).is_some_and(|b| !b.is_ascii());
+            // The character after: one whose windows-1252 byte is a
+            // continuation byte.
+            let continues = || {
+                let next = line.get(i + 1..).and_then(|rest| rest.chars().next());
+                next.is_some_and(|c| CharClass::look_up(c).bytes[0].cont & WINDOWS_1252 != 0)
+            };
             match bytes[i] {
                 b'?' if lead => found |= WINDOWS_1252,
-                b' ' if lead && (one_more || non_ascii_next) => found |= WINDOWS_1252,
+                b' ' if lead && (one_more || continues()) => found |= WINDOWS_1252,
                 _ => {}
             }
             (chains, lead, one_more) = (Chains::default(), false, false);
@@ -1922,6 +1927,10 @@ mod tests {
             bits(&[Via::Windows1252, Via::Windows1250, Via::Windows1257])
         );
         assert_eq!(suspects("Fuß und"), 1 << Via::Windows1252.index());
+        // `é` (`E9`) needs two more bytes: a no-break space and a
+        // continuation byte, which `é` is not.
+        assert_eq!(suspects("café écrit"), 0);
+        assert_ne!(suspects("café “écrit”") & 1 << Via::Windows1252.index(), 0);
         assert_eq!(suspects("Это был первый раз"), 0);
         // `щё` is UTF-8 in KOI8-R.
         assert_eq!(suspects("ещё раз"), 1 << Via::Koi8R.index());
