@@ -377,8 +377,8 @@ fn suspects(line: &str) -> u16 {
     // touches another, which the chains then find.
     let (mut pending, mut after_cjk) = (0, false);
     // What the last character's windows-1252 byte was: a lead byte (that
-    // needs one more).
-    let (mut lead, mut one_more) = (false, false);
+    // needs one more, or two more).
+    let (mut lead, mut one_more, mut two_more) = (false, false, false);
     let mut i = 0;
     while i < bytes.len() {
         if bytes[i].is_ascii() {
@@ -393,7 +393,7 @@ fn suspects(line: &str) -> u16 {
                 b' ' if lead && (one_more || continues()) => found |= WINDOWS_1252,
                 _ => {}
             }
-            (chains, lead, one_more) = (Chains::default(), false, false);
+            (chains, lead, one_more, two_more) = (Chains::default(), false, false, false);
             (found, pending, after_cjk) = (found | pending, 0, false);
             i += bytes[i..].iter().position(|b| !b.is_ascii()).unwrap_or(bytes.len() - i);
             continue;
@@ -404,9 +404,13 @@ fn suspects(line: &str) -> u16 {
             found |= pending;
         }
         let first = &class.bytes[0];
-        if is_c1_control(c)
-            || (lead && (score::is_undecodable(c) || first.cont & WINDOWS_1252 != 0))
-        {
+        // A letter after a lead byte needing two more is a dropped byte's
+        // slot that is not weighed without other damage in the line (see
+        // [`windows_1252_runs`]; `áš` of `vášeň`); what a slot after it
+        // may complete is seen at the next character.
+        let letter_after_two = two_more && first.cont & WINDOWS_1252 != 0 && c.is_alphabetic();
+        let continues = first.cont & WINDOWS_1252 != 0 && !letter_after_two;
+        if is_c1_control(c) || (lead && (score::is_undecodable(c) || continues)) {
             found |= WINDOWS_1252;
         }
         let before = chains.continued(&class);
@@ -418,6 +422,11 @@ fn suspects(line: &str) -> u16 {
         // windows-1252 writes every character in one byte.
         lead = (first.lead[0] | first.lead[1] | first.lead[2]) & WINDOWS_1252 != 0;
         one_more = first.lead[0] & WINDOWS_1252 != 0;
+        two_more = first.lead[1] & WINDOWS_1252 != 0;
+        if letter_after_two {
+            // The pair needs one more byte, as a lead byte needing one.
+            (lead, one_more) = (true, true);
+        }
         i += c.len_utf8();
     }
     found | pending
