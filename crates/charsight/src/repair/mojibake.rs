@@ -262,6 +262,9 @@ struct CharClass {
     bytes: [ByteClass; 2],
     /// A CJK letter (an ideograph, kana, hangul).
     cjk_letter: bool,
+    /// The encodings in which it alone is a two-byte UTF-8 sequence that
+    /// reads as a letter or a mark.
+    reads_as_letter: u16,
 }
 
 impl CharClass {
@@ -274,6 +277,13 @@ impl CharClass {
             match via.encode(c, &mut buf) {
                 Some(len) if buf[0] >= 0x80 => {
                     class.unit |= bit;
+                    let read = (len == 2).then(|| std::str::from_utf8(&buf[..2]).ok()).flatten();
+                    if read
+                        .and_then(|r| r.chars().next())
+                        .is_some_and(|r| is_letter(r) || is_mark(r))
+                    {
+                        class.reads_as_letter |= bit;
+                    }
                     for (byte, &b) in class.bytes.iter_mut().zip(&buf[..len]) {
                         byte.present |= bit;
                         match b {
@@ -359,8 +369,9 @@ impl Chains {
 /// character: those in which a stretch of characters from one unit
 /// boundary of [`encodable_runs`] to another is UTF-8 (every run it finds
 /// is, but one that [`without_stray_readings`] always drops: a character
-/// of a double-byte encoding that is a UTF-8 sequence on its own between
-/// two CJK letters, touching no other run); and windows-1252 where the line has a C1 control, or a lead byte
+/// of a double-byte encoding that is a UTF-8 sequence on its own, touching
+/// no other run, beside a CJK letter when it reads as a letter or a mark,
+/// else between two); and windows-1252 where the line has a C1 control, or a lead byte
 /// is followed by what a [`Slot`] may read as a continuation byte: one (a
 /// byte between them may have been dropped), a question mark or an
 /// undecodable character, or a space (for a lead byte needing two or three
@@ -371,10 +382,12 @@ fn suspects(line: &str) -> u16 {
     const DOUBLE_BYTE: u16 = 1 << Via::ShiftJis as u16 | 1 << Via::Gbk as u16;
     let bytes = line.as_bytes();
     let (mut found, mut chains) = (0, Chains::default());
-    // The double-byte encodings in which the last character alone is a run
-    // and the one before it a CJK letter: if the next one is a CJK letter
-    // too, the run is chance ([`without_stray_readings`]), unless it
-    // touches another, which the chains then find.
+    // A double-byte character that alone is a run touching no other (the
+    // chains find those) is chance ([`without_stray_readings`]) when it
+    // reads as a letter or a mark and a CJK letter is next to it, or
+    // whatever it reads as, when CJK letters are on both sides. `pending`:
+    // the encodings in which the last character is such a run that the
+    // next one decides (it is chance if the next is a CJK letter).
     let (mut pending, mut after_cjk) = (0, false);
     // What the last character's windows-1252 byte was: a lead byte (that
     // needs one more, or two more).
@@ -416,8 +429,9 @@ fn suspects(line: &str) -> u16 {
         let before = chains.continued(&class);
         let read = chains.read(&class);
         let lone = read & DOUBLE_BYTE & !before;
-        pending = if after_cjk { lone } else { 0 };
-        found |= read & !pending;
+        let chance = if after_cjk { lone & class.reads_as_letter } else { 0 };
+        pending = if after_cjk { lone & !chance } else { lone & class.reads_as_letter };
+        found |= read & !chance & !pending;
         after_cjk = class.cjk_letter;
         // windows-1252 writes every character in one byte.
         lead = (first.lead[0] | first.lead[1] | first.lead[2]) & WINDOWS_1252 != 0;
@@ -1882,7 +1896,7 @@ mod tests {
     /// of the scripts they write, their punctuation and symbols, C1
     /// controls, U+FFFD, and the ASCII a slot reads (`?`, space).
     const PIECES: &str = "aZ ?? 1.é»àÃÂâ€™œ©«ßœŠ\u{A0}\u{81}\u{9D}\u{85}\u{FFFD}\
-        ёщЁРСПрстТЖ»«–—№ΕΘαώÅÄÖåäöŁąęŚЯ╣▒░ÇüÉ文字使证书有效ウィキ鏂囧瓧偽ｱ縺";
+        ёщЁРСПрстТЖ»«–—№ΕΘαώÅÄÖåäöŁąęŚЯ╣▒░ÇüÉ文字使证书有效一路ウィキ鏂囧瓧偽ｱ縺";
 
     /// What [`suspects`] promises: an encoding it leaves out finds no run.
     fn assert_covered(line: &str) {
@@ -1917,7 +1931,7 @@ mod tests {
 
     proptest::proptest! {
         #[test]
-        fn suspects_cover_any_mix(picks in proptest::collection::vec(0usize..64, 0..24), via in 0usize..11) {
+        fn suspects_cover_any_mix(picks in proptest::collection::vec(0usize..1024, 0..24), via in 0usize..11) {
             let pieces: Vec<char> = PIECES.chars().collect();
             let line: String = picks.iter().map(|&k| pieces[k % pieces.len()]).collect();
             assert_covered(&line);
@@ -1946,10 +1960,13 @@ mod tests {
         assert_ne!(suspects("cafÃ© crÃ¨me") & 1 << Via::Windows1252.index(), 0);
         assert_ne!(suspects("\u{84}Handwerk\u{93}") & 1 << Via::Windows1252.index(), 0);
         assert_ne!(suspects("鏂囧瓧") & 1 << Via::Gbk.index(), 0);
-        // GBK `D6 A4` of 证 is UTF-8 on its own (U+05A4): between
-        // ideographs, chance; at the end of a line, a run to weigh.
+        // GBK `D6 A4` of 证 is UTF-8 on its own (U+05A4, a mark): beside
+        // an ideograph, chance. `C2 B7` of 路 is `·`: chance between
+        // ideographs, a run to weigh at the end of a line.
         assert_eq!(suspects("用户的证书有"), 0);
-        assert_ne!(suspects("用户的证") & 1 << Via::Gbk.index(), 0);
+        assert_eq!(suspects("用户的证"), 0);
+        assert_eq!(suspects("马路上"), 0);
+        assert_ne!(suspects("马路") & 1 << Via::Gbk.index(), 0);
     }
 
     #[test]
