@@ -262,8 +262,9 @@ struct CharClass {
     bytes: [ByteClass; 2],
     /// A CJK letter (an ideograph, kana, hangul).
     cjk_letter: bool,
-    /// The encodings in which it alone is a two-byte UTF-8 sequence that
-    /// reads as a letter or a mark.
+    /// The encodings in which it alone is a two-byte UTF-8 sequence.
+    alone: u16,
+    /// Those of them in which that sequence reads as a letter or a mark.
     reads_as_letter: u16,
 }
 
@@ -278,11 +279,11 @@ impl CharClass {
                 Some(len) if buf[0] >= 0x80 => {
                     class.unit |= bit;
                     let read = (len == 2).then(|| std::str::from_utf8(&buf[..2]).ok()).flatten();
-                    if read
-                        .and_then(|r| r.chars().next())
-                        .is_some_and(|r| is_letter(r) || is_mark(r))
-                    {
-                        class.reads_as_letter |= bit;
+                    if let Some(read) = read.and_then(|r| r.chars().next()) {
+                        class.alone |= bit;
+                        if is_letter(read) || is_mark(read) {
+                            class.reads_as_letter |= bit;
+                        }
                     }
                     for (byte, &b) in class.bytes.iter_mut().zip(&buf[..len]) {
                         byte.present |= bit;
@@ -334,19 +335,8 @@ impl Chains {
     /// Reads a character: returns the encodings where, after it, bytes
     /// from a unit boundary to its end are valid UTF-8 (a run).
     fn read(&mut self, class: &CharClass) -> u16 {
-        // A chain may start at it.
+        // A chain may start at it; where it is no unit, every one stops.
         self.need[0] |= class.unit;
-        self.step(class)
-    }
-
-    /// What [`Chains::read`] returns for the chains started before the
-    /// character only.
-    fn continued(mut self, class: &CharClass) -> u16 {
-        self.step(class)
-    }
-
-    fn step(&mut self, class: &CharClass) -> u16 {
-        // Where it is no unit, every chain stops.
         for n in &mut self.need {
             *n &= class.unit;
         }
@@ -379,16 +369,11 @@ impl Chains {
 /// clean text have none, and nothing in them is weighed.
 fn suspects(line: &str) -> u16 {
     const WINDOWS_1252: u16 = 1 << Via::Windows1252 as u16;
-    const DOUBLE_BYTE: u16 = 1 << Via::ShiftJis as u16 | 1 << Via::Gbk as u16;
     let bytes = line.as_bytes();
     let (mut found, mut chains) = (0, Chains::default());
-    // A double-byte character that alone is a run touching no other (the
-    // chains find those) is chance ([`without_stray_readings`]) when it
-    // reads as a letter or a mark and a CJK letter is next to it, or
-    // whatever it reads as, when CJK letters are on both sides. `pending`:
-    // the encodings in which the last character is such a run that the
-    // next one decides (it is chance if the next is a CJK letter).
-    let (mut pending, mut after_cjk) = (0, false);
+    // Runs of characters each a two-byte UTF-8 sequence alone, decided
+    // when they end; whether the last character was a CJK letter.
+    let (mut aligned, mut after_cjk) = (AlignedRuns::default(), false);
     // What the last character's windows-1252 byte was: a lead byte (that
     // needs one more, or two more).
     let (mut lead, mut one_more, mut two_more) = (false, false, false);
@@ -407,15 +392,13 @@ fn suspects(line: &str) -> u16 {
                 _ => {}
             }
             (chains, lead, one_more, two_more) = (Chains::default(), false, false, false);
-            (found, pending, after_cjk) = (found | pending, 0, false);
+            (found, after_cjk) = (found | aligned.end(aligned.open, false), false);
             i += bytes[i..].iter().position(|b| !b.is_ascii()).unwrap_or(bytes.len() - i);
             continue;
         }
         let c = line[i..].chars().next().unwrap_or_default();
         let class = CharClass::look_up(c);
-        if !class.cjk_letter {
-            found |= pending;
-        }
+        found |= aligned.end(aligned.open & !class.alone, class.cjk_letter);
         let first = &class.bytes[0];
         // A letter after a lead byte needing two more is a dropped byte's
         // slot that is not weighed without other damage in the line (see
@@ -426,12 +409,12 @@ fn suspects(line: &str) -> u16 {
         if is_c1_control(c) || (lead && (score::is_undecodable(c) || continues)) {
             found |= WINDOWS_1252;
         }
-        let before = chains.continued(&class);
+        // Where a chain ended at its boundary, the character is in that run.
+        let ended_here = chains.need[0];
         let read = chains.read(&class);
-        let lone = read & DOUBLE_BYTE & !before;
-        let chance = if after_cjk { lone & class.reads_as_letter } else { 0 };
-        pending = if after_cjk { lone & !chance } else { lone & class.reads_as_letter };
-        found |= read & !chance & !pending;
+        aligned.read(&class, ended_here, after_cjk);
+        // A run of them is found when it ends.
+        found |= read & !aligned.open;
         after_cjk = class.cjk_letter;
         // windows-1252 writes every character in one byte.
         lead = (first.lead[0] | first.lead[1] | first.lead[2]) & WINDOWS_1252 != 0;
@@ -443,7 +426,50 @@ fn suspects(line: &str) -> u16 {
         }
         i += c.len_utf8();
     }
-    found | pending
+    found | aligned.end(aligned.open, false)
+}
+
+/// Runs of characters of which each alone is a two-byte UTF-8 sequence in a
+/// double-byte encoding (GBK `CA B9` of 使 is `ʹ`), being read by
+/// [`suspects`]: masks over [`Via::ALL`]. Such a run, touching no other
+/// (the chains find those), reads as no CJK character, and
+/// [`without_stray_readings`] always drops it when it reads as a letter or
+/// a mark somewhere and a CJK letter in no run is next to it, or, whatever
+/// it reads as, when CJK letters are on both sides. Chinese text holds such
+/// runs in most lines.
+#[derive(Clone, Copy, Debug, Default)]
+struct AlignedRuns {
+    /// The encodings in which one is open (up to the last character).
+    open: u16,
+    /// Those whose run reads as a letter or a mark somewhere.
+    letter: u16,
+    /// Those whose run started right after a CJK letter.
+    after_cjk: u16,
+}
+
+impl AlignedRuns {
+    /// Reads a character: it goes on the open runs where it is a sequence
+    /// alone, and starts one where it is and no chain ended before it
+    /// (`ended_here`; else it is in that chain's run, which the chains
+    /// find). `after_cjk`: the character before it was a CJK letter.
+    fn read(&mut self, class: &CharClass, ended_here: u16, after_cjk: bool) {
+        let going_on = class.alone & self.open;
+        let started = class.alone & !self.open & !ended_here;
+        let open = going_on | started;
+        let cjk_before = if after_cjk { started } else { 0 };
+        self.letter = ((self.letter & going_on) | class.reads_as_letter) & open;
+        self.after_cjk = (self.after_cjk & going_on) | cjk_before;
+        self.open = open;
+    }
+
+    /// Ends the runs of `ended` before a character that is a CJK letter
+    /// (`cjk_next`) or not: the encodings whose run is not chance.
+    fn end(&mut self, ended: u16, cjk_next: bool) -> u16 {
+        let next = if cjk_next { ended } else { 0 };
+        let chance = (self.letter & (self.after_cjk | next)) | (self.after_cjk & next);
+        self.open &= !ended;
+        ended & !chance
+    }
 }
 
 /// One layer undone over all of `text`: every UTF-8 run of its non-ASCII
@@ -1966,6 +1992,8 @@ mod tests {
         assert_eq!(suspects("用户的证书有"), 0);
         assert_eq!(suspects("用户的证"), 0);
         assert_eq!(suspects("马路上"), 0);
+        // `要支` (`D2 AA D6 A7`) is `Ҫ` and a mark: chance beside `需`.
+        assert_eq!(suspects("我们需要支持") & 1 << Via::Gbk.index(), 0);
         assert_ne!(suspects("马路") & 1 << Via::Gbk.index(), 0);
     }
 
