@@ -843,12 +843,14 @@ impl Group {
     /// Whether it has a run that holds no space read as a no-break space:
     /// UTF-8 the text shows as it stands.
     fn has_plain_run(&self) -> bool {
-        let spaces: Vec<usize> = (self.slots.iter().zip(&self.inside))
-            .filter(|&(&(_, slot), &inside)| inside && matches!(slot, Slot::Space { .. }))
-            .map(|(&(pos, _), _)| pos)
-            .collect();
         // A run ends at a collapsed space's bytes when it holds its no-break space.
-        self.runs.iter().any(|(r, _)| !spaces.iter().any(|&pos| r.start <= pos && pos <= r.end))
+        let holds_space = |r: &Range<usize>| {
+            let slots = self.slots.iter().zip(&self.inside);
+            slots
+                .filter(|&(&(_, slot), &inside)| inside && matches!(slot, Slot::Space { .. }))
+                .any(|(&(pos, _), _)| r.start <= pos && pos <= r.end)
+        };
+        self.runs.iter().any(|(r, _)| !holds_space(r))
     }
 
     /// Finds the runs with the slots read as they say.

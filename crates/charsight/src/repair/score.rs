@@ -394,16 +394,24 @@ fn as_scored(text: &str) -> Cow<'_, str> {
     }
     let mut output = String::with_capacity(text.len());
     let mut in_run = false;
-    let mut chars = text.chars().filter(|&c| !is_variation_selector(c)).peekable();
-    while let Some(c) = chars.next() {
+    for (c, space) in scored_chars(text) {
         let undecodable = is_undecodable(c);
         if !(undecodable && in_run) {
-            let space = is_space(c) && stands_as_space(chars.peek().copied());
             output.push(if space { ' ' } else { as_output(c) });
         }
         in_run = undecodable;
     }
     Cow::Owned(output)
+}
+
+/// `text`'s characters but its variation selectors, each with whether it
+/// is a space of [`is_space`] that stands as one ([`stands_as_space`]).
+fn scored_chars(text: &str) -> impl Iterator<Item = (char, bool)> + '_ {
+    let mut chars = text.chars().filter(|&c| !is_variation_selector(c)).peekable();
+    std::iter::from_fn(move || {
+        let c = chars.next()?;
+        Some((c, is_space(c) && stands_as_space(chars.peek().copied())))
+    })
 }
 
 /// A space of ordinary text other than ASCII's, scored as an ASCII space:
@@ -416,7 +424,7 @@ fn as_scored(text: &str) -> Cow<'_, str> {
 /// (`SELKÄ\u{A0}EDELLÄ` read as `SELKĠEDELLĠ`). The typographic spaces
 /// U+2000-U+200A are left to be charged: text seldom has them, and a byte
 /// lost from `”` (`E2 80 9D`) reads as one (`E2 80 81`).
-pub(crate) fn is_space(c: char) -> bool {
+fn is_space(c: char) -> bool {
     matches!(c, '\u{A0}' | '\u{202F}' | '\u{3000}')
 }
 
@@ -427,16 +435,6 @@ pub(crate) fn is_space(c: char) -> bool {
 /// often than a space, and is scored as the symbol it is.
 fn stands_as_space(next: Option<char>) -> bool {
     next.is_none_or(|c| !c.is_lowercase() && !c.is_whitespace())
-}
-
-/// How many of `text`'s spaces of [`is_space`] stand as spaces.
-fn spaces(text: &str) -> usize {
-    let mut chars = text.chars().filter(|&c| !is_variation_selector(c)).peekable();
-    let mut n = 0;
-    while let Some(c) = chars.next() {
-        n += usize::from(is_space(c) && stands_as_space(chars.peek().copied()));
-    }
-    n
 }
 
 /// A character as the output has it: an escape as U+FFFD.
@@ -467,8 +465,11 @@ pub(crate) const UNSEEN_SYMBOL_BITS: f32 = 12.0;
 /// what it costs beyond a space is not measured.
 pub(crate) fn unseen(text: &str) -> f32 {
     use charsight_tables::detect::SYMBOLS;
-    let charge = |c: char| {
-        if c.is_ascii() || c.is_alphabetic() || is_undecodable(c) || is_variation_selector(c) {
+    let charge = |(c, space): (char, bool)| {
+        if space {
+            return UNSEEN_SYMBOL_BITS;
+        }
+        if c.is_ascii() || c.is_alphabetic() || is_undecodable(c) {
             return 0.0;
         }
         if SYMBOLS.binary_search(&c.to_lowercase().next().unwrap_or(c)).is_ok() {
@@ -481,7 +482,7 @@ pub(crate) fn unseen(text: &str) -> f32 {
             _ => UNSEEN_SYMBOL_BITS,
         }
     };
-    text.chars().map(charge).sum::<f32>() + spaces(text) as f32 * UNSEEN_SYMBOL_BITS
+    scored_chars(text).map(charge).sum()
 }
 
 /// A variation selector (U+FE00–U+FE0F): it picks a form of the character
