@@ -109,6 +109,50 @@ impl Cursor {
     }
 }
 
+/// How `model` reads a character of class `class` (with [`UPPER`]) and
+/// emission `emission`, packed in one word for [`Cursor::step_code`]: the
+/// class with its case (bits 0–7), whether it is a letter in the model
+/// (bit 8), and the emission a category class pays (bits 16–23; 0 for the
+/// other classes, which pay none).
+pub(super) fn code(model: &Model, class: u8, emission: u8) -> u32 {
+    let c = class & !UPPER;
+    let emission = if is_category(c) { emission } else { 0 };
+    u32::from(class) | u32::from(is_letter(model, c)) << 8 | u32::from(emission) << 16
+}
+
+impl Cursor {
+    /// [`Cursor::step`] from a character's [`code`] in `model`.
+    #[inline]
+    pub fn step_code(&mut self, model: &Model, code: u32) {
+        let (p, c) = (self.prev, code as u8 & !UPPER);
+        let upper = usize::from(code as u8 >> 7);
+        let letter = code & 1 << 8 != 0;
+        if p > LAST_ASCII || c > LAST_ASCII {
+            let bigram = model.bigrams[usize::from(p) * model.classes + usize::from(c)];
+            let mut cost = u32::from(bigram) + (code >> 16);
+            if letter {
+                cost += u32::from(model.case[usize::from(self.case) * 2 + upper]);
+            }
+            self.cost += cost;
+        }
+        // Bits 7 and 8 of the code, upper and letter, pick the row.
+        self.case = CASE_NEXT[(code >> 5 & 0b1100) as usize | usize::from(self.case)];
+        self.prev = c;
+    }
+}
+
+/// [`CASE_AFTER`] by `letter << 3 | upper << 2 | state before`.
+const CASE_NEXT: [u8; 16] = {
+    let mut next = [0; 16];
+    let mut i = 0;
+    while i < 16 {
+        let (letter, upper, capital) = (i >> 3, i >> 2 & 1, (i & 3 >= 2) as usize);
+        next[i] = CASE_AFTER[letter][upper][capital];
+        i += 1;
+    }
+    next
+};
+
 /// What a symbol outside the alphabet costs when it repeats the character
 /// before: runs of one symbol (`═══` frames, `───` rules, `***`) are how
 /// text uses symbols, and a run goes on more often than not.

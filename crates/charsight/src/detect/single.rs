@@ -9,7 +9,7 @@
 //! French). A group splits when a byte its encodings decode differently
 //! arrives, each part carrying on from the scores so far.
 
-use super::score::{ascii_class, is_symbol_run, Charges, Cursor};
+use super::score::{self, ascii_class, is_symbol_run, Charges, Cursor};
 use super::tables::{SingleByte, FOREIGN_COST, ILLEGAL, MODELS, SINGLE_BYTE};
 
 /// One encoding.
@@ -39,12 +39,10 @@ impl Encoding {
         &SINGLE_BYTE[self.table]
     }
 
-    /// The class and emission tables of model `model`, which it pairs
-    /// with.
-    fn tables(&self, model: u32) -> (&'static [u8; 128], &'static [u8; 128]) {
+    /// How model `model`, which it pairs with, reads each byte.
+    fn codes(&self, model: u32) -> &'static [u32; 256] {
         let j = positions()[self.table][model as usize];
-        let (_, classes, emissions) = &self.table().models[usize::from(j)];
-        (classes, emissions)
+        &codes()[self.table][usize::from(j)]
     }
 
     /// What it decodes high byte `high` to: `None` if it is out of the
@@ -72,6 +70,30 @@ fn positions() -> &'static [[u8; 64]] {
     })
 }
 
+/// How each model a table of `SINGLE_BYTE` pairs with reads each byte
+/// ([`score::code`]), by the model's place in the table's `models`, worked
+/// out once: the scoring loop looks up one word per byte.
+fn codes() -> &'static [Vec<[u32; 256]>] {
+    static CODES: std::sync::OnceLock<Vec<Vec<[u32; 256]>>> = std::sync::OnceLock::new();
+    CODES.get_or_init(|| {
+        let read = |(model, classes, emissions): &(u8, [u8; 128], [u8; 128])| {
+            let model = &MODELS[usize::from(*model)];
+            std::array::from_fn(|b| match (b as u8).checked_sub(0x80) {
+                None => score::code(model, ascii_class(b as u8), 0),
+                Some(high) => {
+                    let high = usize::from(high);
+                    score::code(model, classes[high], emissions[high])
+                }
+            })
+        };
+        SINGLE_BYTE.iter().map(|table| table.models.iter().map(read).collect()).collect()
+    })
+}
+
+/// The codes of a model no member pairs with (there is none: each model
+/// needed is some member's).
+static UNREAD: [u32; 256] = [ILLEGAL as u32; 256];
+
 /// The positions of the bits set in `mask`, lowest first.
 fn bits(mut mask: u64) -> impl Iterator<Item = u32> {
     std::iter::from_fn(move || {
@@ -86,11 +108,9 @@ fn bits(mut mask: u64) -> impl Iterator<Item = u32> {
 struct Shared {
     /// Index into `MODELS`.
     model: u8,
-    /// The classes of the high bytes (those the group has seen are alike
-    /// in every encoding of the group that pairs with the model).
-    classes: &'static [u8; 128],
-    /// Their emissions (alike as the classes are).
-    emissions: &'static [u8; 128],
+    /// How the model reads each byte (the high bytes the group has seen
+    /// alike in every encoding of the group that pairs with the model).
+    codes: &'static [u32; 256],
     cursor: Cursor,
 }
 
@@ -215,9 +235,8 @@ impl SingleScorer {
                 Some(s) if u32::from(s.model) == model => s.cursor,
                 _ => Cursor::default(),
             };
-            let (classes, emissions) =
-                member.map_or((&[ILLEGAL; 128], &[0; 128]), |e| e.tables(model));
-            cursors.push(Shared { model: model as u8, classes, emissions, cursor });
+            let codes = member.map_or(&UNREAD, |e| e.codes(model));
+            cursors.push(Shared { model: model as u8, codes, cursor });
         }
         let group = &mut self.groups[g];
         group.needed = needed;
@@ -304,11 +323,10 @@ impl SingleScorer {
         }
         self.tidy();
         let start = self.pending.take();
-        let end = after.map(ascii_class);
         for group in &mut self.groups {
             for shared in &mut group.cursors {
                 let model = &MODELS[usize::from(shared.model)];
-                let (classes, emissions) = (shared.classes, shared.emissions);
+                let codes = shared.codes;
                 // A copy, kept in registers.
                 let mut c = shared.cursor;
                 if let Some(class) = start {
@@ -316,20 +334,17 @@ impl SingleScorer {
                 }
                 let mut before = self.last;
                 for &b in run {
-                    let (class, emission) = match b.checked_sub(0x80) {
-                        None => (ascii_class(b), 0),
-                        Some(high) => (classes[usize::from(high)], emissions[usize::from(high)]),
-                    };
-                    debug_assert_ne!(class, ILLEGAL);
-                    if is_symbol_run(class, before == Some(b)) {
+                    let code = codes[usize::from(b)];
+                    debug_assert_ne!(code as u8, ILLEGAL);
+                    if is_symbol_run(code as u8, before == Some(b)) {
                         c.repeat();
                     } else {
-                        c.step(model, class, emission);
+                        c.step_code(model, code);
                     }
                     before = Some(b);
                 }
-                if let Some(class) = end {
-                    c.step(model, class, 0);
+                if let Some(b) = after {
+                    c.step_code(model, codes[usize::from(b)]);
                 }
                 shared.cursor = c;
             }
