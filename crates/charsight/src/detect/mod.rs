@@ -1115,7 +1115,8 @@ impl Detector {
             costs = exact.costs(&charges, &charged);
             costs.retain(allowed);
         }
-        costs.sort_by_key(|c| (c.1, all[c.0].prior, c.0));
+        // Entries are unique: an unstable sort gives the same order.
+        costs.sort_unstable_by_key(|c| (c.1, all[c.0].prior, c.0));
         let best_cost = costs.first().map_or(0, |c| c.1);
         let readings: Vec<usize> = costs.iter().map(|c| c.0).collect();
         let decodings = self.decodings(&readings);
