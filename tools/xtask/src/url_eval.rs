@@ -9,7 +9,13 @@
 //!   of charsight was trained on;
 //! - development (`--dev`): the held-out lines of `../shared/text`
 //!   (`testkit::held_out`; the language models were trained on the others),
-//!   on which the default floor (`--min-confidence`) was chosen.
+//!   on which the default floor (`--min-confidence`) was chosen;
+//! - development, another kind of text (`--dictionaries DIR`): the words of
+//!   the Hunspell dictionaries of the npm packages `dictionary-<lang>`
+//!   (`npm pack dictionary-de …` into DIR; stems, names and loanwords that
+//!   running text seldom holds), with the held-out lines for the languages
+//!   that have none there (Chinese, Japanese, Finnish); the short-string
+//!   temperature was chosen on it (`docs/urls.md`).
 //!
 //! Keywords of 1 to 8 characters (whole words in languages written with
 //! spaces, runs cut to length in Chinese and Japanese; single characters
@@ -49,13 +55,18 @@ pub const CLDR_SHA256: &str = "7f2ac7fd3b5d90f56ad127f9ed5ae67b58b3e556818f55530
 pub struct Args {
     /// The CLDR locale names: the tarball of `npm pack
     /// cldr-localenames-full@48.2.0` (the evaluation keywords).
-    #[arg(long, value_name = "TGZ", required_unless_present = "dev")]
+    #[arg(long, value_name = "TGZ", required_unless_present_any = ["dev", "dictionaries"])]
     words: Option<PathBuf>,
     /// Take the keywords from the held-out lines of ../shared/text instead
     /// (the development set the floor was chosen on; the language models
     /// were trained on the other lines).
     #[arg(long, conflicts_with = "words")]
     dev: bool,
+    /// Take the keywords from the Hunspell dictionaries in DIR (the npm
+    /// packages `dictionary-<lang>`, as `npm pack` writes them), and from
+    /// the held-out lines for languages without one.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["words", "dev"])]
+    dictionaries: Option<PathBuf>,
     /// Keywords per encoding and length.
     #[arg(long, default_value_t = 200)]
     per_cell: usize,
@@ -209,6 +220,46 @@ fn cldr_names(tgz: &Path) -> Result<BTreeMap<String, Vec<String>>> {
         }
     }
     Ok(names)
+}
+
+/// The words of the Hunspell dictionary of each language of [`SETS`] that
+/// has one in `dir` (`dictionary-<lang>-<version>.tgz`, as `npm pack`
+/// writes it): each stem of `package/index.dic`, without its flags.
+fn dictionary_words(dir: &Path) -> Result<BTreeMap<String, Vec<String>>> {
+    let wanted: BTreeSet<&str> = SETS.iter().flat_map(|s| s.1.iter().copied()).collect();
+    let mut words = BTreeMap::new();
+    for entry in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
+        let path = entry?.path();
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let Some(lang) = name.strip_prefix("dictionary-").and_then(|n| n.split('-').next()) else {
+            continue;
+        };
+        if !name.ends_with(".tgz") || !wanted.contains(lang) {
+            continue;
+        }
+        let file = std::fs::File::open(&path)?;
+        let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(file));
+        for entry in archive.entries()? {
+            let mut entry = entry?;
+            if entry.path()?.to_string_lossy() != "package/index.dic" {
+                continue;
+            }
+            let mut text = String::new();
+            entry.read_to_string(&mut text).with_context(|| format!("{}", path.display()))?;
+            // The Estonian dictionary's š and ž were read from ISO-8859-13
+            // as ISO-8859-1 (ð, þ): read back.
+            let text = match lang {
+                "et" => {
+                    text.replace('ð', "š").replace('Ð', "Š").replace('þ', "ž").replace('Þ', "Ž")
+                }
+                _ => text,
+            };
+            let stems = text.lines().skip(1).map(|l| l.split('/').next().unwrap_or(l).trim());
+            let stems = stems.filter(|w| !w.is_empty() && w.chars().all(char::is_alphabetic));
+            words.insert(lang.to_owned(), stems.map(str::to_owned).collect());
+        }
+    }
+    Ok(words)
 }
 
 /// One labelled URL.
@@ -486,11 +537,34 @@ impl Calibration {
             let upper = if high.is_finite() { high.to_string() } else { "1".to_owned() };
             writeln!(out, "| {low}-{upper} | {} | {mean:.3} | {:.3} |", cell.len(), right).unwrap();
         }
+        // Expected calibration error over these bins, and the log loss.
+        let n = self.0.len().max(1) as f64;
+        let ece: f64 = Self::BOUNDS
+            .iter()
+            .enumerate()
+            .map(|(i, &low)| {
+                let high = Self::BOUNDS.get(i + 1).copied().unwrap_or(f32::INFINITY);
+                let cell: Vec<_> = self.0.iter().filter(|(c, _)| (low..high).contains(c)).collect();
+                let mean: f64 = cell.iter().map(|c| f64::from(c.0)).sum();
+                let right = cell.iter().filter(|c| c.1).count() as f64;
+                (mean - right).abs() / n
+            })
+            .sum();
+        let loss: f64 = self
+            .0
+            .iter()
+            .map(|&(c, right)| {
+                let p = f64::from(c).clamp(1e-6, 1.0 - 1e-6);
+                -(if right { p } else { 1.0 - p }).log2()
+            })
+            .sum::<f64>()
+            / n;
+        writeln!(out, "\nexpected calibration error {ece:.4}; log loss {loss:.4} bits per answer")
+            .unwrap();
         out.push_str(
             "\nfloor against wrong rewrites and kept components (clean readings)\n\n\
                        | floor | wrong rewrites | kept |\n|---:|---:|---:|\n",
         );
-        let n = self.0.len().max(1) as f64;
         for floor in [0.0, 0.5, 0.7, 0.8, 0.9, 0.95, 0.97, 0.98, 0.99, 0.995] {
             let wrong = self.0.iter().filter(|(c, right)| *c >= floor && !right).count();
             let kept = self.0.iter().filter(|(c, _)| *c < floor).count();
@@ -539,12 +613,18 @@ fn broken_cases(utf8: &Case, legacy: Option<&Case>) -> Vec<(Vec<u8>, Vec<u8>)> {
 
 /// Runs the evaluation and prints the tables.
 pub fn run(args: &Args) -> Result<()> {
-    let lines: BTreeMap<String, Vec<String>> = match &args.words {
-        Some(tgz) => cldr_names(tgz)?,
-        None => {
-            let langs: BTreeSet<&str> = SETS.iter().flat_map(|s| s.1.iter().copied()).collect();
-            langs.into_iter().map(|l| (l.to_owned(), testkit::text_lines(l, true))).collect()
+    let held_out = || -> BTreeMap<String, Vec<String>> {
+        let langs: BTreeSet<&str> = SETS.iter().flat_map(|s| s.1.iter().copied()).collect();
+        langs.into_iter().map(|l| (l.to_owned(), testkit::text_lines(l, true))).collect()
+    };
+    let lines: BTreeMap<String, Vec<String>> = match (&args.words, &args.dictionaries) {
+        (Some(tgz), _) => cldr_names(tgz)?,
+        (None, Some(dir)) => {
+            let mut lines = held_out();
+            lines.extend(dictionary_words(dir)?);
+            lines
         }
+        (None, None) => held_out(),
     };
     let mut pools: BTreeMap<&str, BTreeMap<usize, BTreeSet<String>>> = BTreeMap::new();
     let mut cases = Vec::new();
@@ -629,9 +709,12 @@ pub fn run(args: &Args) -> Result<()> {
             }
         }
     }
-    let source = match &args.words {
-        Some(_) => "CLDR 48.2 names of countries and languages (evaluation)",
-        None => "the held-out lines of ../shared/text (development)",
+    let source = match (&args.words, &args.dictionaries) {
+        (Some(_), _) => "CLDR 48.2 names of countries and languages (evaluation)",
+        (None, Some(_)) => {
+            "Hunspell dictionaries, else held-out lines of ../shared/text (development)"
+        }
+        (None, None) => "the held-out lines of ../shared/text (development)",
     };
     println!(
         "url-eval: {} keyword URLs from {source}; floor {}; right = the keyword's text comes out exactly",
