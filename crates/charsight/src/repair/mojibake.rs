@@ -809,8 +809,8 @@ struct Group {
     /// one that makes a character.
     inside: Vec<bool>,
     /// Whether each slot reads lost bytes by a guess too close to the next
-    /// ([`LOST_GUESS_BITS`]): the character they complete is written as
-    /// U+FFFD ([`Group::unguessed`]).
+    /// ([`LOST_GUESS_BITS`]): the letter they complete is written as U+FFFD
+    /// ([`Group::unguessed`]).
     unsure: Vec<bool>,
 }
 
@@ -870,6 +870,15 @@ impl Group {
 
     /// Finds the runs with the slots read as they say.
     fn read(&mut self, line: &str) {
+        self.read_marking(line, false);
+    }
+
+    /// [`Group::read`], and with `unguessed`, each letter or mark whose
+    /// lost bytes were guessed too closely ([`Group::unsure`]) written as
+    /// U+FFFD in its run. Not punctuation: a guess that makes it may be a
+    /// layer of deeper mojibake (`â€�` read `”` in `â”’`, which is `┒`),
+    /// which a U+FFFD would cut short.
+    fn read_marking(&mut self, line: &str, unguessed: bool) {
         let first = self.range.start;
         if self.slots.is_empty() {
             let runs = encodable_runs(Via::Windows1252, &line[self.range.clone()]).into_iter();
@@ -904,7 +913,23 @@ impl Group {
                 pos + slot.len_in_line() + (q - end)
             }
         };
-        let runs = encodable_runs(Via::Windows1252, &part);
+        let mut runs = encodable_runs(Via::Windows1252, &part);
+        if unguessed {
+            let unsure = at.iter().zip(&self.unsure).filter(|(_, &unsure)| unsure);
+            for (&(start, _, _), _) in unsure {
+                let Some((r, fixed)) = runs.iter_mut().find(|(r, _)| r.contains(&start)) else {
+                    continue;
+                };
+                // A run's text is the windows-1252 bytes of its characters,
+                // one each, read as UTF-8.
+                let byte = part[r.start..start].chars().count();
+                let held = fixed.char_indices().take_while(|&(i, _)| i <= byte).last();
+                let Some((i, c)) = held else { continue };
+                if crate::classify::is_letter(c) || crate::classify::is_mark(c) {
+                    fixed.replace_range(i..i + c.len_utf8(), "\u{FFFD}");
+                }
+            }
+        }
         self.inside = at
             .iter()
             .map(|&(start, _, core)| {
@@ -916,31 +941,13 @@ impl Group {
             runs.into_iter().map(|(r, fixed)| (in_line(r.start)..in_line(r.end), fixed)).collect();
     }
 
-    /// Its runs, with each character whose lost bytes were guessed too
-    /// closely ([`Group::unsure`]) written as U+FFFD.
-    fn unguessed(self, line: &str) -> Runs {
-        let mut runs = self.runs;
-        let slots = self.slots.iter().zip(&self.unsure).filter(|(_, &unsure)| unsure);
-        for (&(pos, _), _) in slots {
-            let Some((r, fixed)) = runs.iter_mut().find(|(r, _)| r.start <= pos && pos < r.end)
-            else {
-                continue;
-            };
-            // A run's text is its characters' windows-1252 bytes read as
-            // UTF-8: the slot's first byte is one character of the line
-            // before it each.
-            let byte = line[r.start..pos].chars().count();
-            let Some((at, c)) = fixed.char_indices().take_while(|&(i, _)| i <= byte).last() else {
-                continue;
-            };
-            // Only a letter or a mark: a guess that makes punctuation may
-            // be a layer of deeper mojibake (`â€�` read `”` in `â”’`,
-            // which is `┒`), which a U+FFFD would cut short.
-            if crate::classify::is_letter(c) || crate::classify::is_mark(c) {
-                fixed.replace_range(at..at + c.len_utf8(), "\u{FFFD}");
-            }
+    /// Its runs, each letter or mark whose lost bytes were guessed too
+    /// closely written as U+FFFD ([`Group::read_marking`]).
+    fn unguessed(mut self, line: &str) -> Runs {
+        if self.unsure.contains(&true) {
+            self.read_marking(line, true);
         }
-        runs
+        self.runs
     }
 }
 
