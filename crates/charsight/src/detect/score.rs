@@ -90,22 +90,7 @@ impl Cursor {
     /// nothing here: it is the same in every ASCII-compatible reading.
     #[inline]
     pub fn step(&mut self, model: &Model, class: u8, emission: u8) {
-        let (p, c) = (self.prev, class & !UPPER);
-        let upper = usize::from(class >> 7);
-        let letter = is_letter(model, c);
-        if p > LAST_ASCII || c > LAST_ASCII {
-            let mut cost =
-                u32::from(model.bigrams[usize::from(p) * model.classes + usize::from(c)]);
-            if is_category(c) {
-                cost += u32::from(emission);
-            }
-            if letter {
-                cost += u32::from(model.case[usize::from(self.case) * 2 + upper]);
-            }
-            self.cost += cost;
-        }
-        self.case = CASE_AFTER[usize::from(letter)][upper][usize::from(self.case >= 2)];
-        self.prev = c;
+        self.step_code(model, code(model, class, emission));
     }
 }
 
@@ -121,7 +106,8 @@ pub(super) fn code(model: &Model, class: u8, emission: u8) -> u32 {
 }
 
 impl Cursor {
-    /// [`Cursor::step`] from a character's [`code`] in `model`.
+    /// [`Cursor::step`] from a character's [`code`] in `model` (the
+    /// single-byte readings look codes up, built once per model).
     #[inline]
     pub fn step_code(&mut self, model: &Model, code: u32) {
         let (p, c) = (self.prev, code as u8 & !UPPER);
