@@ -68,7 +68,9 @@ use self::utf7::Utf7Reading;
 use crate::Charset;
 
 pub use self::binary::Ebcdic;
-pub(crate) use self::text::{language_cost, plausibility_bits_within};
+pub(crate) use self::text::{
+    best_language, language_bits_within, language_cost, plausibility_bits_within,
+};
 pub use self::text::{language_costs, plausibility, LanguageCosts, Plausibility};
 pub(crate) use self::utf8::{chunks as utf8_chunks, sequence_len};
 

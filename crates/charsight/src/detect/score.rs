@@ -9,6 +9,8 @@
 //! others are charged the same for each plain ASCII byte when the two kinds
 //! are compared.
 
+use std::sync::OnceLock;
+
 use super::tables::{
     Model, ASCII_LETTER, ASCII_OTHER, ASCII_PAIRS, CJK_COSTS, FAR_LETTER, LAST_ASCII, MODELS, ODD,
     OTHER_LETTER, PLAIN_PAIRS, STAY_STEPS_PER_BIT, STEPS_PER_BIT, SYMBOL, TLDS, UPPER,
@@ -419,6 +421,21 @@ impl Default for AsciiPairs {
     }
 }
 
+/// [`ASCII_PAIRS`] by pair: each pair's cost in every language (by
+/// language index), read a row at a time.
+fn pair_costs_by_pair() -> &'static [[u8; LANGUAGES]; PAIR_CLASSES * PAIR_CLASSES] {
+    static BY_PAIR: OnceLock<Box<[[u8; LANGUAGES]; PAIR_CLASSES * PAIR_CLASSES]>> = OnceLock::new();
+    BY_PAIR.get_or_init(|| {
+        let mut by_pair = Box::new([[0; LANGUAGES]; PAIR_CLASSES * PAIR_CLASSES]);
+        for (i, costs) in ASCII_PAIRS.iter().enumerate() {
+            for (pair, &cost) in by_pair.iter_mut().zip(costs) {
+                pair[i] = cost;
+            }
+        }
+        by_pair
+    })
+}
+
 /// A language is charged for the ASCII text a share ([`PAIR_WEIGHT`]) of
 /// what its pairs cost more than in the language they fit best, up to
 /// [`PAIR_CAP`] (in steps). The letters of the text say which language it
@@ -460,10 +477,14 @@ impl AsciiPairs {
     /// What each language is charged for the pairs (by language index): a
     /// share of its cost above the best language's, at most [`PAIR_CAP`].
     fn charges(&self, out: &mut [u32; LANGUAGES]) {
-        for (charge, costs) in out.iter_mut().zip(&ASCII_PAIRS) {
-            *charge = (self.seen.iter().map(|&k| usize::from(k)))
-                .map(|k| u32::from(self.counts[k]) * u32::from(costs[k]))
-                .sum();
+        // Pair by pair, every language at once (the pairs' costs by pair).
+        *out = [0; LANGUAGES];
+        let by_pair = pair_costs_by_pair();
+        for &k in &self.seen {
+            let count = u32::from(self.counts[usize::from(k)]);
+            for (charge, &cost) in out.iter_mut().zip(&by_pair[usize::from(k)]) {
+                *charge += count * u32::from(cost);
+            }
         }
         let best = out.iter().copied().min().unwrap_or(0);
         for charge in out.iter_mut() {

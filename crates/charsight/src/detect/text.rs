@@ -273,6 +273,11 @@ const HEAD_EVENTS: usize = 512;
 /// ([`TextScorer::score_bigrams`]).
 const BOUND_EVERY: usize = 256;
 
+/// The fewest events of a head and between checks against the bound, for
+/// short texts, whose head and checks are a share of their events
+/// ([`TextScorer::score_bigrams`]).
+const MIN_EVENTS: usize = 8;
+
 /// Every this many non-ASCII characters, the models far behind are dropped
 /// (without regard to hints, so with the largest hint bonus added to the gap).
 const PRUNE_EVERY: u32 = 16;
@@ -370,14 +375,17 @@ impl TextScorer {
         if let Some(limit) = limit {
             // The models likeliest on the first events go first, to set a
             // low bound early.
-            let (head, tail) = events.split_at(events.len().min(HEAD_EVENTS));
+            // (A short text's head is a part of it, or none would stop.)
+            let head = (events.len() / 8).clamp(MIN_EVENTS, HEAD_EVENTS).min(events.len());
+            let every = (events.len() / 16).clamp(MIN_EVENTS, BOUND_EVERY);
+            let (head, tail) = events.split_at(head);
             alive.iter().for_each(|&i| run(&mut cursors[i], i, head));
             // What every model pays at least for the events from each chunk
             // of the tail on.
             let mut floor = FloorCursor::default();
             head.iter().for_each(|event| event.floor_step(&mut floor));
             let mut rest: Vec<u64> = tail
-                .chunks(BOUND_EVERY)
+                .chunks(every)
                 .map(|chunk| {
                     let before = floor.cost;
                     chunk.iter().for_each(|event| event.floor_step(&mut floor));
@@ -399,7 +407,7 @@ impl TextScorer {
                 cjk.map(|i| cost(&cursors[i], i, 0)).min().unwrap_or(u64::MAX).min(limit);
             for i in alive {
                 let cursor = &mut cursors[i];
-                for (chunk, &rest) in tail.chunks(BOUND_EVERY).zip(&rest) {
+                for (chunk, &rest) in tail.chunks(every).zip(&rest) {
                     if cost(cursor, i, rest) > bound {
                         cursor.alive = false;
                         break;
@@ -665,12 +673,46 @@ pub fn plausibility(text: &str) -> Plausibility {
 /// (Its language is not told: the model that would name it may have
 /// stopped.)
 pub(crate) fn plausibility_bits_within(text: &str, limit: f32) -> Option<f32> {
+    bits_within(text, limit, |_| true)
+}
+
+/// The bits of the best language of [`language_costs`] when they are at
+/// most `limit`; `None` when they are more. As [`plausibility_bits_within`],
+/// with the character-frequency tables scored only for text with CJK
+/// characters, as [`language_costs`] lets them be its best.
+pub(crate) fn language_bits_within(text: &str, limit: f32) -> Option<f32> {
+    let cjk_text = text.chars().any(|c| is_ideograph_or_syllable(c) || is_kana(c));
+    bits_within(text, limit, |i| i < MODELS.len() || cjk_text)
+}
+
+/// The language of [`LanguageCosts::best`] of [`language_costs`] of
+/// `text`, found with only the models that may be the best scored to the
+/// end ([`TextScorer::score_bigrams`]): a fraction of the time.
+pub(crate) fn best_language(text: &str) -> Option<&'static str> {
+    let cjk_text = text.chars().any(|c| is_ideograph_or_syllable(c) || is_kana(c));
+    let eligible = |i: usize| i < MODELS.len() || cjk_text;
+    let (scorer, charges, scored) = score_text_in(text, eligible, Some(u64::MAX));
+    if scored == 0 {
+        return None;
+    }
+    let own = scorer.own_gaps();
+    // As [`language_costs`] weighs them: in bits, the first of equals.
+    let costs = scorer.cursors.iter().enumerate().filter(|(_, c)| c.alive).map(|(i, c)| {
+        let bits = scorer.adjusted(own.as_ref(), i, c, &charges) as f32;
+        (i, bits / f32::from(STEPS_PER_BIT))
+    });
+    costs.min_by(|a, b| a.1.total_cmp(&b.1)).map(|(i, _)| language_tag(i))
+}
+
+/// The best cost of the models `scored` says over `text` when it is at
+/// most `limit` (see [`plausibility_bits_within`]).
+fn bits_within(text: &str, limit: f32, scored: impl Fn(usize) -> bool) -> Option<f32> {
     if limit.is_nan() || limit < 0.0 {
         return None; // No text costs less than nothing.
     }
     // (Saturating: an infinite limit is none.)
     let steps = (limit * f32::from(STEPS_PER_BIT)).floor() as u64;
-    let (scorer, charges, scored) = score_text_in(text, |_| true, Some(steps));
+    let (scorer, charges, scored) = score_text_in(text, scored, Some(steps));
     if scored == 0 {
         return Some(0.0);
     }
@@ -984,6 +1026,29 @@ mod tests {
                 let expected = (whole <= limit).then_some(whole);
                 assert_eq!(plausibility_bits_within(&text, limit), expected, "{limit} {text}");
             }
+        }
+    }
+
+    #[test]
+    fn within_a_limit_the_best_language_costs_the_same_or_none() {
+        let mojibake =
+            |text: &str| crate::Charset::Windows1252.decode(text.as_bytes()).0.into_owned();
+        for text in sample_texts().iter().flat_map(|t| [t.clone(), mojibake(t)]) {
+            let whole = language_costs(&text).best().map_or(0.0, |(_, bits)| bits);
+            for limit in [0.0, whole / 2.0, whole - 0.5, whole, whole + 1.0, f32::INFINITY] {
+                let expected = (whole <= limit).then_some(whole);
+                assert_eq!(language_bits_within(&text, limit), expected, "{limit} {text}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_best_language_is_that_of_all_the_costs() {
+        let mojibake =
+            |text: &str| crate::Charset::Windows1252.decode(text.as_bytes()).0.into_owned();
+        for text in sample_texts().iter().flat_map(|t| [t.clone(), mojibake(t)]) {
+            let all = language_costs(&text).best().map(|(language, _)| language);
+            assert_eq!(best_language(&text), all, "{text}");
         }
     }
 

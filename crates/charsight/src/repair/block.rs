@@ -186,15 +186,14 @@ pub(crate) fn repair(
 /// again must come to the same answer.
 fn not_text(block: &Block) -> bool {
     use crate::detect::{is_binary_control, looks_binary};
-    let mut units = score::Units::default();
-    let mut controls = 0;
-    for c in block.text.chars() {
-        units.add(c);
-        if u8::try_from(c).is_ok_and(|b| b == 0 || is_binary_control(b)) {
-            controls += 1;
-        }
+    // The controls are ASCII, each its own byte.
+    let controls = block.text.bytes().filter(|&b| b == 0 || is_binary_control(b)).count();
+    if controls == 0 {
+        return false;
     }
-    looks_binary(controls, units.counted as u64)
+    let mut units = score::Units::default();
+    block.text.chars().for_each(|c| units.add(c));
+    looks_binary(controls as u64, units.counted as u64)
 }
 
 /// `text` with `edits` (sorted, not overlapping) applied.

@@ -36,7 +36,9 @@ use std::ops::Range;
 use crate::classify::{class, Class};
 
 use crate::decode::is_escape;
-use crate::detect::{language_cost, language_costs, LanguageCosts};
+use crate::detect::{
+    best_language, language_bits_within, language_cost, language_costs, LanguageCosts,
+};
 use crate::Charset;
 
 /// Characters of context scored on each side of a stretch.
@@ -53,7 +55,7 @@ pub(crate) fn line_language(line: &str) -> Option<&'static str> {
         return None;
     }
     let known: String = line.chars().filter(|&c| !is_escape(c) && c != '\u{FFFD}').collect();
-    Some(remembered_costs(&known).best()?.0)
+    best_language(&known)
 }
 
 /// How many texts' [`language_costs`] [`remembered_costs`] keeps.
@@ -115,6 +117,30 @@ pub(crate) fn is_undecodable(c: char) -> bool {
     is_escape(c) || c == '\u{FFFD}'
 }
 
+/// `range` of `line` (byte offsets at character boundaries) with the
+/// [`CONTEXT`] characters each side it is scored in, a run of undecodable
+/// ones counted as one (the output may write it as fewer U+FFFD than it has
+/// bytes).
+pub(crate) fn context(line: &str, range: Range<usize>) -> Range<usize> {
+    let mut start = range.start;
+    let mut units = Units::default();
+    for (i, c) in line[..range.start].char_indices().rev() {
+        if !units.take(c) {
+            break;
+        }
+        start = i;
+    }
+    let mut end = range.end;
+    let mut units = Units::default();
+    for (i, c) in line[range.end..].char_indices() {
+        if !units.take(c) {
+            break;
+        }
+        end = range.end + i + c.len_utf8();
+    }
+    start..end
+}
+
 /// A stretch of a line and the context it is scored in.
 pub(crate) struct Window<'a> {
     before: &'a str,
@@ -133,25 +159,9 @@ impl<'a> Window<'a> {
         range: Range<usize>,
         language: Option<&'static str>,
     ) -> Window<'a> {
-        // CONTEXT characters each side, a run of undecodable ones counted
-        // as one (the output may write it as fewer U+FFFD than it has bytes).
-        let mut start = range.start;
-        let mut units = Units::default();
-        for (i, c) in line[..range.start].char_indices().rev() {
-            if !units.take(c) {
-                break;
-            }
-            start = i;
-        }
-        let mut end = range.end;
-        let mut units = Units::default();
-        for (i, c) in line[range.end..].char_indices() {
-            if !units.take(c) {
-                break;
-            }
-            end = range.end + i + c.len_utf8();
-        }
-        Window { before: &line[start..range.start], after: &line[range.end..end], language }
+        let window = context(line, range.clone());
+        let (before, after) = (&line[window.start..range.start], &line[range.end..window.end]);
+        Window { before, after, language }
     }
 
     /// The window with `middle` in the stretch, undecodable bytes
@@ -288,7 +298,14 @@ impl Share {
     /// The share of `text` when `covered` of its characters are proposed
     /// for repair.
     pub(crate) fn of(text: &str, covered: usize) -> Share {
-        let all = text.chars().filter(|&c| tells_language(c)).count();
+        // Every character outside ASCII has one lead byte (0xC2 and up);
+        // of those, only U+FFFD and the escapes, which start with 0xEF and
+        // 0xF4, tell nothing.
+        let all = if memchr::memchr2(0xEF, 0xF4, text.as_bytes()).is_some() {
+            text.chars().filter(|&c| tells_language(c)).count()
+        } else {
+            text.bytes().filter(|&b| b >= 0xC0).count()
+        };
         Share { left: all.saturating_sub(covered), covered }
     }
 
@@ -357,6 +374,19 @@ pub(crate) fn prior(charset: Charset) -> f32 {
 /// [`unseen`] symbols charged.
 pub(crate) fn bits(text: &str) -> f32 {
     costs(text).best().map_or(0.0, |(_, bits)| bits) + unseen(text)
+}
+
+/// [`bits`] of `text` when they are fewer than `limit`; `None` when they
+/// are not. Models are scored only while they may be the best and under the
+/// limit, so text far less plausible than that (most readings a repair
+/// weighs) costs a fraction of the time.
+pub(crate) fn bits_below(text: &str, limit: f32) -> Option<f32> {
+    let charged = unseen(text);
+    // A step over the limit, so that rounding never drops a text under it:
+    // the comparison is made on the bits themselves.
+    let within = limit - charged + 1.0 / f32::from(charsight_tables::detect::STEPS_PER_BIT);
+    let bits = language_bits_within(&as_scored(text), within)? + charged;
+    (bits < limit).then_some(bits)
 }
 
 /// The cost of `text` under `language`, with [`unseen`] symbols charged;
@@ -520,6 +550,18 @@ mod tests {
     fn lines_tell_their_language_when_they_can() {
         assert_eq!(line_language("Съешь же ещё этих мягких французских булок"), Some("ru"));
         assert_eq!(line_language("only ascii, and one é"), None);
+    }
+
+    #[test]
+    fn bits_below_a_limit_are_the_bits_or_none() {
+        for text in
+            ["Grüße aus Köln", "GrÃ¼ÃŸe aus KÃ¶ln", "中文的文章", "x \u{2603}\u{FFFD}", "plain"]
+        {
+            let whole = bits(text);
+            assert_eq!(bits_below(text, f32::INFINITY), Some(whole), "{text}");
+            assert_eq!(bits_below(text, whole + 0.5), Some(whole), "{text}");
+            assert_eq!(bits_below(text, whole), None, "{text}");
+        }
     }
 
     #[test]
