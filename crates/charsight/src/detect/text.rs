@@ -398,7 +398,7 @@ impl TextScorer {
                 let at_least = Cursor { cost: u32::try_from(cost).unwrap_or(u32::MAX), ..*cursor };
                 self.adjusted(None, i, &at_least, charges)
             };
-            alive.sort_by_key(|&i| cost(&cursors[i], i, 0));
+            alive.sort_by_cached_key(|&i| cost(&cursors[i], i, 0));
             // A CJK model bounds the others only where it may be the
             // language ([`TextScorer::best`]): else the best of the others
             // names it and is scored to the end.
