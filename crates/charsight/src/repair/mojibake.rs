@@ -1623,8 +1623,9 @@ fn proposals(line: &str, suspects: u16, lost: LostSpaces) -> ByVia {
 /// the share of the line's and the block's non-ASCII text that the encoding
 /// leaves as it is ([`Share::margin`]), and by [`score::WITNESS_BITS`] for a
 /// lone stretch that is weak evidence ([`is_weak`]: `√π`, `¬´` on their
-/// own). An encoding whose stretches, all undone once, leave the line no
-/// more plausible than it is proposes nothing. Encodings are tried in order
+/// own). An encoding whose stretches, all undone once, leave the text
+/// around them ([`around`]) no more plausible than it is proposes nothing.
+/// Encodings are tried in order
 /// of how plausible the line is with all of their proposals made, and a
 /// proposal overlapping one kept is dropped.
 pub(crate) fn repair_text(text: &str) -> Vec<Edit> {
