@@ -213,6 +213,13 @@ fn one(
             counts.join(", ")
         ));
     }
+    if findings.possible > 0 {
+        log.push(format!(
+            "charsight: {}: {} short of its margin, not made (`charsight explain` lists them)",
+            name.display(),
+            count(findings.possible, "possible repair"),
+        ));
+    }
     let advice = plan.stale.and_then(|d| declaration_advice(d, plan.output, outcome.keep_fits));
     if let (Some(declared), Some(advice), None) = (plan.stale, advice, &error) {
         log.push(format!(
@@ -236,6 +243,7 @@ fn one(
         repairs: Repairs {
             policy: plan.repairs.to_string(),
             counts: &findings.counts,
+            possible: findings.possible,
             findings: &findings.list,
             truncated: findings.truncated,
         },

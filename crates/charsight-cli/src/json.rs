@@ -115,6 +115,7 @@ pub struct DecodeReport<'a> {
 pub struct Repairs<'a> {
     pub policy: String,
     pub counts: &'a BTreeMap<Kind, u64>,
+    pub possible: u64,
     pub findings: &'a [Finding],
     pub truncated: bool,
 }

@@ -630,11 +630,34 @@ fn repairs(
         )?;
     }
     more(w, applied.len(), limit)?;
+    let possible: Vec<&Finding> = findings.list.iter().filter(|f| f.possible()).collect();
+    if !possible.is_empty() {
+        writeln!(w, "\n{head}Possible repairs, not made (short of their margin){head:#}")?;
+    }
+    for f in possible.iter().take(limit) {
+        writeln!(
+            w,
+            "  line {}, bytes {}..{}: {} “{}” → “{}” {dim}({}, confidence {:.2}){dim:#}",
+            f.line,
+            group(f.range.start),
+            group(f.range.end),
+            f.kind,
+            excerpt(&f.before, 40),
+            excerpt(&f.after, 40),
+            f.cause,
+            f.confidence
+        )?;
+    }
+    more(w, possible.len(), limit)?;
     let counts: Vec<String> = findings.counts.iter().map(|(k, n)| format!("{k} {n}")).collect();
     let left = repairer.malformed().sequences;
+    let possible = match findings.possible {
+        0 => String::new(),
+        n => format!(", {} not made", count(n, "possible repair")),
+    };
     writeln!(
         w,
-        "\n{}{}; {} left as U+FFFD",
+        "\n{}{}{possible}; {} left as U+FFFD",
         count(findings.total(), "finding"),
         if counts.is_empty() { String::new() } else { format!(" ({})", counts.join(", ")) },
         count(left, "malformed sequence")
@@ -678,6 +701,20 @@ mod tests {
         assert!(text.contains("but the bytes are windows-1252"), "{text}");
         assert!(!text.contains('\u{1b}'));
         assert!(!explanation.is_clean());
+    }
+
+    #[test]
+    fn a_repair_short_of_its_margin_is_listed_as_possible() {
+        // Acute accents typed as closing quotes: `á´´` reads `ᴴ` in UTF-8,
+        // not likely enough to be made.
+        let line = "``hogwarts nao existe, voce nao vai pegar o trem pra l\u{E1}\u{B4}\u{B4}\n";
+        let explanation = explain(&Engine::new(), line.as_bytes());
+        let text = explanation.render(None, 20, Styling::Plain);
+        assert!(text.contains("Repairs `charsight repair` would make\n  none\n"), "{text}");
+        assert!(text.contains("Possible repairs, not made (short of their margin)\n"), "{text}");
+        assert!(text.contains("mojibake “á´´” → “ᴴ” (UTF-8 read as windows-1252"), "{text}");
+        assert!(text.contains("0 findings, 1 possible repair not made;"), "{text}");
+        assert!(explanation.is_clean());
     }
 
     #[test]

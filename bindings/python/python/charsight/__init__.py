@@ -189,7 +189,9 @@ class Decoded:
 class Repaired:
     """The repaired text, the analysis, and every change made as a finding
     (``kind``, input byte ``range``, ``before``, ``after``, ``confidence``,
-    ``rule``, ``applied``)."""
+    ``rule``, ``applied``); a finding with ``applied`` false was reported,
+    not made (a private-use character, a contradicted declaration, a
+    possible mojibake repair short of its margin)."""
 
     text: str
     analysis: Analysis

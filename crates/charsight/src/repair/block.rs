@@ -12,6 +12,7 @@
 //! and says every way it was changed.
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::ops::Range;
 
 use super::{
@@ -134,14 +135,18 @@ pub(crate) fn repair(
     let font_repair = |text: &str| fonts.map_or_else(Vec::new, |r| fonts::repair_text(text, r).0);
     let ncr_repair =
         |text: &str| if policy.allows(Kind::Ncr) { ncr::repair_text(text) } else { Vec::new() };
+    // The possible mojibake repairs of the last text weighed (not made).
+    let possible = RefCell::new(Vec::new());
     let mojibake_repair = |text: &str| {
-        if policy.allows(Kind::Mojibake) {
-            mojibake::repair_text(text)
-        } else {
-            Vec::new()
+        if !policy.allows(Kind::Mojibake) {
+            return Vec::new();
         }
+        let (made, maybe) = mojibake::repair_text(text);
+        *possible.borrow_mut() = maybe;
+        made
     };
     let text_repairs: [&TextRepair; 3] = [&font_repair, &ncr_repair, &mojibake_repair];
+    let mut settled = false;
     for _ in 0..ROUNDS {
         let mut changed = false;
         for repair_text in text_repairs {
@@ -154,10 +159,26 @@ pub(crate) fn repair(
             changed |= merge(&mut edits, new, &text);
         }
         if !changed {
+            settled = true;
             break;
         }
     }
     let mut notes = Vec::new();
+    if settled {
+        // Weighed on the text as it is written: reported where they stand
+        // apart from every repair made.
+        notes.extend(apart(&edits, possible.into_inner()).into_iter().map(|e| Finding {
+            kind: e.kind,
+            range: block.input_range(&e.range),
+            at: UNPLACED,
+            line: 0,
+            before: block.text[e.range].to_owned(),
+            after: e.after,
+            confidence: e.confidence,
+            cause: e.cause,
+            applied: false,
+        }));
+    }
     if private_use {
         // The private-use characters left: reported, not changed.
         let left = pua::repair_text(block.text, block.charset, &edits).1;
@@ -277,27 +298,12 @@ fn merge(edits: &mut Vec<Edit>, new: Vec<Edit>, text: &str) -> bool {
 /// original coordinates. `new` is given back, and `edits` left, when some
 /// new edit overlaps an earlier one.
 fn merge_apart(edits: &mut Vec<Edit>, new: Vec<Edit>) -> Result<(), Vec<Edit>> {
-    // Where each earlier edit's text is in the text with them made, and
-    // the shift (bytes added) of the edits before each.
-    let mut placed = Vec::with_capacity(edits.len());
-    let mut shifts = Vec::with_capacity(edits.len() + 1);
-    let mut shift = 0_i64;
-    for x in edits.iter() {
-        let start = (x.range.start as i64 + shift) as usize;
-        placed.push(start..start + x.after.len());
-        shifts.push(shift);
-        shift += x.after.len() as i64 - x.range.len() as i64;
-    }
-    shifts.push(shift);
+    let placed = Placed::of(edits);
     // The earlier edits before each new one (as `merge` counts them).
-    let mut before = Vec::with_capacity(new.len());
-    for e in &new {
-        let first = placed.partition_point(|r| r.end <= e.range.start);
-        if placed.partition_point(|r| r.start < e.range.end) != first {
-            return Err(new);
-        }
-        before.push(first);
-    }
+    let Some(before) = new.iter().map(|e| placed.before(&e.range)).collect::<Option<Vec<_>>>()
+    else {
+        return Err(new);
+    };
     let old = std::mem::take(edits);
     edits.reserve(old.len() + new.len());
     let mut old = old.into_iter().enumerate().peekable();
@@ -305,11 +311,60 @@ fn merge_apart(edits: &mut Vec<Edit>, new: Vec<Edit>) -> Result<(), Vec<Edit>> {
         while let Some((_, x)) = old.next_if(|&(i, _)| i < first) {
             edits.push(x);
         }
-        let back = |at: usize| (at as i64 - shifts[first]) as usize;
-        edits.push(Edit { range: back(e.range.start)..back(e.range.end), ..e });
+        edits.push(Edit { range: placed.back(&e.range, first), ..e });
     }
     edits.extend(old.map(|(_, x)| x));
     Ok(())
+}
+
+/// Of `found` (made on the block's text with `edits` applied), those that
+/// overlap no edit, with their ranges taken back to the block's text.
+fn apart(edits: &[Edit], found: Vec<Edit>) -> Vec<Edit> {
+    let placed = Placed::of(edits);
+    let back = |e: Edit| {
+        let first = placed.before(&e.range)?;
+        Some(Edit { range: placed.back(&e.range, first), ..e })
+    };
+    found.into_iter().filter_map(back).collect()
+}
+
+/// Where edits (sorted, not overlapping) are in the text with them made.
+struct Placed {
+    /// Each edit's text there.
+    ranges: Vec<Range<usize>>,
+    /// The bytes the edits before each added (one more: all of them).
+    shifts: Vec<i64>,
+}
+
+impl Placed {
+    fn of(edits: &[Edit]) -> Placed {
+        let mut placed = Placed {
+            ranges: Vec::with_capacity(edits.len()),
+            shifts: Vec::with_capacity(edits.len() + 1),
+        };
+        let mut shift = 0_i64;
+        for x in edits {
+            let start = (x.range.start as i64 + shift) as usize;
+            placed.ranges.push(start..start + x.after.len());
+            placed.shifts.push(shift);
+            shift += x.after.len() as i64 - x.range.len() as i64;
+        }
+        placed.shifts.push(shift);
+        placed
+    }
+
+    /// How many edits come before `range` (of the text with them made);
+    /// `None` when it overlaps one.
+    fn before(&self, range: &Range<usize>) -> Option<usize> {
+        let first = self.ranges.partition_point(|r| r.end <= range.start);
+        (self.ranges.partition_point(|r| r.start < range.end) == first).then_some(first)
+    }
+
+    /// `range`, with `first` edits before it, in the text without them.
+    fn back(&self, range: &Range<usize>, first: usize) -> Range<usize> {
+        let back = |at: usize| (at as i64 - self.shifts[first]) as usize;
+        back(range.start)..back(range.end)
+    }
 }
 
 /// Writes the block with its edits; a finding for each edit, and what stays
@@ -464,4 +519,25 @@ fn copy(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn found_apart_from_the_edits_is_taken_back_to_the_text() {
+        let edit = |range: Range<usize>, after: &str| Edit {
+            range,
+            after: after.to_owned(),
+            kind: Kind::Mojibake,
+            cause: Cause::C1Control { guessed: false },
+            confidence: 1.0,
+        };
+        // `xÃ©y z` with its `Ã©` made `é`: `xéy z`.
+        let edits = [edit(1..5, "\u{E9}")];
+        let found = vec![edit(0..1, "X"), edit(1..3, "E"), edit(5..6, "Z")];
+        let apart: Vec<_> = apart(&edits, found).into_iter().map(|e| (e.range, e.after)).collect();
+        assert_eq!(apart, [(0..1, "X".to_owned()), (7..8, "Z".to_owned())]);
+    }
 }

@@ -519,7 +519,7 @@ struct Unmangled {
 
 impl Unmangled {
     fn new(start: usize, line: &str) -> Unmangled {
-        let edits = mojibake::repair_text(line);
+        let edits = mojibake::repair_text(line).0;
         let text = super::block::apply(line, &edits);
         let language = score::line_language(&text);
         Unmangled { start, text, edits, language }

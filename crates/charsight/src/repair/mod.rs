@@ -90,7 +90,7 @@ pub(crate) use utf8::is_utf8_with_surrogate_pairs;
 /// `text` with its mojibake repaired as the `mojibake` repair would (the
 /// pipeline weighs a garbled UTF-8 reading by the text it repairs to).
 pub(crate) fn unmangled(text: &str) -> String {
-    block::apply(text, &mojibake::repair_text(text))
+    block::apply(text, &mojibake::repair_text(text).0)
 }
 
 /// A block of text ends at the first line break after this many bytes.
@@ -307,14 +307,27 @@ pub struct Finding {
     pub applied: bool,
 }
 
+impl Finding {
+    /// Whether this is a repair that was possible but not made: mojibake
+    /// whose repair fell short of its margin with a confidence still of 2%
+    /// or more (`explain` lists them).
+    pub fn possible(&self) -> bool {
+        !self.applied && self.kind == Kind::Mojibake
+    }
+}
+
 /// Every finding of a run: listed (the first [`MAX_FINDINGS`]) and counted.
 #[derive(Clone, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Findings {
     /// The findings, in text order.
     pub list: Vec<Finding>,
-    /// How many findings of each kind, listed or not.
+    /// How many findings of each kind, listed or not, but the possible
+    /// repairs.
     pub counts: BTreeMap<Kind, u64>,
+    /// How many repairs were possible but not made ([`Finding::possible`]),
+    /// listed or not.
+    pub possible: u64,
     /// Whether findings were left out of the list.
     pub truncated: bool,
     /// Bytes of `before` and `after` text the list holds.
@@ -324,7 +337,10 @@ pub struct Findings {
 
 impl Findings {
     fn add(&mut self, finding: Finding) {
-        *self.counts.entry(finding.kind).or_insert(0) += 1;
+        match finding.possible() {
+            true => self.possible += 1,
+            false => *self.counts.entry(finding.kind).or_insert(0) += 1,
+        }
         let text = finding.before.len() + finding.after.len();
         if self.list.len() < MAX_FINDINGS && self.text + text <= MAX_FINDINGS_TEXT {
             self.text += text;

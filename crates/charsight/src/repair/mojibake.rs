@@ -36,6 +36,11 @@ pub(crate) const MAX_DEPTH: usize = 3;
 /// text is changed while held-out damage is repaired.
 pub(crate) const MARGIN: f32 = 12.0;
 
+/// The confidence a repair short of its margin needs to be listed as
+/// possible ([`repair_text`]; `explain` shows them): within about six bits
+/// of its margin.
+pub(crate) const POSSIBLE: f32 = 0.02;
+
 /// An encoding UTF-8 was wrongly read in: those whose readers most often
 /// met UTF-8 (the web's legacy defaults, Mac and DOS consoles, Russian
 /// mail). Not IBM866: its Cyrillic letters make UTF-8 by chance in every
@@ -1628,7 +1633,11 @@ fn proposals(line: &str, suspects: u16, lost: LostSpaces) -> ByVia {
 /// Encodings are tried in order
 /// of how plausible the line is with all of their proposals made, and a
 /// proposal overlapping one kept is dropped.
-pub(crate) fn repair_text(text: &str) -> Vec<Edit> {
+///
+/// Returns the repairs made and, apart, the possible ones: proposals short
+/// of their margin whose confidence is still [`POSSIBLE`] or more and that
+/// overlap no repair made (listed, not made).
+pub(crate) fn repair_text(text: &str) -> (Vec<Edit>, Vec<Edit>) {
     let lost = LostSpaces::of(text);
     // Each distinct line is weighed once: a line that comes again in the
     // block (boilerplate, table rows, text garbled alike) has the same
@@ -1675,17 +1684,15 @@ pub(crate) fn repair_text(text: &str) -> Vec<Edit> {
             share.add(line);
         }
     }
-    let repaired: Vec<Vec<Edit>> =
+    let repaired: Vec<(Vec<Edit>, Vec<Edit>)> =
         distinct.into_iter().map(|(body, by_via)| repair_line(body, by_via, &block)).collect();
-    let mut edits = Vec::new();
+    let (mut made, mut possible) = (Vec::new(), Vec::new());
     for (start, k) in lines {
-        edits.extend(
-            repaired[k]
-                .iter()
-                .map(|e| Edit { range: start + e.range.start..start + e.range.end, ..e.clone() }),
-        );
+        let at = |e: &Edit| Edit { range: start + e.range.start..start + e.range.end, ..e.clone() };
+        made.extend(repaired[k].0.iter().map(at));
+        possible.extend(repaired[k].1.iter().map(at));
     }
-    edits
+    (made, possible)
 }
 
 /// Bytes a line may have and be weighed whole ([`pieces`]).
@@ -1740,14 +1747,14 @@ fn covered(line: &str, proposals: &[Proposal]) -> usize {
 type ByVia = Vec<(Via, Vec<Proposal>)>;
 
 /// The repairs of one line given each encoding's proposals for it and the
-/// block's shares.
-fn repair_line(line: &str, by_via: ByVia, block: &[(Via, Share)]) -> Vec<Edit> {
+/// block's shares, and the possible ones ([`repair_text`]).
+fn repair_line(line: &str, by_via: ByVia, block: &[(Via, Share)]) -> (Vec<Edit>, Vec<Edit>) {
     let mut ranked: Vec<(f32, Via, Vec<Proposal>)> = by_via
         .into_iter()
         .map(|(via, proposals)| (score::bits(&apply(line, &proposals).0), via, proposals))
         .collect();
     ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let mut edits: Vec<Edit> = Vec::new();
+    let (mut edits, mut possible): (Vec<Edit>, Vec<Edit>) = (Vec::new(), Vec::new());
     // The ranges of the edits kept (start → end; they do not overlap).
     let mut taken: BTreeMap<usize, usize> = BTreeMap::new();
     let overlaps = |taken: &BTreeMap<usize, usize>, r: &Range<usize>| {
@@ -1777,7 +1784,8 @@ fn repair_line(line: &str, by_via: ByVia, block: &[(Via, Share)]) -> Vec<Edit> {
                 (false, true) => margin,
                 (false, false) => margin + score::WITNESS_BITS,
             };
-            if gain < margin {
+            let confidence = score::confidence(gain, margin);
+            if gain < margin && confidence < POSSIBLE {
                 continue;
             }
             let guessed = via == Via::Windows1252 && guessed(before, &p.layers[0]);
@@ -1786,14 +1794,24 @@ fn repair_line(line: &str, by_via: ByVia, block: &[(Via, Share)]) -> Vec<Edit> {
             } else {
                 Cause::Mojibake { read_as: via.name(before), layers: p.chosen + 1, guessed }
             };
-            let confidence = score::confidence(gain, margin);
             let after = p.after().to_owned();
-            taken.insert(p.range.start, p.range.end);
-            edits.push(Edit { range: p.range, after, kind: Kind::Mojibake, cause, confidence });
+            let edit = Edit { range: p.range, after, kind: Kind::Mojibake, cause, confidence };
+            if gain < margin {
+                possible.push(edit);
+                continue;
+            }
+            taken.insert(edit.range.start, edit.range.end);
+            edits.push(edit);
         }
     }
     edits.sort_by_key(|e| e.range.start);
-    edits
+    // The best possible reading of each stretch no repair took.
+    possible.retain(|e| !overlaps(&taken, &e.range));
+    possible.sort_by(|a, b| {
+        a.range.start.cmp(&b.range.start).then(b.confidence.total_cmp(&a.confidence))
+    });
+    possible.dedup_by(|later, kept| later.range.start < kept.range.end);
+    (edits, possible)
 }
 
 /// Whether proposal `p` for `line` is weak evidence of mojibake: one
@@ -1908,7 +1926,7 @@ mod tests {
 
     fn repair(line: &str) -> String {
         let mut out = line.to_owned();
-        for e in repair_text(line).into_iter().rev() {
+        for e in repair_text(line).0.into_iter().rev() {
             out.replace_range(e.range, &e.after);
         }
         out
@@ -1982,21 +2000,21 @@ mod tests {
         assert!(garbled.contains('\u{81}'));
         assert_eq!(repair(&garbled), "Árvíztűrő tükörfúrógép");
         // ISO-8859-1 reads 0x80–0x9F as C1 controls: "’" (E2 80 99) as "â\u{80}\u{99}".
-        let edits = repair_text("it\u{E2}\u{80}\u{99}s fine");
+        let edits = repair_text("it\u{E2}\u{80}\u{99}s fine").0;
         assert_eq!(edits.len(), 1);
         assert_eq!(edits[0].after, "’");
         assert_eq!(edits[0].cause.to_string(), "UTF-8 read as ISO-8859-1");
         // windows-1252 bytes read as ISO-8859-1, with no UTF-8 to undo.
         let line = "\u{84}Handwerk bringt dich \u{fc}berall hin\u{93}: Von der YOU bis nach Monaco";
         assert_eq!(repair(line), "„Handwerk bringt dich überall hin“: Von der YOU bis nach Monaco");
-        let edits = repair_text(line);
+        let edits = repair_text(line).0;
         assert_eq!(edits[0].cause, Cause::C1Control { guessed: false });
         // Beside mojibake, and undefined bytes left alone.
         assert_eq!(
             repair("ok \u{e2}\u{80}\u{9c}senza modifiche\u{94} qui"),
             "ok “senza modifiche” qui"
         );
-        assert!(repair_text("x \u{81} y").is_empty());
+        assert!(repair_text("x \u{81} y").0.is_empty());
     }
 
     #[test]
@@ -2053,7 +2071,7 @@ mod tests {
         }
         for lost in ["He said â€œhelloâ€\u{FFFD} and left.", "He said â€œhelloâ€? and left."]
         {
-            let edits = repair_text(lost);
+            let edits = repair_text(lost).0;
             assert!(edits
                 .iter()
                 .any(|e| e.cause.to_string().ends_with("its undefined bytes lost (guessed)")));
@@ -2067,7 +2085,7 @@ mod tests {
             "Ты где? Я здесь?? Что??? Всё?",
             "QUEM É A MINHA IRMÃ? ONDE ESTÁ?",
         ] {
-            assert!(repair_text(clean).is_empty(), "{clean}");
+            assert!(repair_text(clean).0.is_empty(), "{clean}");
         }
     }
 
@@ -2091,15 +2109,32 @@ mod tests {
             let dropped = garble(text, Via::Windows1252, 1).replace(UNDEFINED, "");
             assert_eq!(repair(&dropped), text, "{dropped}");
         }
-        let edits = repair_text("She said yesâ€ to me.");
+        let edits = repair_text("She said yesâ€ to me.").0;
         assert_eq!(edits.len(), 1);
         assert!(edits[0].cause.to_string().ends_with("its undefined bytes lost (guessed)"));
         // `â¤ï¸` is `❤️` (E2 9D A4, EF B8 8F) with two bytes dropped, or
         // `⍤` (E2 8D A4) and another selector: the models cannot tell
         // symbols they never saw apart, and a tie leaves the text.
-        assert!(repair_text("I love it â¤ï¸ so much").is_empty());
+        assert!(repair_text("I love it â¤ï¸ so much").0.is_empty());
         // A lone lead byte is no evidence of a dropped byte.
-        assert!(repair_text("Ãfrica e Ãsia são continentes").is_empty());
+        assert!(repair_text("Ãfrica e Ãsia são continentes").0.is_empty());
+    }
+
+    #[test]
+    fn repairs_short_of_their_margin_are_possible() {
+        let line = "``hogwarts nao existe, voce nao vai pegar o trem pra l\u{E1}\u{B4}\u{B4}";
+        let (made, possible) = repair_text(line);
+        assert!(made.is_empty());
+        let [p] = &possible[..] else { panic!("{possible:?}") };
+        assert_eq!((&line[p.range.clone()], p.after.as_str()), ("\u{E1}\u{B4}\u{B4}", "\u{1D34}"));
+        assert!((POSSIBLE..0.5).contains(&p.confidence), "{}", p.confidence);
+        // Clean text has none; a repair made is not also possible.
+        assert_eq!(
+            repair_text("Le caf\u{E9} est chaud, d\u{E9}j\u{E0}."),
+            (Vec::new(), Vec::new())
+        );
+        let (made, possible) = repair_text("Le caf\u{C3}\u{A9} \u{C3}\u{A9}tait bon");
+        assert_eq!((made.len(), possible.len()), (2, 0));
     }
 
     #[test]
@@ -2243,7 +2278,7 @@ mod tests {
             "中文字符编码检测",
             "ｶﾀｶﾅとひらがな",
         ] {
-            assert!(repair_text(line).is_empty(), "{line}");
+            assert!(repair_text(line).0.is_empty(), "{line}");
         }
     }
 
