@@ -112,15 +112,21 @@ pub(crate) fn repair(
         return write(block, &[], Vec::new(), errors, sink);
     }
     let fonts = registry.filter(|_| policy.allows(Kind::Fonts));
+    // The fonts repairs of the decoded text, for the first round when no
+    // repair before it changed the text.
+    let mut first_fonts = None;
     if let Some(registry) = fonts {
         // The known fonts' scopes, as the decoded text has them.
-        for (range, scope) in fonts::repair_text(block.text, registry).1 {
+        let (edits, scopes) = fonts::repair_text(block.text, registry);
+        first_fonts = Some(edits);
+        for (range, scope) in scopes {
             if sink.scopes.len() < MAX_LEFTOVERS {
                 let range = block.input_range(&range);
                 sink.scopes.push(FontScope { range, font: scope.font, declared: scope.declared });
             }
         }
     }
+    let first_fonts = RefCell::new(first_fonts);
     // Mixed-in bytes, on the decoded text and its bytes.
     let mut edits = if policy.allows(Kind::Mixed) { mixed::repair(block) } else { Vec::new() };
     // Private-use characters a vendor table maps, before the text-level
@@ -132,7 +138,10 @@ pub(crate) fn repair(
     }
     // Then the text-level repairs, in rounds until nothing changes: one can
     // make text another repairs (mojibake hiding Zawgyi, say).
-    let font_repair = |text: &str| fonts.map_or_else(Vec::new, |r| fonts::repair_text(text, r).0);
+    let font_repair = |text: &str| match first_fonts.borrow_mut().take() {
+        Some(edits) if text == block.text => edits,
+        _ => fonts.map_or_else(Vec::new, |r| fonts::repair_text(text, r).0),
+    };
     let ncr_repair =
         |text: &str| if policy.allows(Kind::Ncr) { ncr::repair_text(text) } else { Vec::new() };
     // The possible mojibake repairs of the last text weighed (not made).
