@@ -765,23 +765,32 @@ fn score_text_in(
 fn ascii_charges(text: &str) -> Charges {
     let mut gaps = Gaps::default();
     let mut pairs = AsciiPairs::default();
-    let (mut plain, mut in_tag) = (0, false);
-    for c in text.chars() {
-        if !c.is_ascii() {
-            gaps.add(plain);
-            plain = 0;
-            pairs.cut();
-            continue;
-        }
-        plain += 1;
-        match c {
-            '<' | '>' => {
-                in_tag = c == '<';
-                pairs.cut();
+    let mut in_tag = false;
+    // Stretch by stretch of ASCII: a stretch before a character outside
+    // ASCII is a gap (the last one, at the end, is not); the text outside
+    // markup in it counts its pairs.
+    let mut rest = text.as_bytes();
+    while !rest.is_empty() {
+        let plain = encoding_rs::Encoding::ascii_valid_up_to(rest);
+        let (mut ascii, after) = rest.split_at(plain);
+        while let Some(at) = memchr::memchr2(b'<', b'>', ascii) {
+            if !in_tag {
+                pairs.add(&ascii[..at]);
             }
-            _ if !in_tag => pairs.add(&[c as u8]),
-            _ => {}
+            in_tag = ascii[at] == b'<';
+            pairs.cut();
+            ascii = &ascii[at + 1..];
         }
+        if !in_tag {
+            pairs.add(ascii);
+        }
+        if after.is_empty() {
+            break;
+        }
+        gaps.add(plain as u64);
+        pairs.cut();
+        let other = after.iter().position(u8::is_ascii).unwrap_or(after.len());
+        rest = &after[other..];
     }
     Charges::new(Some(&gaps), &Hints::default()).with_pairs(&pairs)
 }
