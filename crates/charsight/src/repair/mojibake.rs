@@ -619,8 +619,10 @@ fn encodable_runs(via: Via, part: &str) -> Vec<(Range<usize>, String)> {
     }
     // The units of the characters since the last one that splits, and
     // where each is in `part`.
-    let mut units = Units::new();
-    let mut at = Vec::new();
+    // (A character of `part` outside ASCII has two bytes or more, and is
+    // one or two bytes in `via`.)
+    let mut units = Units::with_capacity(part.len());
+    let mut at = Vec::with_capacity(part.len() / 2);
     let mut flush = |units: &mut Units, at: &mut Vec<usize>, end: usize| {
         for run in units.utf8_runs() {
             let text = utf8::decode(units.bytes(run.clone()));

@@ -21,7 +21,15 @@ pub(crate) struct Units {
 
 impl Units {
     pub(crate) fn new() -> Units {
-        Units { bytes: Vec::new(), starts: vec![0] }
+        Units::with_capacity(0)
+    }
+
+    /// Room for `bytes` bytes in units of two bytes or more, without
+    /// growing.
+    pub(crate) fn with_capacity(bytes: usize) -> Units {
+        let mut starts = Vec::with_capacity(bytes / 2 + 1);
+        starts.push(0);
+        Units { bytes: Vec::with_capacity(bytes), starts }
     }
 
     /// Adds a unit.
