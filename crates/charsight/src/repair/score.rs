@@ -500,7 +500,9 @@ pub(crate) fn unseen(text: &str) -> f32 {
         if space {
             return UNSEEN_SYMBOL_BITS;
         }
-        if c.is_ascii() || c.is_alphabetic() || is_undecodable(c) {
+        // (A letter by the generated table first: most are, and the
+        // standard library's look-up is a search.)
+        if c.is_ascii() || class(c) == Class::Letter || c.is_alphabetic() || is_undecodable(c) {
             return 0.0;
         }
         if SYMBOLS.binary_search(&c.to_lowercase().next().unwrap_or(c)).is_ok() {
