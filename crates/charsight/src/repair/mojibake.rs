@@ -123,12 +123,17 @@ impl Via {
     /// tables of [`encoded_table`] for the Basic Multilingual Plane).
     fn encode(self, c: char, buf: &mut [u8; 4]) -> Option<usize> {
         let u = c as usize;
-        let entry = match u.checked_sub(TABLED as usize) {
-            None => encoded_table(self, false).get(u),
-            Some(above) => encoded_table(self, true).get(above),
+        let entry = match (u.checked_sub(TABLED as usize), self) {
+            (None, _) => encoded_table(self, false).get(u).copied(),
+            // The double-byte encodings' tables beyond are made a block of
+            // characters at a time: a line of Cyrillic with a dash needs
+            // one block, not the whole plane (that took 20 ms).
+            (Some(_), Via::ShiftJis) => Some(by_block(&SHIFT_JIS, c, |c| Via::ShiftJis.encoded(c))),
+            (Some(_), Via::Gbk) => Some(by_block(&GBK, c, |c| Via::Gbk.encoded(c))),
+            (Some(above), _) => encoded_table(self, true).get(above).copied(),
         };
         match entry {
-            Some(&(len, bytes)) => {
+            Some((len, bytes)) => {
                 buf[..2].copy_from_slice(&bytes);
                 (len > 0).then_some(usize::from(len))
             }
@@ -136,6 +141,13 @@ impl Via {
             None if self.is_single_byte() => None,
             None => self.encode_uncached(c, buf),
         }
+    }
+
+    /// [`Via::encode_uncached`] of `c`, as a table has it.
+    fn encoded(self, c: char) -> Encoded {
+        let mut buf = [0; 4];
+        let len = self.encode_uncached(c, &mut buf);
+        len.map_or((0, [0; 2]), |len| (len as u8, [buf[0], buf[1]]))
     }
 
     /// [`Via::encode`] without the table: a single-byte encoding's
@@ -198,27 +210,33 @@ fn reverse_table(via: Via) -> &'static [(char, u8)] {
 
 /// The characters below this have their bytes in each encoding in a first
 /// table ([`encoded_table`]): the Latin, Greek, Cyrillic, Hebrew and Arabic
-/// letters, which every line of text in those scripts is checked for. A
-/// second table has the rest of the Basic Multilingual Plane (of a
-/// single-byte encoding, up to the last character it has), made when a
-/// line first has such a character: each character of CJK text is checked
-/// in every encoding.
+/// letters, which every line of text in those scripts is checked for. The
+/// rest of the Basic Multilingual Plane is in a second table, made when a
+/// line first has such a character: a single-byte encoding's up to the last
+/// character it has, and Shift_JIS's and GBK's a block of characters at a
+/// time ([`by_block`]): each character of CJK text is checked in every
+/// encoding.
 const TABLED: u32 = 0x800;
 
 /// A character's bytes in an encoding: how many (0: none), and they.
 type Encoded = (u8, [u8; 2]);
 
-/// The characters below [`TABLED`] (or, `above`, from it on) and their
-/// bytes in `via`, as [`Via::encode_uncached`] gives them (one or two:
-/// Shift_JIS and GBK write no character in more); made on first use.
+/// The Shift_JIS and GBK bytes of the characters from [`TABLED`] on, by
+/// block ([`Via::encode`]).
+static SHIFT_JIS: Blocks<Encoded> = [const { OnceLock::new() }; BLOCKS];
+static GBK: Blocks<Encoded> = [const { OnceLock::new() }; BLOCKS];
+
+/// The characters below [`TABLED`] (or, `above`, from it on to the last
+/// character of a single-byte `via`) and their bytes in `via`, as
+/// [`Via::encode_uncached`] gives them (one or two: Shift_JIS and GBK write
+/// no character in more); made on first use.
 fn encoded_table(via: Via, above: bool) -> &'static [Encoded] {
     static TABLES: [[OnceLock<Vec<Encoded>>; 2]; Via::ALL.len()] =
         [const { [const { OnceLock::new() }; 2] }; Via::ALL.len()];
     TABLES[via.index()][usize::from(above)].get_or_init(|| {
-        let end = match (above, via.is_single_byte()) {
-            (false, _) => TABLED,
-            (true, true) => reverse_table(via).last().map_or(TABLED, |&(c, _)| u32::from(c) + 1),
-            (true, false) => 0x10000,
+        let end = match above {
+            false => TABLED,
+            true => reverse_table(via).last().map_or(TABLED, |&(c, _)| u32::from(c) + 1),
         };
         let start = if above { TABLED } else { 0 };
         let mut table = vec![(0, [0; 2]); end.saturating_sub(start) as usize];
