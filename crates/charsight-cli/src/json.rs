@@ -114,7 +114,9 @@ pub struct DecodeReport<'a> {
 #[derive(Serialize)]
 pub struct Repairs<'a> {
     pub policy: String,
+    /// Findings by kind, but the possible repairs.
     pub counts: &'a BTreeMap<Kind, u64>,
+    /// Repairs possible but not made (listed with `applied: false`).
     pub possible: u64,
     pub findings: &'a [Finding],
     pub truncated: bool,
