@@ -608,47 +608,19 @@ fn repairs(
     repairer: &Repairer,
     limit: usize,
 ) -> fmt::Result {
-    let Palette { head, good, dim, .. } = p;
+    let Palette { head, good, .. } = p;
     let findings = repairer.findings();
     let applied: Vec<&Finding> = findings.list.iter().filter(|f| f.applied).collect();
     writeln!(w, "\n{head}Repairs `charsight repair` would make{head:#}")?;
     if applied.is_empty() {
         writeln!(w, "  none")?;
     }
-    for f in applied.iter().take(limit) {
-        writeln!(
-            w,
-            "  line {}, bytes {}..{}: {} “{}” → {good}“{}”{good:#} {dim}({}, confidence {:.2}){dim:#}",
-            f.line,
-            group(f.range.start),
-            group(f.range.end),
-            f.kind,
-            excerpt(&f.before, 40),
-            excerpt(&f.after, 40),
-            f.cause,
-            f.confidence
-        )?;
-    }
-    more(w, applied.len(), limit)?;
+    list_repairs(w, p, &applied, good, limit)?;
     let possible: Vec<&Finding> = findings.list.iter().filter(|f| f.possible()).collect();
     if !possible.is_empty() {
         writeln!(w, "\n{head}Possible repairs, not made (short of their margin){head:#}")?;
     }
-    for f in possible.iter().take(limit) {
-        writeln!(
-            w,
-            "  line {}, bytes {}..{}: {} “{}” → “{}” {dim}({}, confidence {:.2}){dim:#}",
-            f.line,
-            group(f.range.start),
-            group(f.range.end),
-            f.kind,
-            excerpt(&f.before, 40),
-            excerpt(&f.after, 40),
-            f.cause,
-            f.confidence
-        )?;
-    }
-    more(w, possible.len(), limit)?;
+    list_repairs(w, p, &possible, Style::new(), limit)?;
     let counts: Vec<String> = findings.counts.iter().map(|(k, n)| format!("{k} {n}")).collect();
     let left = repairer.malformed().sequences;
     let possible = match findings.possible {
@@ -664,6 +636,32 @@ fn repairs(
     )
 }
 
+/// `findings` (the first `limit`) one a line, their text `after` in the
+/// `after` style.
+fn list_repairs(
+    w: &mut fmt::Formatter<'_>,
+    p: Palette,
+    findings: &[&Finding],
+    after: Style,
+    limit: usize,
+) -> fmt::Result {
+    let dim = p.dim;
+    for f in findings.iter().take(limit) {
+        writeln!(
+            w,
+            "  line {}, bytes {}..{}: {} “{}” → {after}“{}”{after:#} {dim}({}, confidence {:.2}){dim:#}",
+            f.line,
+            group(f.range.start),
+            group(f.range.end),
+            f.kind,
+            excerpt(&f.before, 40),
+            excerpt(&f.after, 40),
+            f.cause,
+            f.confidence
+        )?;
+    }
+    more(w, findings.len(), limit)
+}
 #[cfg(test)]
 mod tests {
     use super::*;
