@@ -1025,37 +1025,33 @@ mod tests {
         }
     }
 
-    #[test]
-    fn within_a_limit_the_bits_are_the_same_or_none() {
+    /// [`sample_texts`], each also as windows-1252 mojibake.
+    fn sample_texts_and_mojibake() -> Vec<String> {
         let mojibake =
             |text: &str| crate::Charset::Windows1252.decode(text.as_bytes()).0.into_owned();
-        for text in sample_texts().iter().flat_map(|t| [t.clone(), mojibake(t)]) {
-            let whole = plausibility(&text).bits;
-            for limit in [0.0, whole / 2.0, whole - 0.5, whole, whole + 1.0, f32::INFINITY] {
-                let expected = (whole <= limit).then_some(whole);
-                assert_eq!(plausibility_bits_within(&text, limit), expected, "{limit} {text}");
-            }
-        }
+        sample_texts().iter().flat_map(|t| [t.clone(), mojibake(t)]).collect()
     }
 
     #[test]
-    fn within_a_limit_the_best_language_costs_the_same_or_none() {
-        let mojibake =
-            |text: &str| crate::Charset::Windows1252.decode(text.as_bytes()).0.into_owned();
-        for text in sample_texts().iter().flat_map(|t| [t.clone(), mojibake(t)]) {
-            let whole = language_costs(&text).best().map_or(0.0, |(_, bits)| bits);
-            for limit in [0.0, whole / 2.0, whole - 0.5, whole, whole + 1.0, f32::INFINITY] {
-                let expected = (whole <= limit).then_some(whole);
-                assert_eq!(language_bits_within(&text, limit), expected, "{limit} {text}");
+    fn within_a_limit_the_bits_are_the_same_or_none() {
+        for text in sample_texts_and_mojibake() {
+            let plausible = plausibility(&text).bits;
+            let best = language_costs(&text).best().map_or(0.0, |(_, bits)| bits);
+            for (whole, within) in [
+                (plausible, plausibility_bits_within as fn(&str, f32) -> Option<f32>),
+                (best, language_bits_within),
+            ] {
+                for limit in [0.0, whole / 2.0, whole - 0.5, whole, whole + 1.0, f32::INFINITY] {
+                    let expected = (whole <= limit).then_some(whole);
+                    assert_eq!(within(&text, limit), expected, "{limit} {text}");
+                }
             }
         }
     }
 
     #[test]
     fn the_best_language_is_that_of_all_the_costs() {
-        let mojibake =
-            |text: &str| crate::Charset::Windows1252.decode(text.as_bytes()).0.into_owned();
-        for text in sample_texts().iter().flat_map(|t| [t.clone(), mojibake(t)]) {
+        for text in sample_texts_and_mojibake() {
             let all = language_costs(&text).best().map(|(language, _)| language);
             assert_eq!(best_language(&text), all, "{text}");
         }
