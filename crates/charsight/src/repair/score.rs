@@ -62,10 +62,11 @@ pub(crate) fn line_language(line: &str) -> Option<&'static str> {
 const REMEMBERED: usize = 8;
 
 /// [`language_costs`] of `text`, remembered for the last [`REMEMBERED`]
-/// texts scored on this thread: weighing a line asks for the costs of the
-/// same text several times (as it stands, for its language and its bits;
-/// with an encoding's repairs made, to rank the encoding and to judge each
-/// repair in place).
+/// texts scored on this thread: a stretch whose line tells no language is
+/// judged in its own window more than once (its layers chosen, then the
+/// repair judged in place, conservatively too), and the window as it
+/// stands is asked for each time. (A line's language and bits are found
+/// with the models pruned, [`best_language`] and [`bits`], not here.)
 fn remembered_costs(text: &str) -> LanguageCosts {
     use std::cell::RefCell;
     use std::collections::VecDeque;
