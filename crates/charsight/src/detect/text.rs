@@ -681,17 +681,24 @@ pub(crate) fn plausibility_bits_within(text: &str, limit: f32) -> Option<f32> {
 /// with the character-frequency tables scored only for text with CJK
 /// characters, as [`language_costs`] lets them be its best.
 pub(crate) fn language_bits_within(text: &str, limit: f32) -> Option<f32> {
+    bits_within(text, limit, may_be_best(text))
+}
+
+/// The models (by cursor index) that may be the best language of `text`,
+/// as [`language_costs`] has it. A character-frequency table prices every
+/// character outside its script alike, and cheaply: it can tell how rare a
+/// reading is in Chinese, Japanese or Korean, but not be the language of a
+/// text that has none of their characters.
+fn may_be_best(text: &str) -> impl Fn(usize) -> bool {
     let cjk_text = text.chars().any(|c| is_ideograph_or_syllable(c) || is_kana(c));
-    bits_within(text, limit, |i| i < MODELS.len() || cjk_text)
+    move |i| i < MODELS.len() || cjk_text
 }
 
 /// The language of [`LanguageCosts::best`] of [`language_costs`] of
 /// `text`, found with only the models that may be the best scored to the
 /// end ([`TextScorer::score_bigrams`]): a fraction of the time.
 pub(crate) fn best_language(text: &str) -> Option<&'static str> {
-    let cjk_text = text.chars().any(|c| is_ideograph_or_syllable(c) || is_kana(c));
-    let eligible = |i: usize| i < MODELS.len() || cjk_text;
-    let (scorer, charges, scored) = score_text_in(text, eligible, Some(u64::MAX));
+    let (scorer, charges, scored) = score_text_in(text, may_be_best(text), Some(u64::MAX));
     if scored == 0 {
         return None;
     }
@@ -853,18 +860,14 @@ impl LanguageCosts {
 pub fn language_costs(text: &str) -> LanguageCosts {
     let (scorer, charges, scored) = score_text(text);
     let own = scorer.own_gaps();
-    // A character-frequency table prices every character outside its
-    // script alike, and cheaply: it can tell how rare a reading is in
-    // Chinese, Japanese or Korean, but not be the language of a text that
-    // has none of their characters.
-    let cjk_text = text.chars().any(|c| is_ideograph_or_syllable(c) || is_kana(c));
+    let may_be_best = may_be_best(text);
     let mut costs: Vec<(&'static str, f32, bool)> = Vec::with_capacity(scorer.cursors.len());
     for (i, cursor) in scorer.cursors.iter().enumerate() {
         let language = language_tag(i);
         let bits =
             scorer.adjusted(own.as_ref(), i, cursor, &charges) as f32 / f32::from(STEPS_PER_BIT);
         // Models of one language are mostly next to each other.
-        let eligible = i < MODELS.len() || cjk_text;
+        let eligible = may_be_best(i);
         match costs.last_mut() {
             Some((l, c, e)) if *l == language && *e == eligible => *c = c.min(bits),
             _ => costs.push((language, bits, eligible)),
