@@ -1617,8 +1617,7 @@ fn proposals(line: &str, suspects: u16, lost: LostSpaces) -> ByVia {
         .into_iter()
         .filter(|(_, found)| {
             let (as_is, undone) = around(line, found);
-            let as_is = score::bits_below(&as_is, f32::INFINITY).unwrap_or(f32::INFINITY);
-            score::bits_below(&undone, as_is).is_some()
+            score::bits_below(&undone, score::bits(&as_is)).is_some()
         })
         .collect();
     if runs.is_empty() {
@@ -1650,9 +1649,8 @@ fn proposals(line: &str, suspects: u16, lost: LostSpaces) -> ByVia {
 /// lone stretch that is weak evidence ([`is_weak`]: `√π`, `¬´` on their
 /// own). An encoding whose stretches, all undone once, leave the text
 /// around them ([`around`]) no more plausible than it is proposes nothing.
-/// Encodings are tried in order
-/// of how plausible the line is with all of their proposals made, and a
-/// proposal overlapping one kept is dropped.
+/// Encodings are tried in order of how plausible the line is with all of
+/// their proposals made, and a proposal overlapping one kept is dropped.
 ///
 /// Returns the repairs made and, apart, the possible ones: proposals short
 /// of their margin whose confidence is still [`POSSIBLE`] or more and that
