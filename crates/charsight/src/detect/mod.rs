@@ -171,6 +171,8 @@ pub struct Detector {
     finished: bool,
     /// The first bytes, for the verdict on whether they are text at all.
     prefix: binary::Prefix,
+    /// The verdict on them, once the last bytes were fed.
+    verdict: Option<binary::Verdict>,
 }
 
 /// What happened to a reading.
@@ -564,6 +566,7 @@ impl Detector {
             done: false,
             finished: false,
             prefix: binary::Prefix::default(),
+            verdict: None,
         }
     }
 
@@ -586,6 +589,15 @@ impl Detector {
         if last && !self.finished {
             self.finished = true;
             self.utf8_valid.feed(b"", true);
+            // The prefix is whole: a wide reading without the structure of
+            // its form was never in the running, and costs nothing more.
+            let verdict = self.prefix.verdict();
+            for (entry, _) in &self.wide {
+                if !verdict.allows(entries()[*entry].charset) {
+                    self.status[*entry] = Status::Disqualified;
+                }
+            }
+            self.verdict = Some(verdict);
             if self
                 .wide
                 .iter()
@@ -1102,7 +1114,7 @@ impl Detector {
             Charges::new(Some(&self.scan.gaps_so_far()), &self.hints).with_pairs(&self.scan.pairs);
         // UTF-16 and UTF-32 readings of bytes without their structure (random
         // bytes, EBCDIC text) are out.
-        let verdict = self.prefix.verdict();
+        let verdict = self.verdict.unwrap_or_else(|| self.prefix.verdict());
         let allowed = |c: &(usize, u64, Option<&str>)| verdict.allows(all[c.0].charset);
         // Promoting the wide readings (below) leaves the single-byte ones.
         let charged = self.single.charged(&charges);
