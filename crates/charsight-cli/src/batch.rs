@@ -37,6 +37,16 @@ pub fn run_with<T: Sync, R: Send>(
     work: impl Fn(&T) -> R + Sync,
     mut emit: impl FnMut(R) -> Result<()>,
 ) -> Result<()> {
+    // One at a time: on this thread, with no hand-over per item (for many
+    // small inputs, waking another thread for each costs more than the work).
+    if jobs <= 1 || items.len() <= 1 {
+        for item in items {
+            let result = work(item);
+            progress.inc(1);
+            emit(result)?;
+        }
+        return Ok(());
+    }
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     std::thread::scope(|scope| {
@@ -117,24 +127,29 @@ mod tests {
     #[test]
     fn an_error_stops_the_batch() {
         let items: Vec<u32> = (0..1000).collect();
-        let done = AtomicUsize::new(0);
-        let mut emitted = 0;
-        let result = run(
-            &items,
-            2,
-            |_| {
-                std::thread::sleep(std::time::Duration::from_millis(1));
-                done.fetch_add(1, Ordering::Relaxed)
-            },
-            |_| {
-                emitted += 1;
-                if emitted == 3 {
-                    anyhow::bail!("closed")
-                }
-                Ok(())
-            },
-        );
-        assert!(result.is_err());
-        assert!(done.load(Ordering::Relaxed) < 1000);
+        for jobs in [1, 2] {
+            let done = AtomicUsize::new(0);
+            let mut emitted = 0;
+            let result = run(
+                &items,
+                jobs,
+                |_| {
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                    done.fetch_add(1, Ordering::Relaxed)
+                },
+                |_| {
+                    emitted += 1;
+                    if emitted == 3 {
+                        anyhow::bail!("closed")
+                    }
+                    Ok(())
+                },
+            );
+            assert!(result.is_err());
+            let done = done.load(Ordering::Relaxed);
+            assert!(done < 1000);
+            // One at a time, nothing is started after the error.
+            assert!(jobs > 1 || done == 3, "{done}");
+        }
     }
 }
