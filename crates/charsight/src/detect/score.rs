@@ -113,18 +113,16 @@ impl Cursor {
     #[inline]
     pub fn step_code(&mut self, model: &Model, code: u32) {
         let (p, c) = (self.prev, code as u8 & !UPPER);
-        let upper = usize::from(code as u8 >> 7);
-        let letter = code & 1 << 8 != 0;
+        // (The case state is below 4: the masks only tell the compiler.)
+        let state = usize::from(self.case & 3);
         if p > LAST_ASCII || c > LAST_ASCII {
             let bigram = model.bigrams[usize::from(p) * model.classes + usize::from(c)];
-            let mut cost = u32::from(bigram) + (code >> 16);
-            if letter {
-                cost += u32::from(model.case[usize::from(self.case) * 2 + upper]);
-            }
-            self.cost += cost;
+            // A letter's case costs (bit 8 of the code, with no branch).
+            let case = model.case[(state * 2 + usize::from(code as u8 >> 7)) & 7];
+            self.cost += u32::from(bigram) + (code >> 16) + u32::from(case) * (code >> 8 & 1);
         }
         // Bits 7 and 8 of the code, upper and letter, pick the row.
-        self.case = CASE_NEXT[(code >> 5 & 0b1100) as usize | usize::from(self.case)];
+        self.case = CASE_NEXT[(code >> 5 & 0b1100) as usize | state];
         self.prev = c;
     }
 }
