@@ -40,10 +40,14 @@ pub enum Command {
     ///
     /// Reads one URL or log line per line and decodes each URL component by
     /// component (path segments, query keys and values, fragment), each in
-    /// the encoding its bytes fit best (UTF-8, GBK, Big5, Shift_JIS, EUC-JP,
-    /// EUC-KR). Prints the line with its URLs as UTF-8 percent-encoding, or
-    /// readable with --iri. Every line comes out, in order; lines without a
-    /// URL come out unchanged.
+    /// the encoding its bytes fit best of those web forms submit in: UTF-8;
+    /// windows-1250, -1251, -1252, -1253 and -1254 (ISO-8859-1 and -9 read
+    /// as their supersets); ISO-8859-2, -7 and -15; KOI8-R and KOI8-U; GBK,
+    /// Big5, Shift_JIS, EUC-JP and EUC-KR. A component whose
+    /// reading is less likely than --min-confidence, or whose escapes are
+    /// broken, is kept as it was. Prints the line with its URLs as UTF-8
+    /// percent-encoding, or readable with --iri. Every line comes out, in
+    /// order; lines without a URL come out unchanged.
     Url(UrlArgs),
     /// Decode inputs and repair them (decode --repair all).
     ///
