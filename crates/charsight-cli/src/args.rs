@@ -44,8 +44,8 @@ pub enum Command {
     /// windows-1250, -1251, -1252, -1253 and -1254 (ISO-8859-1 and -9 read
     /// as their supersets); ISO-8859-2, -7 and -15; KOI8-R and KOI8-U; GBK,
     /// Big5, Shift_JIS, EUC-JP and EUC-KR. A component whose
-    /// reading is less likely than --min-confidence, or whose escapes are
-    /// broken, is kept as it was. Prints the line with its URLs as UTF-8
+    /// reading is less likely than --min-confidence is kept as it was, and
+    /// so are broken escapes (a lone '%', a cut sequence). Prints the line with its URLs as UTF-8
     /// percent-encoding, or readable with --iri. Every line comes out, in
     /// order; lines without a URL come out unchanged.
     Url(UrlArgs),
