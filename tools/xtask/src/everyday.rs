@@ -40,6 +40,10 @@ pub struct Args {
     /// DOS screens per code page.
     #[arg(long, default_value_t = 25)]
     dos: usize,
+    /// Short strings (20 to 100 bytes) in the western languages; a quarter
+    /// as many in each DOS code page.
+    #[arg(long, default_value_t = 360)]
+    short: usize,
 }
 
 /// SplitMix64: small, and the same on every machine.
@@ -379,6 +383,49 @@ fn symbol_phrase(rng: &mut Rng, symbol: &str, lang: &str, company: &str, word: &
     }
 }
 
+/// A phrase with a no-break space where real text puts one: before French
+/// `! ? : ;` and inside `« »`, between the digits of a number, between a
+/// number and its unit, or between two words (text from a word processor).
+fn no_break_phrase(rng: &mut Rng, lang: &str, word: &str, other: &str) -> String {
+    let n = rng.range(2, 99);
+    match rng.below(5) {
+        0 if lang == "fr" => {
+            format!("{}\u{a0}{}", capitalise(word), rng.pick(&["!", "?", ":", ";"]))
+        }
+        0 => format!("«\u{a0}{word}\u{a0}»"),
+        1 => format!("{n}\u{a0}{:03}", rng.below(1000)),
+        2 => format!("{n}\u{a0}{}", rng.pick(&["%", "km", "kg", "€", "EUR", "m²", "°C"])),
+        _ => format!("{}\u{a0}{other}", capitalise(word)),
+    }
+}
+
+/// A short string as a database field or a form holds one (20 to 100
+/// bytes): a name, a company, a city, an address, a job or the start of a
+/// sentence, with a symbol (half the time) or a no-break space (a third of
+/// the time) beside it; `None` when it comes out pure ASCII or too long.
+fn short_string(rng: &mut Rng, source: &Source, lang: &str, enc: &Encoding) -> Option<String> {
+    let field = rng.pick(&["names", "companies", "cities", "addresses", "jobs", "sentences"]);
+    let mut text = source.pick(rng, lang, field, enc);
+    let word = source.pick(rng, lang, "words", enc);
+    let other = source.pick(rng, lang, "words", enc);
+    if rng.chance(0.5) {
+        let company = source.pick(rng, lang, "companies", enc);
+        let symbol = *rng.pick(&SYMBOLS);
+        let phrase = symbol_phrase(rng, symbol, lang, &company, &word);
+        text = format!("{text} {phrase}");
+    }
+    if rng.chance(1.0 / 3.0) {
+        text = format!("{text} {}", no_break_phrase(rng, lang, &word, &other));
+    }
+    // Cut at a space to at most 100 bytes, as a field or a snippet is.
+    while text.len() > 100 {
+        let cut = text.trim_end().rfind(' ')?;
+        text.truncate(cut);
+    }
+    let fits = text.len() >= 20 && !text.is_ascii() && source.tables.fits(enc, &text);
+    fits.then_some(text)
+}
+
 fn price(lang: &str) -> &'static str {
     match lang {
         "de" => "Preis",
@@ -629,7 +676,7 @@ pub fn run(args: &Args) -> Result<()> {
     let mut rng = Rng(args.seed);
     let mut writer = Writer { out: args.out.clone(), lines: Vec::new(), counts: BTreeMap::new() };
     if args.out.join("labels.tsv").exists() {
-        for kind in ["declared", "undeclared", "plain", "dos", "binary"] {
+        for kind in ["declared", "undeclared", "plain", "dos", "binary", "short"] {
             let _ = std::fs::remove_dir_all(args.out.join(kind));
         }
     }
@@ -698,6 +745,34 @@ pub fn run(args: &Args) -> Result<()> {
                 .encode(&enc, &text)
                 .with_context(|| format!("a {} screen does not fit", screen.0))?;
             writer.write("dos", screen.1, screen.0, "txt", "", &bytes)?;
+        }
+    }
+
+    // Short strings last, so that the files before them stay as they were.
+    let mut tries = 0;
+    while writer.counts.get("short").copied().unwrap_or(0) < args.short && tries < 20 * args.short {
+        tries += 1;
+        let (lang, _) = if tries % 3 == 0 { WESTERN[0] } else { *rng.pick(&WESTERN[1..]) };
+        let encoding = *rng.pick(&western);
+        if let Some(text) = short_string(&mut rng, &source, lang, &encoding) {
+            let bytes = source.tables.encode(&encoding, &text).context("a short string")?;
+            writer.write("short", lang, encoding.label, "txt", "", &bytes)?;
+        }
+    }
+    // And in the DOS code pages of western and central European text.
+    let dos_short = [("IBM437", ["en", "fr", "de", "es"]), ("IBM850", ["fr", "de", "es", "pt"])];
+    let dos_short = dos_short.into_iter().chain([("IBM852", ["pl", "cs", "pl", "cs"])]);
+    for (code_page, langs) in dos_short {
+        let enc = Encoding { label: code_page, codec: Some(dos_codec(code_page)), declare: &[] };
+        let (mut made, mut tries) = (0, 0);
+        while made < args.short / 4 && tries < 20 * args.short {
+            tries += 1;
+            let lang = *rng.pick(&langs);
+            if let Some(text) = short_string(&mut rng, &source, lang, &enc) {
+                let bytes = source.tables.encode(&enc, &text).context("a short DOS string")?;
+                writer.write("short", lang, code_page, "txt", "", &bytes)?;
+                made += 1;
+            }
         }
     }
 

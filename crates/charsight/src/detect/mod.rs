@@ -1378,6 +1378,27 @@ mod tests {
     }
 
     #[test]
+    fn a_no_break_space_reads_as_the_space_it_stands_for() {
+        // Short Latin-1 text whose one high byte (or most) is 0xA0: read as
+        // a rare symbol, it made GBK, IBM850 (`á`) or Johab readings win.
+        for (text, language) in [
+            ("Hello\u{a0}world", None),
+            ("Bonjour\u{a0}! Comment allez-vous\u{a0}?", Some("fr")),
+            ("caf\u{e9}\u{a0}cr\u{e8}me", Some("fr")),
+            ("Total:\u{a0}100\u{a0}EUR", None),
+            ("Se\u{f1}or\u{a0}Garc\u{ed}a", Some("es")),
+        ] {
+            let bytes = Charset::Windows1252.encode(text).0;
+            let g = guess(&bytes);
+            assert_eq!(g.charset, Some(Charset::Windows1252), "{text}");
+            assert!(g.confidence > 0.9, "{text}: {}", g.confidence);
+            if language.is_some() {
+                assert_eq!(g.language, language, "{text}");
+            }
+        }
+    }
+
+    #[test]
     fn a_languages_own_currency_sign_is_likely() {
         // 0xA4 is € in ISO-8859-15, ¤ in windows-1252 and ISO-8859-1.
         let text = "Luku, joka on muotoiltuna 1,50 €, säilyy euroina toisessakin maassa.";

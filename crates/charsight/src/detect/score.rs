@@ -99,11 +99,12 @@ impl Cursor {
 /// How `model` reads a character of class `class` (with [`UPPER`]) and
 /// emission `emission`, packed in one word for [`Cursor::step_code`]: the
 /// class with its case (bits 0–7), whether it is a letter in the model
-/// (bit 8), and the emission a category class pays (bits 16–23; 0 for the
-/// other classes, which pay none).
+/// (bit 8), and the emission it pays (bits 16–23): a category class's, or
+/// a no-break space's, read as a space ([`ASCII_OTHER`], whose ASCII pays
+/// none); 0 for the other classes.
 pub(super) fn code(model: &Model, class: u8, emission: u8) -> u32 {
     let c = class & !UPPER;
-    let emission = if is_category(c) { emission } else { 0 };
+    let emission = if is_category(c) || c == ASCII_OTHER { emission } else { 0 };
     u32::from(class) | u32::from(is_letter(model, c)) << 8 | u32::from(emission) << 16
 }
 
@@ -115,11 +116,13 @@ impl Cursor {
         let (p, c) = (self.prev, code as u8 & !UPPER);
         // (The case state is below 4: the masks only tell the compiler.)
         let state = usize::from(self.case & 3);
+        // The emission, paid even between ASCII classes (a no-break space).
+        self.cost += code >> 16;
         if p > LAST_ASCII || c > LAST_ASCII {
             let bigram = model.bigrams[usize::from(p) * model.classes + usize::from(c)];
             // A letter's case costs (bit 8 of the code, with no branch).
             let case = model.case[(state * 2 + usize::from(code as u8 >> 7)) & 7];
-            self.cost += u32::from(bigram) + (code >> 16) + u32::from(case) * (code >> 8 & 1);
+            self.cost += u32::from(bigram) + u32::from(case) * (code >> 8 & 1);
         }
         // Bits 7 and 8 of the code, upper and letter, pick the row.
         self.case = CASE_NEXT[(code >> 5 & 0b1100) as usize | state];

@@ -494,11 +494,18 @@ pub(crate) const UNSEEN_SYMBOL_BITS: f32 = 12.0;
 ///
 /// A space of [`is_space`] that stands as one, scored as an ASCII space
 /// ([`stands_as_space`]), is charged once: the training text has none, so
-/// what it costs beyond a space is not measured.
+/// what it costs beyond a space is not measured. A no-break space that
+/// does not (inside a word: `mÃ\u{A0}quina`) is charged as much on top of
+/// what the models price it at, as a space: a space is not what it is.
 pub(crate) fn unseen(text: &str) -> f32 {
     use charsight_tables::detect::SYMBOLS;
     let charge = |(c, space): (char, bool)| {
         if space {
+            return UNSEEN_SYMBOL_BITS;
+        }
+        // The models price a no-break space as the space it stands for;
+        // inside a word it stands for none.
+        if matches!(c, '\u{A0}' | '\u{202F}') {
             return UNSEEN_SYMBOL_BITS;
         }
         // (A letter by the generated table first: most are, and the

@@ -189,7 +189,10 @@ use charsight::unstable::{text_kind, TextKind};
 /// detector's runtime fallback applies the same rule to characters missing
 /// from its symbol table.
 pub fn category(c: char) -> u8 {
-    if c.is_ascii_alphabetic() {
+    if NO_BREAK_SPACES.contains(&c) {
+        // Where a space goes (see `NO_BREAK_SPACES`).
+        ASCII_OTHER
+    } else if c.is_ascii_alphabetic() {
         ASCII_LETTER + (c.to_ascii_lowercase() as u8 - b'a')
     } else if c.is_ascii() {
         if c.is_ascii_control() && !matches!(c, '\t' | '\n' | '\x0C' | '\r') {
@@ -501,6 +504,21 @@ pub fn emit_models(body: &mut String, models: &[Model]) -> Result<()> {
     Ok(())
 }
 
+/// No-break spaces (U+00A0, and the narrow one of French typography and
+/// CLDR's number formats, U+202F) stand where a space goes: before `; : ! ?`
+/// and inside `« »` in French, between the digits of a number and between a
+/// number and its unit, in place of any space of text pasted from a word
+/// processor. The training text (`../shared/text`) has its spaces
+/// collapsed, so no model saw one; read as the space it stands for (class
+/// [`ASCII_OTHER`]), one costs [`NO_BREAK_SPACE_BITS`] in every model.
+pub const NO_BREAK_SPACES: [char; 2] = ['\u{A0}', '\u{202F}'];
+
+/// What a space costs written as a no-break one: a prior, not counted (no
+/// training text has them), of one space in 64. (As a rare symbol it cost
+/// 11 to 15 bits, more than the Portuguese `á` that DOS code pages write with
+/// the same byte: French with `\xA0` before its `!` read as IBM850.)
+const NO_BREAK_SPACE_BITS: f64 = 8.0;
+
 /// What a character costs when it stands in a category class (another
 /// letter, a symbol) in a model, in steps: `-log2` of its share of the
 /// model's category. The share mixes the model's own counts of the
@@ -624,6 +642,9 @@ pub fn emissions(models: &[Model], symbols: &BTreeSet<char>, cldr: &Cldr) -> Emi
             let emission = match cat {
                 OTHER_LETTER | SYMBOL if outside(&c) => steps(share(cat, Some(c))),
                 FAR_LETTER => (FAR_LETTER_BITS * STEPS_PER_BIT).round() as u8,
+                ASCII_OTHER if NO_BREAK_SPACES.contains(&c) => {
+                    (NO_BREAK_SPACE_BITS * STEPS_PER_BIT).round() as u8
+                }
                 _ => 0,
             };
             of.entry(c).or_default().push(emission);
@@ -649,9 +670,10 @@ pub fn emit_symbols(
 ) -> Result<()> {
     writeln!(
         body,
-        "/// What a character in a category class (another letter, a symbol) costs\n\
-         /// on top of its class, in steps, by index into [`SYMBOLS`], in each of\n\
-         /// [`MODELS`]; 0 where it has another class."
+        "/// What a character in a category class (another letter, a symbol) or a\n\
+         /// no-break space (in [`ASCII_OTHER`], as a space) costs on top of its\n\
+         /// class, in steps, by index into [`SYMBOLS`], in each of [`MODELS`]; 0\n\
+         /// where it has another class."
     )?;
     write!(body, "pub static SYMBOL_EMISSIONS: [[u8; {}]; {}] = [", models.len(), symbols.len())?;
     for c in symbols {

@@ -68,6 +68,7 @@ pub fn emit_single(
     for half in &halves {
         symbols.extend(half.iter().flatten().map(|&c| model::fold(c).0));
     }
+    symbols.extend(model::NO_BREAK_SPACES);
     let emissions = model::emissions(models, &symbols, cldr);
     model::emit_symbols(body, &symbols, models, &emissions)?;
 
