@@ -575,6 +575,10 @@ impl Detector {
     /// further bytes are not examined.
     pub fn feed(&mut self, mut chunk: &[u8], last: bool) {
         self.prefix.feed(chunk);
+        if !chunk.is_empty() {
+            // (Bytes after the last: the verdict is on the prefix as it is.)
+            self.verdict = None;
+        }
         while !chunk.is_empty() && !self.done {
             let boundary = next_boundary(self.offset);
             let take = chunk.len().min((boundary - self.offset) as usize);
