@@ -876,6 +876,12 @@ pub fn language_costs(text: &str) -> LanguageCosts {
     LanguageCosts { costs, scored }
 }
 
+/// Whether `c` is a no-break space, which the models read as the space it
+/// stands for (at a price: the training text has none).
+pub(crate) fn is_no_break_space(c: char) -> bool {
+    charsight_tables::detect::NO_BREAK_SPACES.contains(&c)
+}
+
 /// The cost of `text` under `language` alone, as [`LanguageCosts::get`]
 /// of [`language_costs`] gives it, with only that language's models
 /// scored; `None` for a language without a model.

@@ -457,7 +457,7 @@ fn scored_chars(text: &str) -> impl Iterator<Item = (char, bool)> + '_ {
 /// U+2000-U+200A are left to be charged: text seldom has them, and a byte
 /// lost from `”` (`E2 80 9D`) reads as one (`E2 80 81`).
 fn is_space(c: char) -> bool {
-    matches!(c, '\u{A0}' | '\u{202F}' | '\u{3000}')
+    crate::detect::is_no_break_space(c) || c == '\u{3000}'
 }
 
 /// Whether a space of [`is_space`] followed by `next` stands where a space
@@ -505,7 +505,7 @@ pub(crate) fn unseen(text: &str) -> f32 {
         }
         // The models price a no-break space as the space it stands for;
         // inside a word it stands for none.
-        if matches!(c, '\u{A0}' | '\u{202F}') {
+        if crate::detect::is_no_break_space(c) {
             return UNSEEN_SYMBOL_BITS;
         }
         // (A letter by the generated table first: most are, and the

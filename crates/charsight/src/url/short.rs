@@ -165,7 +165,7 @@ pub(crate) fn guess_where(
             break;
         }
         if let Some(text) = read_clean(charset, bytes).filter(|_| allowed(charset)) {
-            let spaces = text.chars().filter(|&c| matches!(c, '\u{A0}' | '\u{202F}')).count();
+            let spaces = text.chars().filter(|&c| detect::is_no_break_space(c)).count();
             readings.push((charset, bits + NO_BREAK_SPACE_BITS * spaces as f64, text));
         }
     }

@@ -699,6 +699,13 @@ pub fn emit_symbols(
         "/// The emission of a [`FAR_LETTER`].\npub const FAR_LETTER_EMISSION: u8 = {};",
         emissions.far_letter
     )?;
+    writeln!(
+        body,
+        "/// The no-break spaces, read as the space they stand for ([`ASCII_OTHER`]).\n\
+         pub const NO_BREAK_SPACES: [char; {}] = {:?};",
+        NO_BREAK_SPACES.len(),
+        NO_BREAK_SPACES
+    )?;
     writeln!(body, "/// Lowercase characters with a class in [`SYMBOL_CLASSES`], ascending.")?;
     write!(body, "pub static SYMBOLS: [char; {}] = [", symbols.len())?;
     for c in symbols {
