@@ -115,7 +115,7 @@ const CONTEXT: usize = 64;
 /// bits per halving of probability. It was fitted on the tuning half of the
 /// held-out text (`cargo run --release -p xtask -- samples --part tune --out
 /// DIR`, then `xtask calibrate DIR`) and is calibrated on real documents
-/// (`docs/reliability.md`). Refitted at stop 41, that uniform set wants 4.2:
+/// (`docs/reliability.md`). Refitted on that uniform set now, it is 4.2:
 /// most of its overconfident answers are two encodings reading the same
 /// bytes (Romanian ISO-8859-16 and windows-1250, DOS pages), where the priors
 /// decide and the set has far more of the rarer encoding than documents do.
