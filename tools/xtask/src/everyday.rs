@@ -426,6 +426,29 @@ fn short_string(rng: &mut Rng, source: &Source, lang: &str, enc: &Encoding) -> O
     fits.then_some(text)
 }
 
+/// Writes `count` short strings ([`short_string`]), each in the language
+/// and encoding `draw` gives for its try (counted from 1), with twenty tries
+/// a string at most.
+fn write_short(
+    rng: &mut Rng,
+    source: &Source,
+    writer: &mut Writer,
+    count: usize,
+    mut draw: impl FnMut(&mut Rng, usize) -> (&'static str, Encoding),
+) -> Result<()> {
+    let (mut made, mut tries) = (0, 0);
+    while made < count && tries < 20 * count {
+        tries += 1;
+        let (lang, enc) = draw(rng, tries);
+        if let Some(text) = short_string(rng, source, lang, &enc) {
+            let bytes = source.tables.encode(&enc, &text).context("a short string")?;
+            writer.write("short", lang, enc.label, "txt", "", &bytes)?;
+            made += 1;
+        }
+    }
+    Ok(())
+}
+
 fn price(lang: &str) -> &'static str {
     match lang {
         "de" => "Preis",
@@ -748,32 +771,24 @@ pub fn run(args: &Args) -> Result<()> {
         }
     }
 
-    // Short strings last, so that the files before them stay as they were.
-    let mut tries = 0;
-    while writer.counts.get("short").copied().unwrap_or(0) < args.short && tries < 20 * args.short {
-        tries += 1;
-        let (lang, _) = if tries % 3 == 0 { WESTERN[0] } else { *rng.pick(&WESTERN[1..]) };
-        let encoding = *rng.pick(&western);
-        if let Some(text) = short_string(&mut rng, &source, lang, &encoding) {
-            let bytes = source.tables.encode(&encoding, &text).context("a short string")?;
-            writer.write("short", lang, encoding.label, "txt", "", &bytes)?;
-        }
-    }
-    // And in the DOS code pages of western and central European text.
-    let dos_short = [("IBM437", ["en", "fr", "de", "es"]), ("IBM850", ["fr", "de", "es", "pt"])];
-    let dos_short = dos_short.into_iter().chain([("IBM852", ["pl", "cs", "pl", "cs"])]);
+    // Short strings last, so that the files before them stay as they were:
+    // in the western languages and encodings of the pages (English a third
+    // of the time), then in the DOS code pages of western and central
+    // European text.
+    write_short(&mut rng, &source, &mut writer, args.short, |rng, tries| {
+        let lang = if tries % 3 == 0 { WESTERN[0].0 } else { rng.pick(&WESTERN[1..]).0 };
+        (lang, *rng.pick(&western))
+    })?;
+    let dos_short: [(&str, &[&'static str]); 3] = [
+        ("IBM437", &["en", "fr", "de", "es"]),
+        ("IBM850", &["fr", "de", "es", "pt"]),
+        ("IBM852", &["pl", "cs"]),
+    ];
     for (code_page, langs) in dos_short {
         let enc = Encoding { label: code_page, codec: Some(dos_codec(code_page)), declare: &[] };
-        let (mut made, mut tries) = (0, 0);
-        while made < args.short / 4 && tries < 20 * args.short {
-            tries += 1;
-            let lang = *rng.pick(&langs);
-            if let Some(text) = short_string(&mut rng, &source, lang, &enc) {
-                let bytes = source.tables.encode(&enc, &text).context("a short DOS string")?;
-                writer.write("short", lang, code_page, "txt", "", &bytes)?;
-                made += 1;
-            }
-        }
+        write_short(&mut rng, &source, &mut writer, args.short / 4, |rng, _| {
+            (*rng.pick(langs), enc)
+        })?;
     }
 
     let python = venv::python()?;
