@@ -26,7 +26,7 @@ use std::sync::OnceLock;
 use super::score::{self, Share, Window};
 use super::utf8::{self, Units};
 use super::{Cause, Edit, Kind};
-use crate::classify::{is_cjk, is_letter, is_mark};
+use crate::classify::{class, is_cjk, is_letter, is_mark, Class};
 use crate::Charset;
 
 /// How many times over text may have been garbled.
@@ -283,17 +283,23 @@ struct ByteClass {
 struct CharClass {
     unit: u16,
     bytes: [ByteClass; 2],
+    /// A letter ([`is_letter`]).
+    letter: bool,
     /// A CJK letter (an ideograph, kana, hangul).
     cjk_letter: bool,
     /// The encodings in which it alone is a two-byte UTF-8 sequence.
     alone: u16,
     /// Those of them in which that sequence reads as a letter or a mark.
     reads_as_letter: u16,
+    /// Those of them in which it reads as a Latin letter beyond ASCII.
+    reads_as_latin: u16,
 }
 
 impl CharClass {
     fn of(c: char) -> CharClass {
-        let mut class = CharClass { cjk_letter: is_cjk(c) && is_letter(c), ..CharClass::default() };
+        let letter = is_letter(c);
+        let mut class =
+            CharClass { letter, cjk_letter: is_cjk(c) && letter, ..CharClass::default() };
         let mut buf = [0; 4];
         for via in Via::ALL {
             let bit = 1 << via.index();
@@ -306,6 +312,9 @@ impl CharClass {
                         class.alone |= bit;
                         if is_letter(read) || is_mark(read) {
                             class.reads_as_letter |= bit;
+                        }
+                        if is_latin_beyond_ascii(read) {
+                            class.reads_as_latin |= bit;
                         }
                     }
                     for (byte, &b) in class.bytes.iter_mut().zip(&buf[..len]) {
@@ -493,6 +502,8 @@ fn suspects(line: &str) -> u16 {
     // Runs of characters each a two-byte UTF-8 sequence alone, decided
     // when they end; whether the last character was a CJK letter.
     let (mut aligned, mut after_cjk) = (AlignedRuns::default(), false);
+    // The nearest letter before, and where the loop is, in characters.
+    let (mut nearest, mut at) = (Nearest::default(), 0);
     // What the last character's windows-1252 byte was: a lead byte (that
     // needs one more, or two more).
     let (mut lead, mut one_more, mut two_more) = (false, false, false);
@@ -511,13 +522,24 @@ fn suspects(line: &str) -> u16 {
                 _ => {}
             }
             (chains, lead, one_more, two_more) = (Chains::default(), false, false, false);
-            (found, after_cjk) = (found | aligned.end(aligned.open, false), false);
-            i += bytes[i..].iter().position(|b| !b.is_ascii()).unwrap_or(bytes.len() - i);
+            (found, after_cjk) = (found | aligned.end(aligned.open, false, at), false);
+            let len = bytes[i..].iter().position(|b| !b.is_ascii()).unwrap_or(bytes.len() - i);
+            let ascii = &bytes[i..i + len];
+            if let Some(first) = ascii.iter().position(u8::is_ascii_alphabetic) {
+                found |= aligned.resolve(Some((at + first, After::Ascii)));
+                let last = ascii.iter().rposition(u8::is_ascii_alphabetic).unwrap_or(first);
+                nearest.ascii(at + last);
+            }
+            (i, at) = (i + ascii.len(), at + ascii.len());
             continue;
         }
         let c = line[i..].chars().next().unwrap_or_default();
         let class = CharClass::look_up(c);
-        found |= aligned.end(aligned.open & !class.alone, class.cjk_letter);
+        found |= aligned.end(aligned.open & !class.alone, class.cjk_letter, at);
+        if class.letter {
+            let after = if class.cjk_letter { After::Cjk(!class.alone) } else { After::Other };
+            found |= aligned.resolve(Some((at, after)));
+        }
         let first = &class.bytes[0];
         // A letter after a lead byte needing two more is a dropped byte's
         // slot that is not weighed without other damage in the line (see
@@ -531,7 +553,10 @@ fn suspects(line: &str) -> u16 {
         // Where a chain ended at its boundary, the character is in that run.
         let ended_here = chains.need[0];
         let read = chains.read(&class);
-        aligned.read(&class, ended_here, after_cjk);
+        found |= aligned.read(&class, at, ended_here, after_cjk, nearest);
+        if class.letter {
+            nearest.letter(at, &class);
+        }
         // A run of them is found when it ends.
         found |= read & !aligned.open;
         after_cjk = class.cjk_letter;
@@ -543,9 +568,9 @@ fn suspects(line: &str) -> u16 {
             // The pair needs one more byte, as a lead byte needing one.
             (lead, one_more) = (true, true);
         }
-        i += c.len_utf8();
+        (i, at) = (i + c.len_utf8(), at + 1);
     }
-    found | aligned.end(aligned.open, false)
+    found | aligned.end(aligned.open, false, at) | aligned.resolve(None)
 }
 
 /// Runs of characters of which each alone is a two-byte UTF-8 sequence in a
@@ -553,41 +578,178 @@ fn suspects(line: &str) -> u16 {
 /// [`suspects`]: masks over [`Via::ALL`]. Such a run, touching no other
 /// (the chains find those), reads as no CJK character, and
 /// [`without_stray_readings`] always drops it when it reads as a letter or
-/// a mark somewhere and a CJK letter in no run is next to it, or, whatever
-/// it reads as, when CJK letters are on both sides. Chinese text holds such
-/// runs in most lines.
+/// a mark somewhere and a CJK letter is next to it, or, whatever it reads
+/// as, when the nearest letters within [`score::CONTEXT`] characters on its
+/// sides are CJK letters in no run or ASCII, one CJK at least (ASCII only
+/// when it reads as no Latin letter beyond ASCII). Chinese text holds such
+/// runs in most lines (`时，` is `ʱ` before a comma). A run whose side
+/// after it is not yet known is pending until the next letter.
 #[derive(Clone, Copy, Debug, Default)]
 struct AlignedRuns {
     /// The encodings in which one is open (up to the last character).
     open: u16,
     /// Those whose run reads as a letter or a mark somewhere.
     letter: u16,
+    /// Those whose run reads as a Latin letter beyond ASCII somewhere.
+    latin: u16,
     /// Those whose run started right after a CJK letter.
     after_cjk: u16,
+    /// Those whose nearest letter before is a CJK letter in no run, ASCII,
+    /// or none ([`Nearest`] when the run started).
+    left_cjk: u16,
+    left_ascii: u16,
+    left_none: u16,
+    /// The encodings whose run ended and waits for the nearest letter
+    /// after it, and where (in characters) each ended.
+    pending: u16,
+    ended_at: [usize; Via::ALL.len()],
+}
+
+/// The nearest letter before a character, as [`AlignedRuns`] sees it.
+#[derive(Clone, Copy, Debug, Default)]
+struct Nearest {
+    /// Where it is, in characters, and plus one (0: none yet).
+    after: usize,
+    /// The encodings in which it is a CJK letter in no run of
+    /// [`AlignedRuns`] (one that is a sequence alone there is in one).
+    cjk: u16,
+    /// An ASCII letter.
+    ascii: bool,
+}
+
+impl Nearest {
+    /// Reads the letter at `at` (characters).
+    fn letter(&mut self, at: usize, class: &CharClass) {
+        *self = Nearest {
+            after: at + 1,
+            cjk: if class.cjk_letter { !class.alone } else { 0 },
+            ascii: false,
+        };
+    }
+
+    /// Reads an ASCII letter at `at`.
+    fn ascii(&mut self, at: usize) {
+        *self = Nearest { after: at + 1, cjk: 0, ascii: true };
+    }
+
+    /// What it is to a character at `at`: the encodings where it is a CJK
+    /// letter in no run, and whether it is ASCII; or, when there is none
+    /// within [`score::CONTEXT`] characters, `None`.
+    fn seen_from(&self, at: usize) -> Option<(u16, bool)> {
+        (self.after > 0 && at + 1 - self.after <= score::CONTEXT).then_some((self.cjk, self.ascii))
+    }
+}
+
+/// The indices of the bits set in `mask`, lowest first.
+fn bits(mut mask: u16) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        let k = mask.trailing_zeros() as usize;
+        mask &= mask.wrapping_sub(1);
+        (k < 16).then_some(k)
+    })
+}
+
+/// What the nearest letter after a pending run is ([`AlignedRuns::resolve`]).
+#[derive(Clone, Copy, Debug)]
+enum After {
+    /// A CJK letter, in no run in the encodings given.
+    Cjk(u16),
+    Ascii,
+    /// Another letter, or one in a run.
+    Other,
 }
 
 impl AlignedRuns {
-    /// Reads a character: it goes on the open runs where it is a sequence
+    /// Reads the character at `at` (characters), the nearest letter before
+    /// it being `left`: it goes on the open runs where it is a sequence
     /// alone, and starts one where it is and no chain ended before it
     /// (`ended_here`; else it is in that chain's run, which the chains
     /// find). `after_cjk`: the character before it was a CJK letter.
-    fn read(&mut self, class: &CharClass, ended_here: u16, after_cjk: bool) {
+    /// Returns the encodings whose pending run is not chance.
+    fn read(
+        &mut self,
+        class: &CharClass,
+        at: usize,
+        ended_here: u16,
+        after_cjk: bool,
+        left: Nearest,
+    ) -> u16 {
+        if class.alone | self.open == 0 {
+            // Nothing open or starting (the masks of closed runs are not read).
+            return 0;
+        }
         let going_on = class.alone & self.open;
         let started = class.alone & !self.open & !ended_here;
+        // A run started where one is pending may be the nearest letter
+        // after it: the pending one is taken as not chance.
+        let crowded = self.pending & started;
+        self.pending &= !crowded;
         let open = going_on | started;
         let cjk_before = if after_cjk { started } else { 0 };
         self.letter = ((self.letter & going_on) | class.reads_as_letter) & open;
         self.after_cjk = (self.after_cjk & going_on) | cjk_before;
+        // The pending runs keep what they were.
+        let kept = going_on | self.pending;
+        let new = |was: u16, now: u16| (was & kept) | (now & started);
+        self.latin = (self.latin & kept) | (class.reads_as_latin & open);
+        let (cjk, ascii, none) = match left.seen_from(at) {
+            Some((cjk, ascii)) => (cjk, if ascii { !0 } else { 0 }, 0),
+            None => (0, 0, !0),
+        };
+        self.left_cjk = new(self.left_cjk, cjk);
+        self.left_ascii = new(self.left_ascii, ascii);
+        self.left_none = new(self.left_none, none);
         self.open = open;
+        crowded
     }
 
-    /// Ends the runs of `ended` before a character that is a CJK letter
-    /// (`cjk_next`) or not: the encodings whose run is not chance.
-    fn end(&mut self, ended: u16, cjk_next: bool) -> u16 {
+    /// Ends the runs of `ended` before the character at `at`, which is a
+    /// CJK letter (`cjk_next`) or not: returns the encodings whose run is
+    /// not chance; those it cannot tell yet are pending.
+    fn end(&mut self, ended: u16, cjk_next: bool, at: usize) -> u16 {
+        if ended == 0 {
+            return 0;
+        }
         let next = if cjk_next { ended } else { 0 };
         let chance = (self.letter & (self.after_cjk | next)) | (self.after_cjk & next);
         self.open &= !ended;
-        ended & !chance
+        let ended = ended & !chance;
+        // A letter before that is neither ASCII nor a CJK letter in no
+        // run, or ASCII before a Latin reading, keeps the run.
+        let left_ascii = self.left_ascii & !self.latin;
+        let kept = ended & !(self.left_cjk | left_ascii | self.left_none);
+        let pending = ended & !kept;
+        for k in bits(pending) {
+            self.ended_at[k] = at;
+        }
+        self.pending |= pending;
+        kept
+    }
+
+    /// Settles the pending runs: the nearest letter after is at `at`, and
+    /// is `after`, or there is none (`None`). Returns the encodings whose
+    /// run is not chance.
+    fn resolve(&mut self, after: Option<(usize, After)>) -> u16 {
+        if self.pending == 0 {
+            return 0;
+        }
+        let pending = std::mem::take(&mut self.pending);
+        let mut chance = 0;
+        for k in bits(pending) {
+            let bit = 1 << k;
+            let near = after.filter(|&(at, _)| at - self.ended_at[k] < score::CONTEXT);
+            let left_cjk = self.left_cjk & bit != 0;
+            let stray = match near.map(|(_, a)| a) {
+                None => left_cjk,
+                Some(After::Cjk(staying)) => staying & bit != 0,
+                Some(After::Ascii) => left_cjk && self.latin & bit == 0,
+                Some(After::Other) => false,
+            };
+            if stray {
+                chance |= bit;
+            }
+        }
+        pending & !chance
     }
 }
 
@@ -1325,7 +1487,9 @@ fn choose_slot(
 /// has such runs every few characters or words; but text read in the wrong
 /// encoding turns every non-ASCII character it had into a run, all of them
 /// touching, between ASCII characters. A run that no other run touches goes
-/// when its reading has no CJK character and
+/// when its reading is not CJK text ([`reads_as_cjk_text`]: mojibake of
+/// Chinese beside clean Chinese is; one ideograph alone, or beside letters
+/// of other scripts, is chance: Shift_JIS `關的` is `萓I`) and
 ///
 /// - a letter outside ASCII that is in no run is next to it (the rest of
 ///   its word stays as it is), the reading has letters or marks but no
@@ -1337,7 +1501,8 @@ fn choose_slot(
 /// - the nearest letters on both sides within [`score::CONTEXT`]
 ///   characters are CJK in no run or ASCII, one of them CJK at least, and the
 ///   reading has no Latin letter outside ASCII where an ASCII letter is
-///   near (the `é` of `caf茅` stays a run).
+///   near (the `é` of `caf茅` stays a run). A letter in a run set aside
+///   stays as it is, for the runs near it, in a next round.
 ///
 /// Weighing those runs made repair of clean text slow, and never repaired
 /// a line.
@@ -1369,9 +1534,9 @@ fn without_stray_readings(line: &str, runs: Runs) -> Runs {
             found
         })
     };
-    let stray = |k: usize| {
+    let stray = |k: usize, kept: &[bool]| {
         let (range, fixed) = &runs[k];
-        if fixed.chars().any(is_cjk) || touches(k) {
+        if reads_as_cjk_text(fixed) || touches(k) {
             return false;
         }
         // Letters of one alphabet, in a word that goes on in it as it
@@ -1383,7 +1548,9 @@ fn without_stray_readings(line: &str, runs: Runs) -> Runs {
         let one_alphabet =
             own.chars().all(|c| !c.is_ascii() && is_letter(c) && alphabet(c) == first);
         let reads_in_it = fixed.chars().any(|c| is_letter(c) && alphabet(c) == first);
-        if one_alphabet && !reads_in_it && glued(range).any(|g| alphabet(g) == first) {
+        // A reading with a CJK character goes only beside CJK text.
+        let cjk = fixed.chars().any(is_cjk);
+        if !cjk && one_alphabet && !reads_in_it && glued(range).any(|g| alphabet(g) == first) {
             return true;
         }
         let alien = |g: char| !fixed.chars().any(|c| is_letter(c) && alphabet(c) == alphabet(g));
@@ -1394,13 +1561,13 @@ fn without_stray_readings(line: &str, runs: Runs) -> Runs {
         // Punctuation stands beside any letter (`«` of `Â«`).
         let wordlike = fixed.chars().any(|c| is_letter(c) || is_mark(c));
         let mut aliens = glued(range).filter(|&g| wordlike && alien(g));
-        if aliens.any(|g| is_cjk(g) || !vouched()) {
+        if aliens.any(|g| is_cjk(g) || !cjk && !vouched()) {
             return true;
         }
         // The nearest letters, and whether each stays (is in no run).
         let in_run = |at: usize| {
             let k = runs.partition_point(|(r, _)| r.end <= at);
-            runs.get(k).is_some_and(|(r, _)| r.start <= at)
+            runs.get(k).is_some_and(|(r, _)| r.start <= at) && kept[k]
         };
         let nearest = |chars: &mut dyn Iterator<Item = (usize, char)>| {
             let found = chars.take(score::CONTEXT).find(|&(_, c)| is_letter(c));
@@ -1410,19 +1577,42 @@ fn without_stray_readings(line: &str, runs: Runs) -> Runs {
             nearest(&mut line[..range.start].char_indices().rev()),
             nearest(&mut line[range.end..].char_indices().map(|(i, c)| (range.end + i, c))),
         ];
-        let (mut cjk, mut ascii) = (0, 0);
+        let (mut cjk_sides, mut ascii) = (0, 0);
         for &(c, stays) in sides.iter().flatten() {
             match (is_cjk(c) && stays, c.is_ascii()) {
-                (true, _) => cjk += 1,
+                (true, _) => cjk_sides += 1,
                 (_, true) => ascii += 1,
                 _ => return false,
             }
         }
         let latin = fixed.chars().any(is_latin_beyond_ascii);
-        cjk > 0 && (ascii == 0 || !latin)
+        cjk_sides > 0 && (ascii == 0 || !latin)
     };
-    let keep: Vec<bool> = (0..runs.len()).map(|k| !stray(k)).collect();
+    let mut keep = vec![true; runs.len()];
+    for _ in 0..STRAY_ROUNDS {
+        let next: Vec<bool> = (0..runs.len()).map(|k| keep[k] && !stray(k, &keep)).collect();
+        if next == keep {
+            break;
+        }
+        keep = next;
+    }
     runs.into_iter().zip(keep).filter_map(|(run, keep)| keep.then_some(run)).collect()
+}
+
+/// Rounds of [`without_stray_readings`]: a letter in a run set aside in one
+/// round stays as it is in the next.
+const STRAY_ROUNDS: usize = 3;
+
+/// Whether `fixed`, a run's reading, is CJK text of two characters or more
+/// beyond ASCII: CJK characters, punctuation and symbols, one CJK
+/// character at least, no other letter, mark, control or private-use
+/// character (`萓I` of `關的` and `ӛ䛙n` of `記錄檔` are not).
+fn reads_as_cjk_text(fixed: &str) -> bool {
+    let mut beyond = fixed.chars().filter(|c| !c.is_ascii());
+    let other = |c: char| class(c) == Class::Other && !is_mark(c);
+    beyond.clone().any(is_cjk)
+        && beyond.clone().nth(1).is_some()
+        && beyond.all(|c| is_cjk(c) || other(c))
 }
 
 /// The alphabet of a letter, coarsely: Latin, Greek, Cyrillic, Armenian,
@@ -2244,7 +2434,18 @@ mod tests {
         }
     }
 
+    /// Pieces of Chinese text whose GBK bytes are UTF-8 by chance, alone or
+    /// with the next character, with punctuation, spaces and other letters.
+    const CJK_PIECES: &str = "时目录路使一证要支的马打开，。（） a1ЯéÃ©";
+
     proptest::proptest! {
+        #[test]
+        fn suspects_cover_cjk_lines(picks in proptest::collection::vec(0usize..1024, 0..72)) {
+            let pieces: Vec<char> = CJK_PIECES.chars().collect();
+            let line: String = picks.iter().map(|&k| pieces[k % pieces.len()]).collect();
+            assert_covered(&line);
+        }
+
         #[test]
         fn suspects_cover_any_mix(picks in proptest::collection::vec(0usize..1024, 0..24), via in 0usize..11) {
             let pieces: Vec<char> = PIECES.chars().collect();
@@ -2277,13 +2478,27 @@ mod tests {
         assert_ne!(suspects("鏂囧瓧") & 1 << Via::Gbk.index(), 0);
         // GBK `D6 A4` of 证 is UTF-8 on its own (U+05A4, a mark): beside
         // an ideograph, chance. `C2 B7` of 路 is `·`: chance between
-        // ideographs, a run to weigh at the end of a line.
+        // ideographs, and after one at the end of a line.
         assert_eq!(suspects("用户的证书有"), 0);
         assert_eq!(suspects("用户的证"), 0);
         assert_eq!(suspects("马路上"), 0);
+        assert_eq!(suspects("马路"), 0);
         // `要支` (`D2 AA D6 A7`) is `Ҫ` and a mark: chance beside `需`.
         assert_eq!(suspects("我们需要支持") & 1 << Via::Gbk.index(), 0);
-        assert_ne!(suspects("马路") & 1 << Via::Gbk.index(), 0);
+        // The nearest letters count, past punctuation and spaces: `时`
+        // (`CA B1`) is `ʱ`, no letter (a compatibility form). `目` (`C4 BF`)
+        // is `Ŀ`, a Latin letter: not chance before an ASCII word.
+        let gbk = |line: &str| suspects(line) & 1 << Via::Gbk.index() != 0;
+        assert!(!gbk("打开时，它会"));
+        assert!(!gbk("用（时）户"));
+        assert!(gbk("（时）"));
+        assert!(!gbk("打开时 bash"));
+        assert!(!gbk("目 的"));
+        assert!(gbk("目 x"));
+        assert!(gbk("Я时"));
+        assert!(gbk("bash 时 bash"));
+        // A letter in another run is not one that stays.
+        assert!(gbk("时，目"));
     }
 
     #[test]
