@@ -1577,6 +1577,17 @@ fn without_stray_readings(line: &str, runs: Runs) -> Runs {
             nearest(&mut line[..range.start].char_indices().rev()),
             nearest(&mut line[range.end..].char_indices().map(|(i, c)| (range.end + i, c))),
         ];
+        // Letters of one alphabet read as no letter of it, amid text in
+        // it that stays (`дії` read as `䳿` in windows-1251, `Ці` as a
+        // mark): mojibake of a line leaves none of it as it was. (ASCII
+        // letters are left out: `Îš` of `Ί` between English words is
+        // mojibake.)
+        let own_text = |&(c, stays): &(char, bool)| stays && !c.is_ascii() && alphabet(c) == first;
+        let alone_in_own =
+            sides.iter().flatten().all(own_text) && sides.iter().any(Option::is_some);
+        if one_alphabet && !reads_in_it && alone_in_own {
+            return true;
+        }
         let (mut cjk_sides, mut ascii) = (0, 0);
         for &(c, stays) in sides.iter().flatten() {
             match (is_cjk(c) && stays, c.is_ascii()) {
@@ -2395,6 +2406,15 @@ mod tests {
         // Cut in the middle of a word, the rest in its alphabet: `Ø¨` (ب)
         // before `روفايلين`.
         assert_eq!(kept(Via::Windows1252, "Ø¨روفايلين"), 1);
+        // One ideograph read beside ideographs that stay (Shift_JIS `關的`
+        // is `萓I`), and a word read as an ideograph amid words of its
+        // alphabet (windows-1251 `дії` is `䳿`).
+        assert_eq!(kept(Via::ShiftJis, "開啟相關的選項"), 0);
+        assert_eq!(kept(Via::Windows1251, "для дії програми"), 0);
+        // Mojibake of Chinese beside Chinese that stays is CJK text, and
+        // `Îš` (`Ί`) between English words is no word of its alphabet.
+        assert_eq!(kept(Via::Gbk, "中文：浣犲ソ"), 1);
+        assert_eq!(kept(Via::Windows1252, "the Îš index"), 1);
     }
 
     /// Characters that make or end UTF-8 in the encodings' bytes: letters
