@@ -483,10 +483,10 @@ impl Chains {
 /// hold mojibake to repair, found in one pass with a look-up a non-ASCII
 /// character: those in which a stretch of characters from one unit
 /// boundary of [`encodable_runs`] to another is UTF-8 (every run it finds
-/// is, but one that [`without_stray_readings`] always drops: a character
-/// of a double-byte encoding that is a UTF-8 sequence on its own, touching
-/// no other run, beside a CJK letter when it reads as a letter or a mark,
-/// else between two); and windows-1252 where the line has a C1 control, or a lead byte
+/// is, but one that [`without_stray_readings`] always drops: characters
+/// of a double-byte encoding each a UTF-8 sequence on its own, touching no
+/// other run, where the CJK letters near them say chance, see
+/// [`AlignedRuns`]); and windows-1252 where the line has a C1 control, or a lead byte
 /// is followed by what a [`Slot`] may read as a continuation byte: one (a
 /// byte between them may have been dropped), a question mark or an
 /// undecodable character, or a space (for a lead byte needing two or three
