@@ -1067,6 +1067,20 @@ fn dropped_at(text: &str) -> Vec<(Range<usize>, usize)> {
     found
 }
 
+/// The characters right before `end` in `line` that are continuation
+/// bytes in windows-1252 (`š` of `áš `): those after a lead byte.
+fn continuations_before(line: &str, end: usize) -> &str {
+    let mut buf = [0; 4];
+    let mut start = end;
+    for (i, c) in line[..end].char_indices().rev().take(3) {
+        match Via::Windows1252.encode(c, &mut buf) {
+            Some(_) if (0x80..=0xBF).contains(&buf[0]) && !c.is_ascii() => start = i,
+            _ => break,
+        }
+    }
+    &line[start..end]
+}
+
 /// How many question marks right after `end` in `line` may be lost bytes
 /// ([`Slot::Marks`]): one or two, or none (more are punctuation).
 fn marks_after(line: &str, end: usize) -> usize {
@@ -1275,11 +1289,22 @@ fn windows_1252_runs(line: &str, groups: &[Vec<Range<usize>>], lost: LostSpaces)
             language = Language::default();
         }
     }
+    // Where the text shows damage only, as for a dropped byte below: a
+    // lead and letters before a space (`áš ` of `Váš shell`, `íž ` of
+    // `již`) are a word far more often than a character whose no-break
+    // space became a space.
+    let plain = |groups: &[Group]| groups.iter().any(Group::has_plain_run);
     if lost == LostSpaces::MaybeCollapsed {
         let space = Slot::Space { collapsed: false };
         let spaces = vec![space, Slot::Space { collapsed: true }];
+        let plain = plain(&groups);
         choose_all(line, &mut language, &mut groups, |group, k, slot| {
-            if slot == space && group.inside[k] {
+            if slot != space || !group.inside[k] {
+                return Vec::new();
+            }
+            let letters = continuations_before(line, group.slots[k].0);
+            let word = !letters.is_empty() && letters.chars().all(char::is_alphabetic);
+            if plain || !word {
                 spaces.clone()
             } else {
                 Vec::new()
@@ -1295,7 +1320,7 @@ fn windows_1252_runs(line: &str, groups: &[Vec<Range<usize>>], lost: LostSpaces)
     // all letters (`â€` of `”`, `à¥` of `्`). A lead and letters (`áš` of
     // `vášeň`, `íž`) are a word far more often, and weighing every such
     // pair made repair of clean Czech twice as slow.
-    let plain = groups.iter().any(Group::has_plain_run);
+    let plain = plain(&groups);
     choose_all(line, &mut language, &mut groups, |group, k, slot| match slot {
         Slot::Dropped { len, .. } => {
             let pos = group.slots[k].0;
@@ -1394,6 +1419,55 @@ fn undecodable_runs(text: &str) -> impl Iterator<Item = Range<usize>> + '_ {
 /// choice costs the same however long the line.
 const SLOT_CONTEXT: usize = 128;
 
+/// Bytes on each side of a slot that its readings are weighed in once the
+/// line's language is known: a few words, all that tells them apart (the
+/// models see a character and the ones beside it), at a third of the cost.
+const SLOT_NEAR: usize = 48;
+
+/// The last character boundary of `line` at or before `i`.
+fn boundary_before(line: &str, mut i: usize) -> usize {
+    while !line.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// The first character boundary of `line` at or after `i` (at most its length).
+fn boundary_after(line: &str, mut i: usize) -> usize {
+    i = i.min(line.len());
+    while !line.is_char_boundary(i) {
+        i += 1;
+    }
+    i
+}
+
+/// [`SLOT_NEAR`] bytes on each side of `slot` within `outer`, widened to
+/// hold whole each of `runs` (within `outer`) that crosses an edge: every
+/// reading is weighed on the same text.
+fn near_slot<'a>(
+    line: &str,
+    slot: Range<usize>,
+    outer: Range<usize>,
+    runs: impl Iterator<Item = &'a Range<usize>> + Clone,
+) -> Range<usize> {
+    let mut lo = boundary_before(line, slot.start.saturating_sub(SLOT_NEAR)).max(outer.start);
+    let mut hi = boundary_after(line, slot.end + SLOT_NEAR).min(outer.end);
+    loop {
+        let (was_lo, was_hi) = (lo, hi);
+        for r in runs.clone() {
+            if r.start < lo && lo < r.end {
+                lo = r.start;
+            }
+            if r.start < hi && hi < r.end {
+                hi = r.end;
+            }
+        }
+        if (lo, hi) == (was_lo, was_hi) {
+            return lo..hi;
+        }
+    }
+}
+
 /// Reads slot `k` of group `g` in each way of `options` that puts it within
 /// a run, and keeps the way (or the one it has) that makes the line around
 /// it most plausible, with the other groups' runs there undone as chosen so
@@ -1408,14 +1482,8 @@ fn choose_slot(
     options: &[Slot],
 ) -> bool {
     let (pos, current) = groups[g].slots[k];
-    let mut lo = pos.saturating_sub(SLOT_CONTEXT);
-    while !line.is_char_boundary(lo) {
-        lo -= 1;
-    }
-    let mut hi = (pos + current.span() + SLOT_CONTEXT).min(line.len());
-    while !line.is_char_boundary(hi) {
-        hi += 1;
-    }
+    let lo = boundary_before(line, pos.saturating_sub(SLOT_CONTEXT));
+    let hi = boundary_after(line, pos + current.span() + SLOT_CONTEXT);
     // The group within the window, with the slots it holds whole.
     let group = &groups[g];
     let range = group.range.start.max(lo)..group.range.end.min(hi);
@@ -1431,7 +1499,7 @@ fn choose_slot(
         .filter(|&h| h != g)
         .flat_map(|h| groups[h].runs.iter())
         .filter(|(r, _)| lo <= r.start && r.end <= hi)
-        .map(|(r, fixed)| (r.start - lo..r.end - lo, fixed.clone()))
+        .cloned()
         .collect();
     // The options that put the slot within a run, and the way it has.
     let mut valid: Vec<(Slot, Runs)> = Vec::with_capacity(options.len());
@@ -1446,11 +1514,22 @@ fn choose_slot(
         return false;
     }
     let language = language.get(line, groups);
+    let window = match language {
+        Some(_) => {
+            let runs = others.iter().chain(valid.iter().flat_map(|(_, own)| own));
+            near_slot(line, pos..pos + current.span(), lo..hi, runs.map(|(r, _)| r))
+        }
+        None => lo..hi,
+    };
     let bits = |own: &Runs| {
-        let mut runs = others.clone();
-        runs.extend(own.iter().map(|(r, fixed)| (r.start - lo..r.end - lo, fixed.clone())));
+        let inside =
+            |(r, _): &&(Range<usize>, String)| window.start <= r.start && r.end <= window.end;
+        let mut runs: Runs = others.iter().chain(own).filter(inside).cloned().collect();
+        for (r, _) in &mut runs {
+            *r = r.start - window.start..r.end - window.start;
+        }
         runs.sort_unstable_by_key(|r| r.0.start);
-        bits_undone(&line[lo..hi], &runs, language)
+        bits_undone(&line[window.clone()], &runs, language)
     };
     // A tie keeps the way it has: the models cannot tell the readings
     // apart (`❤` from `⍤`, two symbols they never saw).
@@ -2337,6 +2416,22 @@ mod tests {
         assert!(repair_text("I love it â¤ï¸ so much").0.is_empty());
         // A lone lead byte is no evidence of a dropped byte.
         assert!(repair_text("Ãfrica e Ãsia são continentes").0.is_empty());
+    }
+
+    #[test]
+    fn a_slot_is_weighed_near_it_with_whole_runs() {
+        let line = format!("{}é{}", "a".repeat(99), "b".repeat(100));
+        let outer = 0..line.len();
+        // `SLOT_NEAR` bytes each side, at character boundaries.
+        assert_eq!(near_slot(&line, 99..101, outer.clone(), [].iter()), 51..149);
+        assert_eq!(near_slot(&line, 150..151, outer.clone(), [].iter()), 102..199);
+        assert_eq!(near_slot(&line, 148..149, outer.clone(), [].iter()), 99..197);
+        assert_eq!(near_slot(&line, 51..52, outer.clone(), [].iter()), 3..101);
+        // Widened to the runs that cross an edge, and to those they reach.
+        let runs = [40..60, 30..45, 140..170];
+        assert_eq!(near_slot(&line, 99..101, outer, runs.iter()), 30..170);
+        // Never beyond the outer window.
+        assert_eq!(near_slot(&line, 99..101, 70..120, [].iter()), 70..120);
     }
 
     #[test]
