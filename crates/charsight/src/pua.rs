@@ -81,7 +81,7 @@ pub fn scan(text: &str, source: Option<Charset>) -> Vec<PrivateUse> {
     let bytes = text.as_bytes();
     let mut next = 0;
     std::iter::from_fn(|| {
-        let at = next + bytes.get(next..)?.iter().position(|&b| b >= 0xEE)?;
+        let at = next + first_from_ee(bytes.get(next..)?)?;
         let c = text[at..].chars().next()?;
         next = at + c.len_utf8();
         Some((at, c))
@@ -102,6 +102,20 @@ pub fn scan(text: &str, source: Option<Charset>) -> Vec<PrivateUse> {
         }
     })
     .collect()
+}
+
+/// Where the first byte from `0xEE` up is in `bytes`: 64 bytes at a time
+/// (a test of them all at once runs on vectors), then byte by byte in the
+/// 64 that hold it.
+fn first_from_ee(bytes: &[u8]) -> Option<usize> {
+    let mut start = 0;
+    for chunk in bytes.chunks(64) {
+        if chunk.iter().fold(false, |found, &b| found | (b >= 0xEE)) {
+            return chunk.iter().position(|&b| b >= 0xEE).map(|i| start + i);
+        }
+        start += chunk.len();
+    }
+    None
 }
 
 fn docomo(c: char) -> Option<&'static str> {
@@ -144,6 +158,20 @@ fn symbol_or_unknown(cp: u32) -> Origin {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_first_byte_from_ee_is_found_in_any_chunk() {
+        for len in [0, 1, 63, 64, 65, 200] {
+            let mut bytes = vec![b'a'; len];
+            assert_eq!(first_from_ee(&bytes), None);
+            for at in (0..len).step_by(7).chain(len.checked_sub(1)) {
+                bytes[at] = 0xEE;
+                assert_eq!(first_from_ee(&bytes), Some(at), "{len} {at}");
+                bytes[at] = 0xED;
+            }
+            assert_eq!(first_from_ee(&bytes), None);
+        }
+    }
 
     #[test]
     fn shift_jis_rows_round_trip() {

@@ -347,8 +347,21 @@ impl RawText {
 /// does not hold: not whitespace, not NUL (counted apart, for the UTF-16
 /// and UTF-32 patterns), and not escape, shift out or shift in (the
 /// seven-bit encodings': ISO-2022-KR shifts every run of Hangul).
+/// (Written as comparisons, not ranges: counting them over a block of text
+/// then runs on vectors.)
 pub(crate) fn is_binary_control(b: u8) -> bool {
-    matches!(b, 0x01..=0x08 | 0x0B | 0x10..=0x1A | 0x1C..=0x1F | 0x7F)
+    (b.wrapping_sub(0x01) < 8)
+        | (b == 0x0B)
+        | (b.wrapping_sub(0x10) < 0x0B)
+        | (b.wrapping_sub(0x1C) < 4)
+        | (b == 0x7F)
+}
+
+/// How many bytes of `bytes` are NUL or [`is_binary_control`], counted 64
+/// at a time in a byte each (on vectors: text has a few in a block, or none).
+pub(crate) fn nul_and_binary_controls(bytes: &[u8]) -> usize {
+    let one = |&b: &u8| u8::from((b == 0) | is_binary_control(b));
+    bytes.chunks(64).map(|chunk| usize::from(chunk.iter().map(one).sum::<u8>())).sum()
 }
 
 /// Whether `len` bytes with `controls` NULs and [`is_binary_control`]
@@ -1319,6 +1332,15 @@ pub fn tlds() -> Vec<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn binary_controls_are_the_controls_text_does_not_hold() {
+        let expected = |b: u8| matches!(b, 0x01..=0x08 | 0x0B | 0x10..=0x1A | 0x1C..=0x1F | 0x7F);
+        assert!((0..=255).all(|b| is_binary_control(b) == expected(b)));
+        let all: Vec<u8> = (0..=255).cycle().take(1000).collect();
+        let count = all.iter().filter(|&&b| b == 0 || expected(b)).count();
+        assert_eq!(nul_and_binary_controls(&all), count);
+    }
 
     #[test]
     fn confidences_are_probabilities_however_far_behind() {

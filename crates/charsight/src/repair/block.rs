@@ -215,9 +215,9 @@ pub(crate) fn repair(
 /// one: the output writes that run as U+FFFD, and repairing the output
 /// again must come to the same answer.
 fn not_text(block: &Block) -> bool {
-    use crate::detect::{is_binary_control, looks_binary};
+    use crate::detect::{looks_binary, nul_and_binary_controls};
     // The controls are ASCII, each its own byte.
-    let controls = block.text.bytes().filter(|&b| b == 0 || is_binary_control(b)).count();
+    let controls = nul_and_binary_controls(block.text.as_bytes());
     if controls == 0 {
         return false;
     }
