@@ -636,7 +636,7 @@ impl Repairer {
             self.registry.as_deref(),
         );
         self.written += (out.len() - start) as u64;
-        self.lines += self.pending[..cut].matches('\n').count() as u64;
+        self.lines += memchr::memchr_iter(b'\n', &self.pending.as_bytes()[..cut]).count() as u64;
         self.pending.drain(..cut);
         self.base = end;
         self.input.drain(..keep);
@@ -694,6 +694,18 @@ impl Repairer {
             0
         }
     }
+}
+
+/// The lines of `text`, each with its line feed (as `str::split_inclusive`
+/// gives them), found with `memchr`.
+pub(crate) fn lines(text: &str) -> impl Iterator<Item = &str> + '_ {
+    let mut start = 0;
+    std::iter::from_fn(move || {
+        let rest = text.get(start..).filter(|rest| !rest.is_empty())?;
+        let end = memchr::memchr(b'\n', rest.as_bytes()).map_or(rest.len(), |nl| nl + 1);
+        start += end;
+        Some(&rest[..end])
+    })
 }
 
 /// The largest character boundary of `text` at or before `at`.
@@ -765,6 +777,16 @@ pub struct Repaired {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_are_split_inclusive() {
+        for text in ["", "\n", "a", "a\n", "a\nb", "a\n\nb\n", "é\r\nü"] {
+            assert_eq!(
+                lines(text).collect::<Vec<_>>(),
+                text.split_inclusive('\n').collect::<Vec<_>>()
+            );
+        }
+    }
 
     /// Where `next_cut` cuts `bytes` (decoded whole, not yet repaired),
     /// with `last` false and true.

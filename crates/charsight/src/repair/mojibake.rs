@@ -1946,7 +1946,7 @@ pub(crate) fn repair_text(text: &str) -> (Vec<Edit>, Vec<Edit>) {
     let mut lines = Vec::new();
     let mut clean = Share::default();
     let mut line_start = 0;
-    for line in text.split_inclusive('\n') {
+    for line in super::lines(text) {
         let body = line.strip_suffix('\n').unwrap_or(line);
         for (offset, body) in pieces(body) {
             match suspects(body) {

@@ -152,10 +152,13 @@ pub(crate) fn repair_text(text: &str) -> Vec<Edit> {
     // A line that comes again in the block is repaired as it was the first
     // time, not weighed again.
     let mut seen: HashMap<&str, Vec<Edit>> = HashMap::new();
+    if memchr::memchr(b'&', text.as_bytes()).is_none() {
+        return edits;
+    }
     let mut start = 0;
-    for line in text.split_inclusive('\n') {
+    for line in super::lines(text) {
         let body = line.strip_suffix('\n').unwrap_or(line);
-        if body.contains('&') {
+        if memchr::memchr(b'&', body.as_bytes()).is_some() {
             let repaired = seen.entry(body).or_insert_with(|| repair_line(body));
             edits.extend(
                 repaired.iter().map(|e| Edit {
