@@ -337,10 +337,24 @@ impl CharClass {
 
     /// [`CharClass::of`] by table look-up ([`by_block`]).
     fn look_up(c: char) -> CharClass {
-        static TABLE: Blocks<CharClass> = [const { OnceLock::new() }; BLOCKS];
-        by_block(&TABLE, c, CharClass::of)
+        by_block(&CHAR_CLASSES, c, CharClass::of)
+    }
+
+    /// [`CharClass::look_up`] as a reference, beyond the Basic Multilingual
+    /// Plane to `spare` made the class of `c`.
+    fn look_up_in(c: char, spare: &mut CharClass) -> &CharClass {
+        match in_block(&CHAR_CLASSES, c, CharClass::of) {
+            Some(class) => class,
+            None => {
+                *spare = CharClass::of(c);
+                spare
+            }
+        }
     }
 }
+
+/// The table of [`CharClass::look_up`].
+static CHAR_CLASSES: Blocks<CharClass> = [const { OnceLock::new() }; BLOCKS];
 
 /// Characters of a block of [`by_block`].
 const BLOCK: u32 = 128;
@@ -354,14 +368,23 @@ type Blocks<T> = [OnceLock<Box<[T]>>; BLOCKS];
 /// `of(c)` by table look-up in the Basic Multilingual Plane, in blocks of
 /// [`BLOCK`] characters each made when a line first has one (a short input
 /// pays for the few blocks it uses).
-fn by_block<T: Copy + Default>(blocks: &Blocks<T>, c: char, of: fn(char) -> T) -> T {
+fn by_block<T: Copy + Default>(blocks: &'static Blocks<T>, c: char, of: fn(char) -> T) -> T {
+    in_block(blocks, c, of).copied().unwrap_or_else(|| of(c))
+}
+
+/// [`by_block`]'s entry for `c` in the table, in the Basic Multilingual
+/// Plane (a reference: the hottest loop reads a few fields of large ones).
+fn in_block<T: Default>(
+    blocks: &'static Blocks<T>,
+    c: char,
+    of: fn(char) -> T,
+) -> Option<&'static T> {
     let u = u32::from(c);
-    let Some(block) = blocks.get((u / BLOCK) as usize) else { return of(c) };
-    let block = block.get_or_init(|| {
+    let block = blocks.get((u / BLOCK) as usize)?.get_or_init(|| {
         let start = u - u % BLOCK;
         (start..start + BLOCK).map(|u| char::from_u32(u).map_or_else(T::default, of)).collect()
     });
-    block[(u % BLOCK) as usize]
+    Some(&block[(u % BLOCK) as usize])
 }
 
 /// What a character may be of UTF-8 in every encoding at once, at a
@@ -507,6 +530,7 @@ fn suspects(line: &str) -> u16 {
     // What the last character's windows-1252 byte was: a lead byte (that
     // needs one more, or two more).
     let (mut lead, mut one_more, mut two_more) = (false, false, false);
+    let mut spare = CharClass::default();
     let mut i = 0;
     while i < bytes.len() {
         if bytes[i].is_ascii() {
@@ -534,7 +558,7 @@ fn suspects(line: &str) -> u16 {
             continue;
         }
         let c = line[i..].chars().next().unwrap_or_default();
-        let class = CharClass::look_up(c);
+        let class = CharClass::look_up_in(c, &mut spare);
         found |= aligned.end(aligned.open & !class.alone, class.cjk_letter, at);
         if class.letter {
             let after = if class.cjk_letter { After::Cjk(!class.alone) } else { After::Other };
@@ -552,10 +576,10 @@ fn suspects(line: &str) -> u16 {
         }
         // Where a chain ended at its boundary, the character is in that run.
         let ended_here = chains.need[0];
-        let read = chains.read(&class);
-        found |= aligned.read(&class, at, ended_here, after_cjk, nearest);
+        let read = chains.read(class);
+        found |= aligned.read(class, at, ended_here, after_cjk, nearest);
         if class.letter {
-            nearest.letter(at, &class);
+            nearest.letter(at, class);
         }
         // A run of them is found when it ends.
         found |= read & !aligned.open;
