@@ -57,30 +57,35 @@ impl Units {
     /// right. Every unit should hold a byte above 0x7F, so that each
     /// stretch holds a multibyte sequence.
     pub(crate) fn utf8_runs(&self) -> Vec<Range<usize>> {
+        /// No unit boundary reached (in `reach`).
+        const NONE: u32 = u32::MAX;
         let n = self.bytes.len();
         let mut boundary = vec![false; n + 1];
         for &s in &self.starts {
             boundary[s] = true;
         }
         // reach[p]: the furthest unit boundary a chain of valid sequences
-        // starting at byte p ends on.
-        let mut reach: Vec<Option<usize>> = vec![None; n + 1];
+        // starting at byte p ends on. (A unit is a character's few bytes.)
+        let mut reach = vec![NONE; n + 1];
         for p in (0..n).rev() {
             if let Some(len) = sequence_len(&self.bytes[p..]) {
                 let next = p + len;
-                reach[p] = reach[next].or(boundary[next].then_some(next));
+                reach[p] = match reach[next] {
+                    NONE if boundary[next] => next as u32,
+                    r => r,
+                };
             }
         }
         let mut runs = Vec::new();
         let mut unit = 0;
         while unit < self.len() {
             match reach[self.starts[unit]] {
-                Some(end) => {
-                    let end_unit = self.starts.partition_point(|&s| s < end);
+                NONE => unit += 1,
+                end => {
+                    let end_unit = self.starts.partition_point(|&s| s < end as usize);
                     runs.push(unit..end_unit);
                     unit = end_unit;
                 }
-                None => unit += 1,
             }
         }
         runs
@@ -91,16 +96,17 @@ impl Units {
 /// surrogate pair written as two three-byte sequences ([`surrogate_pair`])
 /// counts as one of six bytes.
 fn sequence_len(bytes: &[u8]) -> Option<usize> {
-    if surrogate_pair(bytes).is_some() {
-        return Some(6);
-    }
     let len = match *bytes.first()? {
-        0..=0x7F => 1,
+        0..=0x7F => return Some(1),
         0xC2..=0xDF => 2,
         0xE0..=0xEF => 3,
         0xF0..=0xF4 => 4,
         _ => return None,
     };
+    // A surrogate pair's first byte is `ED`.
+    if bytes[0] == 0xED && surrogate_pair(bytes).is_some() {
+        return Some(6);
+    }
     std::str::from_utf8(bytes.get(..len)?).ok().map(|_| len)
 }
 
