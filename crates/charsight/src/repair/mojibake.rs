@@ -1098,7 +1098,7 @@ fn continuations_before(line: &str, end: usize) -> &str {
     let mut start = end;
     for (i, c) in line[..end].char_indices().rev().take(3) {
         match Via::Windows1252.encode(c, &mut buf) {
-            Some(_) if (0x80..=0xBF).contains(&buf[0]) && !c.is_ascii() => start = i,
+            Some(_) if (0x80..=0xBF).contains(&buf[0]) => start = i,
             _ => break,
         }
     }
