@@ -395,7 +395,7 @@ fn find_interesting(bytes: &[u8]) -> Option<usize> {
 }
 
 /// The positions of the bits set in `mask`, lowest first.
-fn bits(mut mask: u128) -> impl Iterator<Item = usize> {
+pub(crate) fn bits(mut mask: u128) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {
         let i = mask.trailing_zeros();
         mask &= mask.wrapping_sub(1);

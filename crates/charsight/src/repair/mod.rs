@@ -709,8 +709,14 @@ pub(crate) fn lines(text: &str) -> impl Iterator<Item = &str> + '_ {
 }
 
 /// The largest character boundary of `text` at or before `at`.
-fn boundary(text: &str, at: usize) -> usize {
+pub(crate) fn boundary(text: &str, at: usize) -> usize {
     (0..=at.min(text.len())).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0)
+}
+
+/// The smallest character boundary of `text` at or after `at` (at most its
+/// length).
+pub(crate) fn boundary_after(text: &str, at: usize) -> usize {
+    (at.min(text.len())..=text.len()).find(|&i| text.is_char_boundary(i)).unwrap_or(text.len())
 }
 
 /// The text a plain decode gives, from repaired `text` and its `findings`:
@@ -777,6 +783,14 @@ pub struct Repaired {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn boundaries_before_and_after() {
+        let text = "aéb";
+        let before: Vec<usize> = (0..=5).map(|at| boundary(text, at)).collect();
+        let after: Vec<usize> = (0..=5).map(|at| boundary_after(text, at)).collect();
+        assert_eq!((before, after), (vec![0, 1, 1, 3, 4, 4], vec![0, 1, 3, 3, 4, 4]));
+    }
 
     #[test]
     fn lines_are_split_inclusive() {

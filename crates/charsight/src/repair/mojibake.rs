@@ -25,7 +25,7 @@ use std::sync::OnceLock;
 
 use super::score::{self, Share, Window};
 use super::utf8::{self, Units};
-use super::{Cause, Edit, Kind};
+use super::{boundary, boundary_after, Cause, Edit, Kind};
 use crate::classify::{class, is_cjk, is_letter, is_mark, Class};
 use crate::Charset;
 
@@ -664,15 +664,6 @@ impl Nearest {
     }
 }
 
-/// The indices of the bits set in `mask`, lowest first.
-fn bits(mut mask: u16) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        let k = mask.trailing_zeros() as usize;
-        mask &= mask.wrapping_sub(1);
-        (k < 16).then_some(k)
-    })
-}
-
 /// What the nearest letter after a pending run is ([`AlignedRuns::resolve`]).
 #[derive(Clone, Copy, Debug)]
 enum After {
@@ -743,7 +734,7 @@ impl AlignedRuns {
         let left_ascii = self.left_ascii & !self.latin;
         let kept = ended & !(self.left_cjk | left_ascii | self.left_none);
         let pending = ended & !kept;
-        for k in bits(pending) {
+        for k in crate::detect::bits(u128::from(pending)) {
             self.ended_at[k] = at;
         }
         self.pending |= pending;
@@ -759,7 +750,7 @@ impl AlignedRuns {
         }
         let pending = std::mem::take(&mut self.pending);
         let mut chance = 0;
-        for k in bits(pending) {
+        for k in crate::detect::bits(u128::from(pending)) {
             let bit = 1 << k;
             let near = after.filter(|&(at, _)| at - self.ended_at[k] < score::CONTEXT);
             let left_cjk = self.left_cjk & bit != 0;
@@ -1450,23 +1441,6 @@ const SLOT_CONTEXT: usize = 128;
 /// `repair-eval`; [`SLOT_CONTEXT`] weighs five times as many bytes.
 const SLOT_NEAR: usize = 24;
 
-/// The last character boundary of `line` at or before `i`.
-fn boundary_before(line: &str, mut i: usize) -> usize {
-    while !line.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
-}
-
-/// The first character boundary of `line` at or after `i` (at most its length).
-fn boundary_after(line: &str, mut i: usize) -> usize {
-    i = i.min(line.len());
-    while !line.is_char_boundary(i) {
-        i += 1;
-    }
-    i
-}
-
 /// [`SLOT_NEAR`] bytes on each side of `slot` within `outer`, widened to
 /// hold whole each of `runs` (within `outer`) that crosses an edge: every
 /// reading is weighed on the same text.
@@ -1476,7 +1450,7 @@ fn near_slot<'a>(
     outer: Range<usize>,
     runs: impl Iterator<Item = &'a Range<usize>> + Clone,
 ) -> Range<usize> {
-    let mut lo = boundary_before(line, slot.start.saturating_sub(SLOT_NEAR)).max(outer.start);
+    let mut lo = boundary(line, slot.start.saturating_sub(SLOT_NEAR)).max(outer.start);
     let mut hi = boundary_after(line, slot.end + SLOT_NEAR).min(outer.end);
     loop {
         let (was_lo, was_hi) = (lo, hi);
@@ -1508,7 +1482,7 @@ fn choose_slot(
     options: &[Slot],
 ) -> bool {
     let (pos, current) = groups[g].slots[k];
-    let lo = boundary_before(line, pos.saturating_sub(SLOT_CONTEXT));
+    let lo = boundary(line, pos.saturating_sub(SLOT_CONTEXT));
     let hi = boundary_after(line, pos + current.span() + SLOT_CONTEXT);
     // The group within the window, with the slots it holds whole.
     let group = &groups[g];
@@ -2050,10 +2024,7 @@ fn pieces(line: &str) -> impl Iterator<Item = (usize, &str)> + '_ {
                     && bytes[i - 1].is_ascii()
                     && !matches!(bytes[i - 1], b' ' | b'?')
             };
-            let mut cut = start + 4 * PIECE;
-            while !line.is_char_boundary(cut) {
-                cut += 1;
-            }
+            let cut = boundary_after(line, start + 4 * PIECE);
             (start + PIECE..start + 4 * PIECE).find(inside_ascii).unwrap_or(cut)
         };
         let piece = (start, &line[start..end]);

@@ -149,12 +149,12 @@ fn runs(line: &str) -> Vec<(Range<usize>, Vec<u8>, bool)> {
 /// The `ncr` repairs of a block of text, as edits of it.
 pub(crate) fn repair_text(text: &str) -> Vec<Edit> {
     let mut edits = Vec::new();
-    // A line that comes again in the block is repaired as it was the first
-    // time, not weighed again.
-    let mut seen: HashMap<&str, Vec<Edit>> = HashMap::new();
     if memchr::memchr(b'&', text.as_bytes()).is_none() {
         return edits;
     }
+    // A line that comes again in the block is repaired as it was the first
+    // time, not weighed again.
+    let mut seen: HashMap<&str, Vec<Edit>> = HashMap::new();
     let mut start = 0;
     for line in super::lines(text) {
         let body = line.strip_suffix('\n').unwrap_or(line);
