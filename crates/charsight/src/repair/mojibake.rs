@@ -434,6 +434,11 @@ impl Glance {
 /// continues it, and every windows-1252 slot it weighs follows a lead byte
 /// (or is a C1 control). Most lines of clean text have none, and
 /// this look is several times quicker than the reading it spares them.
+/// Where a pair of characters could be the start of a run in an encoding
+/// other than windows-1252 (`Ві` in windows-1251, `C2 B3`), the stretch of
+/// non-ASCII text that holds it is read whole with [`Chains`] for a run
+/// that ends: in Cyrillic text most such pairs start one that never ends
+/// (`ві` is `E2 B3`, a lead byte that needs two continuation bytes).
 fn worth_reading(line: &str) -> bool {
     const WINDOWS_1252: u16 = 1 << Via::Windows1252 as u16;
     let bytes = line.as_bytes();
@@ -441,6 +446,9 @@ fn worth_reading(line: &str) -> bool {
     // The encodings in which a run started at the last character is open;
     // whether in windows-1252 it needs one byte more.
     let (mut open, mut one_more) = (0, false);
+    // Where the stretch of non-ASCII text being read started, and up to
+    // where one was read whole and held no run.
+    let (mut stretch, mut read_whole) = (i, 0);
     while i < bytes.len() {
         if bytes[i].is_ascii() {
             if open & WINDOWS_1252 != 0 {
@@ -455,18 +463,54 @@ fn worth_reading(line: &str) -> bool {
                 }
             }
             open = 0;
-            i += encoding_rs::Encoding::ascii_valid_up_to(&bytes[i..]);
+            i += ascii_run(&bytes[i..]);
+            stretch = i;
             continue;
         }
         let c = line[i..].chars().next().unwrap_or_default();
         let glance = Glance::look_up(c);
-        if open & glance.continues | glance.alone != 0 {
+        let runs = open & glance.continues | glance.alone;
+        if runs & WINDOWS_1252 != 0 {
             return true;
+        }
+        if runs != 0 && i >= read_whole {
+            let end = i + ascii_run_start(&bytes[i..]);
+            if ends_a_run(&line[stretch..end]) {
+                return true;
+            }
+            read_whole = end;
         }
         (open, one_more) = (glance.open, glance.one_more);
         i += c.len_utf8();
     }
     false
+}
+
+/// The length of the run of ASCII bytes `bytes` starts with: a word at a
+/// time over the first few (in most text, ASCII runs between non-ASCII
+/// characters are a few bytes long), then [`encoding_rs`]'s vector scan.
+fn ascii_run(bytes: &[u8]) -> usize {
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    for (k, word) in bytes.chunks_exact(8).take(2).enumerate() {
+        let word = u64::from_le_bytes(word.try_into().unwrap_or_default()) & HIGH;
+        if word != 0 {
+            return 8 * k + word.trailing_zeros() as usize / 8;
+        }
+    }
+    let start = bytes.len().min(16) & !7;
+    start + encoding_rs::Encoding::ascii_valid_up_to(&bytes[start..])
+}
+
+/// Where the first ASCII byte of `bytes` is (its length when none is).
+fn ascii_run_start(bytes: &[u8]) -> usize {
+    bytes.iter().position(u8::is_ascii).unwrap_or(bytes.len())
+}
+
+/// Whether a run of [`Chains`] ends in `stretch`, non-ASCII text, in any
+/// encoding.
+fn ends_a_run(stretch: &str) -> bool {
+    let (mut chains, mut spare) = (Chains::default(), CharClass::default());
+    stretch.chars().any(|c| chains.read(CharClass::look_up_in(c, &mut spare)) != 0)
 }
 
 /// UTF-8 being read in every encoding's bytes of a line at once, from
@@ -2470,9 +2514,26 @@ mod tests {
         assert!(!worth_reading("Выводит содержимое файла на стандартный вывод"));
         assert!(!worth_reading("Příliš žluťoučký kůň úpěl ďábelské ódy"));
         assert!(!worth_reading("Tiếng Việt có dấu"));
+        // `ві` is `E2 B3` in windows-1251, a run that `р` (`F0`) does not
+        // go on; `Ві` is `C2 B3`, one that ends.
+        assert!(!worth_reading("вірить історії"));
+        assert!(worth_reading("Віра"));
         // A slot after a lead byte, a C1 control, a run of two letters.
         for line in ["Fuß und", "x\u{85}y", "её", "cafÃ©"] {
             assert!(worth_reading(line), "{line}");
+        }
+    }
+
+    #[test]
+    fn ascii_runs_end_at_the_first_byte_above_0x7f() {
+        for len in 0..40 {
+            let mut bytes = vec![b'a'; len];
+            assert_eq!(ascii_run(&bytes), len);
+            for at in 0..len {
+                bytes[at] = 0xC3;
+                assert_eq!(ascii_run(&bytes), at, "{len} {at}");
+                bytes[at] = b'a';
+            }
         }
     }
 
