@@ -179,6 +179,9 @@ impl Via {
     }
 }
 
+/// windows-1252's bit in masks over [`Via::ALL`].
+const WINDOWS_1252: u16 = 1 << Via::Windows1252 as u16;
+
 /// Non-ASCII characters of a single-byte encoding and their bytes, sorted
 /// by character: the encoding's own decoding of bytes 0x80–0xFF, plus for
 /// windows-1252 the C1 controls as ISO-8859-1 has them.
@@ -407,7 +410,6 @@ struct Glance {
 
 impl Glance {
     fn of(c: char) -> Glance {
-        const WINDOWS_1252: u16 = 1 << Via::Windows1252 as u16;
         let class = CharClass::look_up(c);
         let [first, second] = class.bytes;
         let (two, one) = (second.present, !second.present);
@@ -440,7 +442,6 @@ impl Glance {
 /// that ends: in Cyrillic text most such pairs start one that never ends
 /// (`ві` is `E2 B3`, a lead byte that needs two continuation bytes).
 fn worth_reading(line: &str) -> bool {
-    const WINDOWS_1252: u16 = 1 << Via::Windows1252 as u16;
     let bytes = line.as_bytes();
     let mut i = encoding_rs::Encoding::ascii_valid_up_to(bytes);
     // The encodings in which a run started at the last character is open;
@@ -560,7 +561,6 @@ impl Chains {
 /// more, only with a continuation byte after the space). Most lines of
 /// clean text have none, and nothing in them is weighed.
 fn suspects(line: &str) -> u16 {
-    const WINDOWS_1252: u16 = 1 << Via::Windows1252 as u16;
     if !worth_reading(line) {
         return 0;
     }
@@ -1327,7 +1327,8 @@ impl Group {
 /// windows-1251), and weighing those doubled the time repair takes on
 /// clean Russian.
 fn windows_1252_runs(line: &str, groups: &[Vec<Range<usize>>], lost: LostSpaces) -> Runs {
-    let mut groups: Vec<Group> = groups.iter().map(|g| Group::new(line, g)).collect();
+    let groups = groups.iter().filter(|group| may_start_a_run(line, group));
+    let mut groups: Vec<Group> = groups.map(|group| Group::new(line, group)).collect();
     if groups.iter().all(|g| g.slots.is_empty()) {
         return groups.into_iter().flat_map(|g| g.runs).collect();
     }
@@ -1392,6 +1393,36 @@ fn windows_1252_runs(line: &str, groups: &[Vec<Range<usize>>], lost: LostSpaces)
         _ => Vec::new(),
     });
     groups.into_iter().flat_map(|g| g.unguessed(line)).collect()
+}
+
+/// Whether a run of [`windows_1252_runs`] may start in `group` of `line`:
+/// it has a lead byte followed by what a run may go on with, a
+/// continuation byte or a slot (a space, a question mark, an undecodable
+/// character). Most groups of clean text have none (`ř`, `š`, `í` before
+/// an ASCII letter), and nothing in them is read.
+fn may_start_a_run(line: &str, group: &[Range<usize>]) -> bool {
+    let (Some(first), Some(last)) = (group.first(), group.last()) else {
+        return false;
+    };
+    let mut chars = line[first.start..].chars().peekable();
+    let mut at = first.start;
+    while at < last.end {
+        let Some(c) = chars.next() else { break };
+        at += c.len_utf8();
+        let class = CharClass::look_up(c).bytes[0];
+        if class.lead.iter().all(|lead| lead & WINDOWS_1252 == 0) {
+            continue;
+        }
+        let goes_on = |&next: &char| {
+            matches!(next, ' ' | '?')
+                || score::is_undecodable(next)
+                || CharClass::look_up(next).bytes[0].cont & WINDOWS_1252 != 0
+        };
+        if chars.peek().is_some_and(goes_on) {
+            return true;
+        }
+    }
+    false
 }
 
 /// The C1 controls of `line` outside `runs` that stand for a byte
@@ -2521,6 +2552,15 @@ mod tests {
         // A slot after a lead byte, a C1 control, a run of two letters.
         for line in ["Fuß und", "x\u{85}y", "её", "cafÃ©"] {
             assert!(worth_reading(line), "{line}");
+        }
+    }
+
+    #[test]
+    fn groups_without_a_lead_byte_that_goes_on_are_not_read() {
+        let starts = |line: &str| groups(line).iter().any(|g| may_start_a_run(line, g));
+        assert!(!starts("Příliš žluťoučký kůň"));
+        for line in ["cafÃ© crÃ¨me", "á šel", "â€?", "Ã\u{FFFD}", "x\u{E9}\u{201C}"] {
+            assert!(starts(line), "{line}");
         }
     }
 
