@@ -182,6 +182,9 @@ impl Via {
 /// windows-1252's bit in masks over [`Via::ALL`].
 const WINDOWS_1252: u16 = 1 << Via::Windows1252 as u16;
 
+/// The single-byte encodings' bits ([`Via::is_single_byte`]).
+const SINGLE_BYTE: u16 = !(1 << Via::ShiftJis as u16 | 1 << Via::Gbk as u16);
+
 /// Non-ASCII characters of a single-byte encoding and their bytes, sorted
 /// by character: the encoding's own decoding of bytes 0x80–0xFF, plus for
 /// windows-1252 the C1 controls as ISO-8859-1 has them.
@@ -566,6 +569,9 @@ fn suspects(line: &str) -> u16 {
     }
     let bytes = line.as_bytes();
     let (mut found, mut chains) = (0, Chains::default());
+    // Where the stretch of non-ASCII text being read starts, and the
+    // single-byte encodings whose runs in it were read ([`glued_runs_only`]).
+    let (mut stretch, mut read_in_stretch) = (0, 0);
     // Runs of characters each a two-byte UTF-8 sequence alone, decided
     // when they end; whether the last character was a CJK letter.
     let (mut aligned, mut after_cjk) = (AlignedRuns::default(), false);
@@ -599,6 +605,7 @@ fn suspects(line: &str) -> u16 {
                 nearest.ascii(at + last);
             }
             (i, at) = (i + ascii.len(), at + ascii.len());
+            (stretch, read_in_stretch) = (i, 0);
             continue;
         }
         let c = line[i..].chars().next().unwrap_or_default();
@@ -625,8 +632,17 @@ fn suspects(line: &str) -> u16 {
         if class.letter {
             nearest.letter(at, class);
         }
-        // A run of them is found when it ends.
-        found |= read & !aligned.open;
+        // A run of them is found when it ends; in single-byte encodings
+        // but windows-1252, unless it and every other run of the stretch
+        // are letters of a word read as no letter of theirs.
+        let ended = read & !aligned.open;
+        let unread = ended & SINGLE_BYTE & !WINDOWS_1252 & !read_in_stretch;
+        if unread != 0 {
+            let end = i + ascii_run_start(&bytes[i..]);
+            found |= unread & !glued_runs_only(line, stretch..end, unread);
+            read_in_stretch |= unread;
+        }
+        found |= ended & !(SINGLE_BYTE & !WINDOWS_1252);
         after_cjk = class.cjk_letter;
         // windows-1252 writes every character in one byte.
         lead = (first.lead[0] | first.lead[1] | first.lead[2]) & WINDOWS_1252 != 0;
@@ -1667,12 +1683,7 @@ fn without_stray_readings(line: &str, runs: Runs) -> Runs {
         before.is_some_and(|(r, _)| r.end == range.start)
             || runs.get(k + 1).is_some_and(|(r, _)| r.start == range.end)
     };
-    // The letters outside ASCII right before and after a run.
-    let glued = |range: &Range<usize>| {
-        let (prev, next) =
-            (line[..range.start].chars().next_back(), line[range.end..].chars().next());
-        [prev, next].into_iter().flatten().filter(|&c| !c.is_ascii() && is_letter(c))
-    };
+    let glued = |range: &Range<usize>| glued(line, range);
     // The alphabets of the readings of two letters or more (sorted): made
     // when first needed.
     let words = std::cell::OnceCell::new();
@@ -1693,20 +1704,11 @@ fn without_stray_readings(line: &str, runs: Runs) -> Runs {
         if reads_as_cjk_text(fixed) || touches(k) {
             return false;
         }
-        // Letters of one alphabet, in a word that goes on in it as it
-        // stands, read as no letter of it (`Ві` of `Він`, read as `³` in
-        // windows-1251). (Mojibake cut inside a word reads as its letters:
-        // `РџСЂ` of `РџСЂивет` is `Пр`.)
-        let own = &line[range.clone()];
-        let first = own.chars().next().map_or(0, alphabet);
-        let one_alphabet =
-            own.chars().all(|c| !c.is_ascii() && is_letter(c) && alphabet(c) == first);
-        let reads_in_it = fixed.chars().any(|c| is_letter(c) && alphabet(c) == first);
-        // A reading with a CJK character goes only beside CJK text.
-        let cjk = fixed.chars().any(is_cjk);
-        if !cjk && one_alphabet && !reads_in_it && glued(range).any(|g| alphabet(g) == first) {
+        let own = OwnLetters::of(&line[range.clone()], fixed);
+        if own.glued_in_word(line, range) {
             return true;
         }
+        let OwnLetters { first, one_alphabet, reads_in_it, cjk } = own;
         let alien = |g: char| !fixed.chars().any(|c| is_letter(c) && alphabet(c) == alphabet(g));
         let vouched = || {
             let letters = fixed.chars().filter(|&c| is_letter(c));
@@ -1762,6 +1764,110 @@ fn without_stray_readings(line: &str, runs: Runs) -> Runs {
         keep = next;
     }
     runs.into_iter().zip(keep).filter_map(|(run, keep)| keep.then_some(run)).collect()
+}
+
+/// The letters outside ASCII right before and after `range` of `line`.
+fn glued<'a>(line: &'a str, range: &Range<usize>) -> impl Iterator<Item = char> + 'a {
+    let (prev, next) = (line[..range.start].chars().next_back(), line[range.end..].chars().next());
+    [prev, next].into_iter().flatten().filter(|&c| !c.is_ascii() && is_letter(c))
+}
+
+/// A run's own characters and its reading, as [`without_stray_readings`]
+/// weighs them.
+struct OwnLetters {
+    /// The alphabet of the first character.
+    first: u32,
+    /// Every character is a letter of that alphabet, beyond ASCII.
+    one_alphabet: bool,
+    /// The reading has a letter of it.
+    reads_in_it: bool,
+    /// The reading has a CJK character (it goes only beside CJK text).
+    cjk: bool,
+}
+
+impl OwnLetters {
+    fn of(own: &str, fixed: &str) -> OwnLetters {
+        let first = own.chars().next().map_or(0, alphabet);
+        OwnLetters {
+            first,
+            one_alphabet: own
+                .chars()
+                .all(|c| !c.is_ascii() && is_letter(c) && alphabet(c) == first),
+            reads_in_it: fixed.chars().any(|c| is_letter(c) && alphabet(c) == first),
+            cjk: fixed.chars().any(is_cjk),
+        }
+    }
+
+    /// Letters of one alphabet, in a word that goes on in it as it stands
+    /// (`range` of `line`), read as no letter of it (`Ві` of `Він`, read as
+    /// `³` in windows-1251): chance, whatever is around. (Mojibake cut
+    /// inside a word reads as its letters: `РџСЂ` of `РџСЂивет` is `Пр`.)
+    fn glued_in_word(&self, line: &str, range: &Range<usize>) -> bool {
+        !self.cjk
+            && self.one_alphabet
+            && !self.reads_in_it
+            && glued(line, range).any(|g| alphabet(g) == self.first)
+    }
+}
+
+/// The encodings of `vias` (single-byte ones) in which every run of
+/// `stretch` of `line`, non-ASCII text, is one that
+/// [`without_stray_readings`] drops whatever is around it
+/// ([`OwnLetters::glued_in_word`]; Cyrillic text has such runs in one line
+/// in five). In a single-byte encoding, runs never touch: one goes on as
+/// long as sequences follow it.
+fn glued_runs_only(line: &str, stretch: Range<usize>, vias: u16) -> u16 {
+    let text = &line[stretch.clone()];
+    let mut only = 0;
+    // A part of the stretch between characters an encoding does not have:
+    // its bytes there, and where each character is in the line.
+    let (mut bytes, mut at) = (Vec::new(), Vec::new());
+    for via in Via::ALL.into_iter().filter(|via| vias >> via.index() & 1 == 1) {
+        let mut buf = [0; 4];
+        let chars = text.char_indices().map(|(i, c)| (stretch.start + i, Some(c)));
+        let mut glued_only = true;
+        for (i, c) in chars.chain([(stretch.end, None)]) {
+            if c.is_some_and(|c| via.encode(c, &mut buf).is_some()) {
+                bytes.push(buf[0]);
+                at.push(i);
+                continue;
+            }
+            at.push(i);
+            glued_only = glued_only && part_glued_only(line, &bytes, &at);
+            bytes.clear();
+            at.clear();
+        }
+        if glued_only {
+            only |= 1 << via.index();
+        }
+    }
+    only
+}
+
+/// Whether every run of a part of [`glued_runs_only`] (its `bytes`, one a
+/// character, and where each character and the part's end are in `line`)
+/// is one [`without_stray_readings`] drops whatever is around it.
+fn part_glued_only(line: &str, bytes: &[u8], at: &[usize]) -> bool {
+    let mut k = 0;
+    while k < bytes.len() {
+        // A run goes on as long as sequences follow (`utf8_runs`).
+        let mut end = k;
+        while let Some(len) = utf8::sequence_len(&bytes[end..]) {
+            end += len;
+        }
+        if end == k {
+            k += 1;
+            continue;
+        }
+        let range = at[k]..at[end];
+        let fixed = utf8::decode(&bytes[k..end]);
+        let own = OwnLetters::of(&line[range.clone()], &fixed);
+        if reads_as_cjk_text(&fixed) || !own.glued_in_word(line, &range) {
+            return false;
+        }
+        k = end;
+    }
+    true
 }
 
 /// Rounds of [`without_stray_readings`]: a letter in a run set aside in one
@@ -2685,8 +2791,15 @@ mod tests {
         assert_eq!(suspects("café écrit"), 0);
         assert_ne!(suspects("café “écrit”") & 1 << Via::Windows1252.index(), 0);
         assert_eq!(suspects("Это был первый раз"), 0);
-        // `щё` is UTF-8 in KOI8-R.
-        assert_eq!(suspects("ещё раз"), 1 << Via::Koi8R.index());
+        // `щё` is UTF-8 in KOI8-R, read as an Arabic letter glued to `е`:
+        // chance wherever it is. `сё` reads as `ӣ`, a Cyrillic letter.
+        assert_eq!(suspects("ещё раз"), 0);
+        assert_eq!(suspects("всё равно"), 1 << Via::Koi8R.index());
+        // `Ві` is `³` in windows-1251, glued to `н`; `Ві` alone is not.
+        assert_eq!(suspects("Він сказав"), 0);
+        assert_eq!(suspects("Ві сказав"), 1 << Via::Windows1251.index());
+        // Mojibake of Cyrillic read as windows-1251 reads as its letters.
+        assert_ne!(suspects("РџСЂРёРІРµС‚") & 1 << Via::Windows1251.index(), 0);
         assert_ne!(suspects("cafÃ© crÃ¨me") & 1 << Via::Windows1252.index(), 0);
         assert_ne!(suspects("\u{84}Handwerk\u{93}") & 1 << Via::Windows1252.index(), 0);
         assert_ne!(suspects("鏂囧瓧") & 1 << Via::Gbk.index(), 0);
