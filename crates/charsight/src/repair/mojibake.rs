@@ -182,9 +182,6 @@ impl Via {
 /// windows-1252's bit in masks over [`Via::ALL`].
 const WINDOWS_1252: u16 = 1 << Via::Windows1252 as u16;
 
-/// The single-byte encodings' bits ([`Via::is_single_byte`]).
-const SINGLE_BYTE: u16 = !(1 << Via::ShiftJis as u16 | 1 << Via::Gbk as u16);
-
 /// Non-ASCII characters of a single-byte encoding and their bytes, sorted
 /// by character: the encoding's own decoding of bytes 0x80–0xFF, plus for
 /// windows-1252 the C1 controls as ISO-8859-1 has them.
@@ -570,7 +567,7 @@ fn suspects(line: &str) -> u16 {
     let bytes = line.as_bytes();
     let (mut found, mut chains) = (0, Chains::default());
     // Where the stretch of non-ASCII text being read starts, and the
-    // single-byte encodings whose runs in it were read ([`glued_runs_only`]).
+    // encodings whose runs in it were read ([`chance_runs_only`]).
     let (mut stretch, mut read_in_stretch) = (0, 0);
     // Runs of characters each a two-byte UTF-8 sequence alone, decided
     // when they end; whether the last character was a CJK letter.
@@ -632,17 +629,16 @@ fn suspects(line: &str) -> u16 {
         if class.letter {
             nearest.letter(at, class);
         }
-        // A run of them is found when it ends; in single-byte encodings
-        // but windows-1252, unless it and every other run of the stretch
-        // are letters of a word read as no letter of theirs.
+        // A run of them is found when it ends; but windows-1252's, unless
+        // every run of the stretch is set aside whatever is around it.
         let ended = read & !aligned.open;
-        let unread = ended & SINGLE_BYTE & !WINDOWS_1252 & !read_in_stretch;
+        let unread = ended & !WINDOWS_1252 & !read_in_stretch;
         if unread != 0 {
             let end = i + ascii_run_start(&bytes[i..]);
-            found |= unread & !glued_runs_only(line, stretch..end, unread);
+            found |= unread & !chance_runs_only(line, stretch..end, unread);
             read_in_stretch |= unread;
         }
-        found |= ended & !(SINGLE_BYTE & !WINDOWS_1252);
+        found |= ended & WINDOWS_1252;
         after_cjk = class.cjk_letter;
         // windows-1252 writes every character in one byte.
         lead = (first.lead[0] | first.lead[1] | first.lead[2]) & WINDOWS_1252 != 0;
@@ -1677,13 +1673,6 @@ fn choose_slot(
 /// Weighing those runs made repair of clean text slow, and never repaired
 /// a line.
 fn without_stray_readings(line: &str, runs: Runs) -> Runs {
-    let touches = |k: usize| {
-        let range = &runs[k].0;
-        let before = k.checked_sub(1).and_then(|j| runs.get(j));
-        before.is_some_and(|(r, _)| r.end == range.start)
-            || runs.get(k + 1).is_some_and(|(r, _)| r.start == range.end)
-    };
-    let glued = |range: &Range<usize>| glued(line, range);
     // The alphabets of the readings of two letters or more (sorted): made
     // when first needed.
     let words = std::cell::OnceCell::new();
@@ -1699,27 +1688,17 @@ fn without_stray_readings(line: &str, runs: Runs) -> Runs {
             found
         })
     };
+    let vouched = |fixed: &str| {
+        let letters = fixed.chars().filter(|&c| is_letter(c));
+        letters.map(alphabet).any(|a| words().binary_search(&a).is_ok())
+    };
     let stray = |k: usize, kept: &[bool]| {
+        if let Some(stray) = stray_whatever_around(line, &runs, k, &vouched) {
+            return stray;
+        }
         let (range, fixed) = &runs[k];
-        if reads_as_cjk_text(fixed) || touches(k) {
-            return false;
-        }
-        let own = OwnLetters::of(&line[range.clone()], fixed);
-        if own.glued_in_word(line, range) {
-            return true;
-        }
-        let OwnLetters { first, one_alphabet, reads_in_it, cjk } = own;
-        let alien = |g: char| !fixed.chars().any(|c| is_letter(c) && alphabet(c) == alphabet(g));
-        let vouched = || {
-            let letters = fixed.chars().filter(|&c| is_letter(c));
-            letters.map(alphabet).any(|a| words().binary_search(&a).is_ok())
-        };
-        // Punctuation stands beside any letter (`«` of `Â«`).
-        let wordlike = fixed.chars().any(|c| is_letter(c) || is_mark(c));
-        let mut aliens = glued(range).filter(|&g| wordlike && alien(g));
-        if aliens.any(|g| is_cjk(g) || !cjk && !vouched()) {
-            return true;
-        }
+        let OwnLetters { first, one_alphabet, reads_in_it, .. } =
+            OwnLetters::of(&line[range.clone()], fixed);
         // The nearest letters, and whether each stays (is in no run).
         let in_run = |at: usize| {
             let k = runs.partition_point(|(r, _)| r.end <= at);
@@ -1766,6 +1745,39 @@ fn without_stray_readings(line: &str, runs: Runs) -> Runs {
     runs.into_iter().zip(keep).filter_map(|(run, keep)| keep.then_some(run)).collect()
 }
 
+/// What [`without_stray_readings`] makes of run `k` of `runs` (sorted, of
+/// `line`) whatever the letters near it are and whether they stay: kept
+/// (`Some(false)`: it reads as CJK text, or touches another run), set aside
+/// (`Some(true)`: its letters are glued to a word of their alphabet that
+/// reads on in it, [`OwnLetters::glued_in_word`], or it reads as a letter or
+/// a mark beside a letter whose alphabet its reading has no letter of,
+/// which is CJK, or, the reading having no CJK, whose alphabet no run of
+/// the line reads as a word of: `vouched` says whether one does), or
+/// neither (`None`).
+fn stray_whatever_around(
+    line: &str,
+    runs: &Runs,
+    k: usize,
+    vouched: &dyn Fn(&str) -> bool,
+) -> Option<bool> {
+    let (range, fixed) = &runs[k];
+    let before = k.checked_sub(1).and_then(|j| runs.get(j));
+    let touches = before.is_some_and(|(r, _)| r.end == range.start)
+        || runs.get(k + 1).is_some_and(|(r, _)| r.start == range.end);
+    if reads_as_cjk_text(fixed) || touches {
+        return Some(false);
+    }
+    let own = OwnLetters::of(&line[range.clone()], fixed);
+    if own.glued_in_word(line, range) {
+        return Some(true);
+    }
+    let alien = |g: char| !fixed.chars().any(|c| is_letter(c) && alphabet(c) == alphabet(g));
+    // Punctuation stands beside any letter (`«` of `Â«`).
+    let wordlike = fixed.chars().any(|c| is_letter(c) || is_mark(c));
+    let mut aliens = glued(line, range).filter(|&g| wordlike && alien(g));
+    aliens.any(|g| is_cjk(g) || !own.cjk && !vouched(fixed)).then_some(true)
+}
+
 /// The letters outside ASCII right before and after `range` of `line`.
 fn glued<'a>(line: &'a str, range: &Range<usize>) -> impl Iterator<Item = char> + 'a {
     let (prev, next) = (line[..range.start].chars().next_back(), line[range.end..].chars().next());
@@ -1810,64 +1822,27 @@ impl OwnLetters {
     }
 }
 
-/// The encodings of `vias` (single-byte ones) in which every run of
-/// `stretch` of `line`, non-ASCII text, is one that
-/// [`without_stray_readings`] drops whatever is around it
-/// ([`OwnLetters::glued_in_word`]; Cyrillic text has such runs in one line
-/// in five). In a single-byte encoding, runs never touch: one goes on as
-/// long as sequences follow it.
-fn glued_runs_only(line: &str, stretch: Range<usize>, vias: u16) -> u16 {
-    let text = &line[stretch.clone()];
+/// The encodings of `vias` in which every run of `stretch` of `line`,
+/// non-ASCII text, is one that [`without_stray_readings`] sets aside
+/// whatever is around it ([`stray_whatever_around`], taking every reading
+/// as vouched for): Cyrillic text has runs in one line in five (`Ві` of
+/// `Він` in windows-1251), and Chinese in Shift_JIS (`關的` is `萓I`).
+/// Runs do not reach across ASCII, so the stretch's runs are the line's
+/// there.
+fn chance_runs_only(line: &str, stretch: Range<usize>, vias: u16) -> u16 {
     let mut only = 0;
-    // A part of the stretch between characters an encoding does not have:
-    // its bytes there, and where each character is in the line.
-    let (mut bytes, mut at) = (Vec::new(), Vec::new());
     for via in Via::ALL.into_iter().filter(|via| vias >> via.index() & 1 == 1) {
-        let mut buf = [0; 4];
-        let chars = text.char_indices().map(|(i, c)| (stretch.start + i, Some(c)));
-        let mut glued_only = true;
-        for (i, c) in chars.chain([(stretch.end, None)]) {
-            if c.is_some_and(|c| via.encode(c, &mut buf).is_some()) {
-                bytes.push(buf[0]);
-                at.push(i);
-                continue;
-            }
-            at.push(i);
-            glued_only = glued_only && part_glued_only(line, &bytes, &at);
-            bytes.clear();
-            at.clear();
-        }
-        if glued_only {
+        let runs = encodable_runs(via, &line[stretch.clone()]);
+        let runs: Runs = runs
+            .into_iter()
+            .map(|(r, fixed)| (stretch.start + r.start..stretch.start + r.end, fixed))
+            .collect();
+        let chance = |k| stray_whatever_around(line, &runs, k, &|_| true) == Some(true);
+        if (0..runs.len()).all(chance) {
             only |= 1 << via.index();
         }
     }
     only
-}
-
-/// Whether every run of a part of [`glued_runs_only`] (its `bytes`, one a
-/// character, and where each character and the part's end are in `line`)
-/// is one [`without_stray_readings`] drops whatever is around it.
-fn part_glued_only(line: &str, bytes: &[u8], at: &[usize]) -> bool {
-    let mut k = 0;
-    while k < bytes.len() {
-        // A run goes on as long as sequences follow (`utf8_runs`).
-        let mut end = k;
-        while let Some(len) = utf8::sequence_len(&bytes[end..]) {
-            end += len;
-        }
-        if end == k {
-            k += 1;
-            continue;
-        }
-        let range = at[k]..at[end];
-        let fixed = utf8::decode(&bytes[k..end]);
-        let own = OwnLetters::of(&line[range.clone()], &fixed);
-        if reads_as_cjk_text(&fixed) || !own.glued_in_word(line, &range) {
-            return false;
-        }
-        k = end;
-    }
-    true
 }
 
 /// Rounds of [`without_stray_readings`]: a letter in a run set aside in one
@@ -2798,6 +2773,9 @@ mod tests {
         // `Ві` is `³` in windows-1251, glued to `н`; `Ві` alone is not.
         assert_eq!(suspects("Він сказав"), 0);
         assert_eq!(suspects("Ві сказав"), 1 << Via::Windows1251.index());
+        // Shift_JIS `關的` (`E9 97 93 49`) is `萓I`, a letter beside
+        // ideographs of other blocks.
+        assert_eq!(suspects("這是關的問題") & 1 << Via::ShiftJis.index(), 0);
         // Mojibake of Cyrillic read as windows-1251 reads as its letters.
         assert_ne!(suspects("РџСЂРёРІРµС‚") & 1 << Via::Windows1251.index(), 0);
         assert_ne!(suspects("cafÃ© crÃ¨me") & 1 << Via::Windows1252.index(), 0);

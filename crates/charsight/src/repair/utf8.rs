@@ -95,7 +95,7 @@ impl Units {
 /// The length of the valid UTF-8 sequence `bytes` starts with, if any; a
 /// surrogate pair written as two three-byte sequences ([`surrogate_pair`])
 /// counts as one of six bytes.
-pub(crate) fn sequence_len(bytes: &[u8]) -> Option<usize> {
+fn sequence_len(bytes: &[u8]) -> Option<usize> {
     let len = match *bytes.first()? {
         0..=0x7F => return Some(1),
         0xC2..=0xDF => 2,
