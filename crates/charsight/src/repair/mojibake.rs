@@ -619,7 +619,20 @@ fn suspects(line: &str) -> u16 {
         // may complete is seen at the next character.
         let letter_after_two = two_more && first.cont & WINDOWS_1252 != 0 && c.is_alphabetic();
         let continues = first.cont & WINDOWS_1252 != 0 && !letter_after_two;
-        if is_c1_control(c) || (lead && (score::is_undecodable(c) || continues)) {
+        // A byte dropped between the lead and it: only where the
+        // continuation bytes from it on are one fewer than the lead needs
+        // ([`dropped_at`]; as many, and the chains find the run: `ôž` of
+        // `môže` is neither).
+        let dropped = lead && continues && {
+            let rest = line[i + c.len_utf8()..].chars();
+            let mut after = rest.map(|c| CharClass::look_up(c).bytes[0].cont & WINDOWS_1252 != 0);
+            match (one_more, two_more) {
+                (true, _) => false,
+                (_, true) => after.next() != Some(true),
+                _ => after.next() == Some(true) && after.next() != Some(true),
+            }
+        };
+        if is_c1_control(c) || (lead && score::is_undecodable(c)) || dropped {
             found |= WINDOWS_1252;
         }
         // Where a chain ended at its boundary, the character is in that run.
@@ -2773,6 +2786,11 @@ mod tests {
         // `Ві` is `³` in windows-1251, glued to `н`; `Ві` alone is not.
         assert_eq!(suspects("Він сказав"), 0);
         assert_eq!(suspects("Ві сказав"), 1 << Via::Windows1251.index());
+        // `ô` (`F4`) needs three more bytes: `ž` and a dropped byte are
+        // two. `í“` (`ED 93`) may have lost one between them.
+        assert_eq!(suspects("môže byť"), 0);
+        assert_eq!(suspects("slovo „ahoj“ a"), 0);
+        assert_eq!(suspects("nastavení“ na"), 1 << Via::Windows1252.index());
         // Shift_JIS `關的` (`E9 97 93 49`) is `萓I`, a letter beside
         // ideographs of other blocks.
         assert_eq!(suspects("這是關的問題") & 1 << Via::ShiftJis.index(), 0);
