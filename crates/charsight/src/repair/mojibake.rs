@@ -470,8 +470,10 @@ fn worth_reading(line: &str) -> bool {
         }
         let c = line[i..].chars().next().unwrap_or_default();
         let glance = Glance::look_up(c);
-        let runs = open & glance.continues | glance.alone;
-        if runs & WINDOWS_1252 != 0 {
+        // A character that is a run alone (two bytes of a double-byte
+        // encoding) ends one there and then.
+        let runs = open & glance.continues;
+        if runs & WINDOWS_1252 | glance.alone != 0 {
             return true;
         }
         if runs != 0 && i >= read_whole {
