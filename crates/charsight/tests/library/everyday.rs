@@ -91,6 +91,24 @@ fn r17_a_french_pangram_is_windows_1252_not_windows_1256() {
 }
 
 #[test]
+fn a_german_and_italian_page_is_windows_1252_not_windows_1258() {
+    // windows-1258 reads Italian `ò ì` as combining marks (U+0323, U+0301):
+    // under the German model, the best for the whole page, they cost less
+    // than the letters did while marks were priced as symbols.
+    let italian = "Il nostro gruppo sviluppa strumenti affidabili per le piccole imprese da \
+                   quando è nato il web. Crediamo che un buon programma debba essere semplice \
+                   da usare, onesto su ciò che fa e venduto a un prezzo giusto: più di così non \
+                   si può. Ogni ordine parte entro due giorni lavorativi, e lunedì e martedì \
+                   rispondiamo anche al telefono. Perciò, se un prodotto non vi piace, potete \
+                   restituirlo: ci sarà un rimborso completo.";
+    let german = GERMAN.replace("SYM 2024", "");
+    let text = format!("{german}\n{german}\n{italian}\n");
+    let (bytes, _) = Charset::Windows1252.encode(&text);
+    let found = Engine::new().detect(&bytes);
+    assert!(decodes_alike(&bytes, Charset::Windows1252, found.charset), "{}", found.charset);
+}
+
+#[test]
 fn r17_estonian_in_iso_8859_15_is_not_gbk() {
     let text = "Põdur Zagrebi tšellomängija-följetonist Ciqo külmetas kehvas garaažis. Šveitsi \
                 žürii otsustas, et äärmiselt ühtlane öösel.";

@@ -301,6 +301,16 @@ impl Model {
         }
     }
 
+    /// The class of a character a single-byte encoding writes: as
+    /// [`Model::class`], but a combining mark outside the alphabet is
+    /// another letter (see [`Emissions::mark_as_letter`]).
+    pub fn byte_class(&self, c: char) -> u8 {
+        match self.class(c) {
+            SYMBOL if charsight::unstable::is_mark(c) => OTHER_LETTER,
+            class => class,
+        }
+    }
+
     /// The model of `id` from its bigram counts `tsv`, its case counts, and
     /// the words of web text in its language that have symbols, with their
     /// rates per billion characters (`web`, see `web.rs`).
@@ -531,6 +541,14 @@ pub struct Emissions {
     /// Per symbol (in [`emit_symbols`]' order), per model; 0 where the
     /// symbol is in the model's alphabet.
     pub of: BTreeMap<char, Vec<u8>>,
+    /// Per combining mark, per model: what it costs a single-byte reading
+    /// as a letter (0 where it is in the model's alphabet). The models
+    /// price a mark outside their alphabet as a symbol, as text scoring
+    /// wants (a strikethrough written with U+0336 is text); but a byte
+    /// that one encoding reads as a mark and another as a letter
+    /// (windows-1258's U+0323 is windows-1252's `ò`) stands for a letter,
+    /// and a mark the language never writes is as rare as one.
+    pub mark_as_letter: BTreeMap<char, Vec<u8>>,
     pub unseen_letter: Vec<u8>,
     pub unseen_symbol: Vec<u8>,
     pub far_letter: u8,
@@ -607,6 +625,7 @@ pub fn emissions(models: &[Model], symbols: &BTreeSet<char>, cldr: &Cldr) -> Emi
         }
     };
     let mut of: BTreeMap<char, Vec<u8>> = BTreeMap::new();
+    let mut mark_as_letter: BTreeMap<char, Vec<u8>> = BTreeMap::new();
     let (mut unseen_letter, mut unseen_symbol) = (Vec::new(), Vec::new());
     for m in models {
         // The model's own characters outside its alphabet, by category.
@@ -648,12 +667,17 @@ pub fn emissions(models: &[Model], symbols: &BTreeSet<char>, cldr: &Cldr) -> Emi
                 _ => 0,
             };
             of.entry(c).or_default().push(emission);
+            if charsight::unstable::is_mark(c) {
+                let as_letter = if outside(&c) { steps(share(OTHER_LETTER, Some(c))) } else { 0 };
+                mark_as_letter.entry(c).or_default().push(as_letter);
+            }
         }
         unseen_letter.push(steps(share(OTHER_LETTER, None)));
         unseen_symbol.push(steps(share(SYMBOL, None)));
     }
     Emissions {
         of,
+        mark_as_letter,
         unseen_letter,
         unseen_symbol,
         far_letter: (FAR_LETTER_BITS * STEPS_PER_BIT).round() as u8,

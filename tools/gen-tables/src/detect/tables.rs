@@ -119,10 +119,16 @@ pub fn emit_single(
             if m.coverage(&repertoire) < PAIR_COVERAGE && !languages.contains(&m.language) {
                 continue;
             }
-            let classes: Vec<u8> = half.iter().map(|c| c.map_or(ILLEGAL, |c| m.class(c))).collect();
+            let classes: Vec<u8> =
+                half.iter().map(|c| c.map_or(ILLEGAL, |c| m.byte_class(c))).collect();
             let emission: Vec<u8> = half
                 .iter()
-                .map(|c| c.map_or(0, |c| emissions.of[&model::fold(c).0][index]))
+                .map(|c| {
+                    c.map_or(0, |c| {
+                        let c = model::fold(c).0;
+                        emissions.mark_as_letter.get(&c).unwrap_or(&emissions.of[&c])[index]
+                    })
+                })
                 .collect();
             write!(body, "({index}, {classes:?}, {emission:?}),")?;
         }
