@@ -596,8 +596,7 @@ fn suspects(line: &str) -> u16 {
             }
             (chains, lead, one_more, two_more) = (Chains::default(), false, false, false);
             (found, after_cjk) = (found | aligned.end(aligned.open, false, at), false);
-            let len = bytes[i..].iter().position(|b| !b.is_ascii()).unwrap_or(bytes.len() - i);
-            let ascii = &bytes[i..i + len];
+            let ascii = &bytes[i..i + ascii_run(&bytes[i..])];
             if let Some(first) = ascii.iter().position(u8::is_ascii_alphabetic) {
                 found |= aligned.resolve(Some((at + first, After::Ascii)));
                 let last = ascii.iter().rposition(u8::is_ascii_alphabetic).unwrap_or(first);
@@ -1431,25 +1430,12 @@ fn may_start_a_run(line: &str, group: &[Range<usize>]) -> bool {
     let (Some(first), Some(last)) = (group.first(), group.last()) else {
         return false;
     };
-    let mut chars = line[first.start..].chars().peekable();
-    let mut at = first.start;
-    while at < last.end {
-        let Some(c) = chars.next() else { break };
-        at += c.len_utf8();
-        let class = CharClass::look_up(c).bytes[0];
-        if class.lead.iter().all(|lead| lead & WINDOWS_1252 == 0) {
-            continue;
-        }
-        let goes_on = |&next: &char| {
-            matches!(next, ' ' | '?')
-                || score::is_undecodable(next)
-                || CharClass::look_up(next).bytes[0].cont & WINDOWS_1252 != 0
-        };
-        if chars.peek().is_some_and(goes_on) {
-            return true;
-        }
-    }
-    false
+    // The group's characters and the one after it.
+    let text = &line[first.start..boundary_after(line, last.end + 1)];
+    let opens = |c: char| Glance::look_up(c).open & WINDOWS_1252 != 0;
+    let goes_on =
+        |c: char| matches!(c, ' ' | '?') || Glance::look_up(c).continues & WINDOWS_1252 != 0;
+    text.chars().zip(text.chars().skip(1)).any(|(c, next)| opens(c) && goes_on(next))
 }
 
 /// The C1 controls of `line` outside `runs` that stand for a byte

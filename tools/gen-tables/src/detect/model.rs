@@ -183,7 +183,7 @@ pub fn typographic(line: &str) -> String {
 /// compatibility form of another (`ª`, `º`, `µ`), which text uses as a
 /// symbol (`1º`, `10 µm`).
 pub use charsight::unstable::is_letter;
-use charsight::unstable::{text_kind, TextKind};
+use charsight::unstable::{is_mark, text_kind, TextKind};
 
 /// The category of a lowercase character outside every alphabet. The
 /// detector's runtime fallback applies the same rule to characters missing
@@ -306,7 +306,7 @@ impl Model {
     /// another letter (see [`Emissions::mark_as_letter`]).
     pub fn byte_class(&self, c: char) -> u8 {
         match self.class(c) {
-            SYMBOL if charsight::unstable::is_mark(c) => OTHER_LETTER,
+            SYMBOL if is_mark(c) => OTHER_LETTER,
             class => class,
         }
     }
@@ -667,7 +667,7 @@ pub fn emissions(models: &[Model], symbols: &BTreeSet<char>, cldr: &Cldr) -> Emi
                 _ => 0,
             };
             of.entry(c).or_default().push(emission);
-            if charsight::unstable::is_mark(c) {
+            if is_mark(c) {
                 let as_letter = if outside(&c) { steps(share(OTHER_LETTER, Some(c))) } else { 0 };
                 mark_as_letter.entry(c).or_default().push(as_letter);
             }
