@@ -109,6 +109,17 @@ fn a_german_and_italian_page_is_windows_1252_not_windows_1258() {
 }
 
 #[test]
+fn french_with_slavic_names_in_iso_8859_15_keeps_its_s_and_z_caron() {
+    // ISO-8859-15's `š ž` are windows-1252's `¨ ¸`: spacing diacritics
+    // inside a word, which no text writes, not symbols at an even share.
+    let text = "Le pianiste de Košice et la chanteuse de Križevci ont donné un concert à Paris ; \
+                les billets étaient déjà épuisés depuis une semaine.";
+    let (bytes, _) = Charset::Iso8859_15.encode(text);
+    let found = Engine::new().detect(&bytes);
+    assert!(decodes_alike(&bytes, Charset::Iso8859_15, found.charset), "{}", found.charset);
+}
+
+#[test]
 fn r17_estonian_in_iso_8859_15_is_not_gbk() {
     let text = "Põdur Zagrebi tšellomängija-följetonist Ciqo külmetas kehvas garaažis. Šveitsi \
                 žürii otsustas, et äärmiselt ühtlane öösel.";

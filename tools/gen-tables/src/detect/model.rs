@@ -576,6 +576,13 @@ const POOL_WEIGHT: f64 = 16.0;
 /// symbol the encodings write: the training text (documentation, UI) has
 /// far fewer €, °, ², ½ than the documents detection meets.
 const EVEN_SYMBOLS: f64 = 0.5;
+/// Spacing diacritics, which a typewriter struck over a letter and text
+/// almost never writes alone, get no even share: where one stands between
+/// letters a single-byte encoding is read wrong (ISO-8859-15's `š` is
+/// windows-1252's `¨`, ISO-8859-2's `ž` its `¸`). (`´`, typed for an
+/// apostrophe, keeps its share.)
+const SPACING_DIACRITICS: [char; 9] =
+    ['¨', '¯', '¸', '\u{2D8}', '\u{2D9}', '\u{2DA}', '\u{2DB}', '\u{2DC}', '\u{2DD}'];
 /// A currency sign of the language's countries (`currency.tsv`) has at
 /// least this share of the symbols outside its alphabet: prices are common
 /// in documents, rare in the training text.
@@ -615,11 +622,14 @@ pub fn emissions(models: &[Model], symbols: &BTreeSet<char>, cldr: &Cldr) -> Emi
         entry.1 += 1.0;
     }
     // The pooled share of `c` (with count `n`) in its category.
-    let pool = |cat: u8, n: f64| {
+    let pool = |cat: u8, c: Option<char>, n: f64| {
         let (total, kinds) = totals.get(&cat).copied().unwrap_or((0.0, 0.0));
         let counted = (n + 0.5) / (total + 0.5 * (kinds + 1.0));
-        if cat == SYMBOL {
+        let even = c.is_none_or(|c| !SPACING_DIACRITICS.contains(&c));
+        if cat == SYMBOL && even {
             (1.0 - EVEN_SYMBOLS) * counted + EVEN_SYMBOLS / (kinds + 1.0)
+        } else if cat == SYMBOL {
+            (1.0 - EVEN_SYMBOLS) * counted
         } else {
             counted
         }
@@ -643,7 +653,7 @@ pub fn emissions(models: &[Model], symbols: &BTreeSet<char>, cldr: &Cldr) -> Emi
         let script = m.script();
         let share = |cat: u8, c: Option<char>| {
             let n = c.filter(outside).and_then(|c| m.char_counts.get(&c)).copied().unwrap_or(0.0);
-            let pooled = pool(cat, c.and_then(|c| pooled.get(&c)).copied().unwrap_or(0.0));
+            let pooled = pool(cat, c, c.and_then(|c| pooled.get(&c)).copied().unwrap_or(0.0));
             let mine = own.get(&cat).copied().unwrap_or(0.0);
             let share = (n + POOL_WEIGHT * pooled) / (mine + POOL_WEIGHT);
             match c {
