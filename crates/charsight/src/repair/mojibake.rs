@@ -1825,7 +1825,7 @@ fn stray_whatever_around(
         return Some(false);
     }
     let own = OwnLetters::of(&line[range.clone()], fixed);
-    if own.glued_in_word(line, range) {
+    if own.glued_in_word(line, range) || closes_a_word(line, range, fixed) {
         return Some(true);
     }
     let alien = |g: char| !fixed.chars().any(|c| is_letter(c) && alphabet(c) == alphabet(g));
@@ -1833,6 +1833,32 @@ fn stray_whatever_around(
     let wordlike = fixed.chars().any(|c| is_letter(c) || is_mark(c));
     let mut aliens = glued(line, range).filter(|&g| wordlike && alien(g));
     aliens.any(|g| is_cjk(g) || !own.cjk && !vouched(fixed)).then_some(true)
+}
+
+/// Whether run `range` of `line`, read as `fixed`, is a Latin word's last
+/// letter and the punctuation that closes it (`ë…”` of `Brontë…” is`: one
+/// Hangul syllable, `녔`, glued to `Bront`): a letter right after a Latin
+/// letter, then only closing punctuation (`… ” “ ’ ‘ »`), then no letter, read
+/// as one letter or mark of another script. Mojibake of such a character
+/// rarely has closing punctuation for both its last bytes.
+fn closes_a_word(line: &str, range: &Range<usize>, fixed: &str) -> bool {
+    const CLOSING: [char; 6] = ['…', '”', '“', '’', '‘', '»'];
+    let latin = |c: char| is_letter(c) && alphabet(c) == 0;
+    let mut own = line[range.clone()].chars();
+    let (Some(first), rest) = (own.next(), own) else { return false };
+    let mut read = fixed.chars();
+    let one = match (read.next(), read.next()) {
+        (Some(c), None) => (is_letter(c) || is_mark(c)) && alphabet(c) != 0,
+        _ => false,
+    };
+    let glued = line[..range.start].chars().next_back().is_some_and(latin);
+    let after = line[range.end..].chars().next().is_none_or(|c| !is_letter(c));
+    let mut rest = rest.peekable();
+    one && glued
+        && after
+        && latin(first)
+        && rest.peek().is_some()
+        && rest.all(|c| CLOSING.contains(&c))
 }
 
 /// The letters outside ASCII right before and after `range` of `line`.
@@ -2772,6 +2798,25 @@ mod tests {
         // CJK (`你` is `E4 BD A0`).
         let garbled = garble("Linux你 是", Via::Windows1252, 1).replace('\u{A0}', " ");
         assert_eq!(runs(&garbled, LostSpaces::Kept), ["你", "是"]);
+    }
+
+    #[test]
+    fn a_word_closed_by_punctuation_is_not_one_letter_of_another_script() {
+        // `ë…”` is `EB 85 94` in windows-1252, the Hangul syllable `녔`.
+        for line in ["Brontë…” is great", "Charlotte Brontë…” 5×£35", "a naïve “Zoë” here"]
+        {
+            assert_eq!(repair(line), line);
+        }
+        // A letter that is not right after a Latin letter, or punctuation
+        // that does not close a word, is weighed as before.
+        let closes = |line: &str, fixed: &str| {
+            let start = line.find('ë').unwrap_or_default();
+            closes_a_word(line, &(start..line.find('”').unwrap_or_default() + 3), fixed)
+        };
+        assert!(closes("Bontë…” s", "녔"));
+        assert!(!closes("x ë…” y", "녔"));
+        assert!(!closes("Bontë…”s", "녔"));
+        assert!(!closes("Bontë…” s", "é"));
     }
 
     /// Characters that make or end UTF-8 in the encodings' bytes: letters
