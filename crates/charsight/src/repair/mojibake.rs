@@ -1444,22 +1444,13 @@ fn windows_1252_runs(line: &str, groups: &[Vec<Range<usize>>], lost: LostSpaces)
 /// space. Mojibake of text outside Latin has the rest of that text beside
 /// it (`Linuxä½  æ˜¯` is `Linux你 是`).
 fn spaced_chance(line: &str, groups: &[Group]) -> Vec<Range<usize>> {
-    let single = |fixed: &str| {
-        let mut beyond = fixed.chars().filter(|c| !c.is_ascii());
-        match (beyond.next(), beyond.next()) {
-            (Some(c), None) if (is_letter(c) || is_mark(c)) && alphabet(c) != 0 => Some(c),
-            _ => None,
-        }
-    };
-    let after_latin = |r: &Range<usize>| {
-        line[..r.start].chars().next_back().is_some_and(|c| is_letter(c) && alphabet(c) == 0)
-    };
     let mut shaped = Vec::new();
     let mut others = Vec::new();
     for group in groups {
         for (r, fixed) in &group.runs {
-            match single(fixed) {
-                Some(c) if after_latin(r) && group.holds_space(r) => shaped.push((r.clone(), c)),
+            let glued = after_latin_letter(line, r.start) && group.holds_space(r);
+            match one_letter_of_another_script(fixed) {
+                Some(c) if glued => shaped.push((r.clone(), c)),
                 _ => others.push(fixed.as_str()),
             }
         }
@@ -1843,22 +1834,37 @@ fn stray_whatever_around(
 /// rarely has closing punctuation for both its last bytes.
 fn closes_a_word(line: &str, range: &Range<usize>, fixed: &str) -> bool {
     const CLOSING: [char; 6] = ['…', '”', '“', '’', '‘', '»'];
-    let latin = |c: char| is_letter(c) && alphabet(c) == 0;
     let mut own = line[range.clone()].chars();
     let (Some(first), rest) = (own.next(), own) else { return false };
-    let mut read = fixed.chars();
-    let one = match (read.next(), read.next()) {
-        (Some(c), None) => (is_letter(c) || is_mark(c)) && alphabet(c) != 0,
-        _ => false,
-    };
-    let glued = line[..range.start].chars().next_back().is_some_and(latin);
     let after = line[range.end..].chars().next().is_none_or(|c| !is_letter(c));
     let mut rest = rest.peekable();
-    one && glued
+    one_letter_of_another_script(fixed).is_some()
+        && after_latin_letter(line, range.start)
         && after
-        && latin(first)
+        && is_latin_letter(first)
         && rest.peek().is_some()
         && rest.all(|c| CLOSING.contains(&c))
+}
+
+/// A Latin letter (ASCII or not).
+fn is_latin_letter(c: char) -> bool {
+    is_letter(c) && alphabet(c) == 0
+}
+
+/// Whether the character before `at` in `line` is a Latin letter: a run
+/// there is glued to a Latin word.
+fn after_latin_letter(line: &str, at: usize) -> bool {
+    line[..at].chars().next_back().is_some_and(is_latin_letter)
+}
+
+/// The one character beyond ASCII of a run's reading `fixed`, where it is
+/// a letter or a mark outside Latin.
+fn one_letter_of_another_script(fixed: &str) -> Option<char> {
+    let mut beyond = fixed.chars().filter(|c| !c.is_ascii());
+    match (beyond.next(), beyond.next()) {
+        (Some(c), None) if (is_letter(c) || is_mark(c)) && alphabet(c) != 0 => Some(c),
+        _ => None,
+    }
 }
 
 /// The letters outside ASCII right before and after `range` of `line`.
