@@ -1437,7 +1437,7 @@ fn windows_1252_runs(line: &str, groups: &[Vec<Range<usize>>], lost: LostSpaces)
 /// follows a Latin letter (ASCII or not) right before it, and reads as one
 /// character, a letter or a mark outside Latin, that no run of another
 /// shape vouches for (reads as CJK where it is CJK, or as a word of its
-/// alphabet). Clean Czech has such runs in one line in twenty (`též ` is
+/// alphabet). Clean Czech has such runs in one line in thirty (`též ` is
 /// `鞠` with its `E9 9E` and the space as `A0`, `virtuální” ` is
 /// `virtuáln픠`, `ŘÍZENÍ ` ends in U+0360): a word of one script that goes
 /// on in a letter of another, and only by a space that lost a no-break
