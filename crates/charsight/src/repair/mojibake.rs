@@ -406,6 +406,13 @@ struct Glance {
     alone: u16,
     /// In windows-1252, it is a lead byte that needs one byte more.
     one_more: bool,
+    /// A letter, and a CJK letter.
+    letter: bool,
+    cjk_letter: bool,
+    /// The encodings in which it is a run alone that reads as a letter or
+    /// a mark, and as a Latin letter beyond ASCII.
+    reads_as_letter: u16,
+    reads_as_latin: u16,
 }
 
 impl Glance {
@@ -421,7 +428,39 @@ impl Glance {
             continues: first.cont | lost,
             alone: class.alone | c1,
             one_more: first.lead[0] & WINDOWS_1252 != 0,
+            letter: class.letter,
+            cjk_letter: class.cjk_letter,
+            reads_as_letter: class.reads_as_letter,
+            reads_as_latin: class.reads_as_latin,
         }
+    }
+
+    /// Whether the runs this character alone makes ([`Glance::alone`]) are
+    /// all chance as [`AlignedRuns`] judges them, the line being `before`
+    /// it and `rest` after it, and `prev` the character before it (`None`:
+    /// ASCII, or none); the runs open before it being the chance runs that
+    /// `prev` alone makes (a glance that found any other has stopped). So
+    /// are most of Chinese text's: `使用` in GBK is `ʹ` before `用`, `时，`
+    /// `ʱ` before a comma.
+    fn alone_by_chance(self, prev: Option<Glance>, before: &str, rest: &str) -> bool {
+        if self.alone & WINDOWS_1252 != 0 {
+            return false;
+        }
+        let started = self.alone & !prev.map_or(0, |p| p.alone);
+        if started == 0 {
+            return true;
+        }
+        let (after_cjk, left) = match prev {
+            Some(p) if p.cjk_letter => (true, Left { cjk: !p.alone, ascii: false, none: false }),
+            _ => (false, Left::before(before)),
+        };
+        let runs = Followed {
+            after_cjk,
+            left,
+            letter: self.reads_as_letter & started,
+            latin: self.reads_as_latin & started,
+        };
+        runs.by_chance(started, rest)
     }
 
     /// [`Glance::of`] by table look-up ([`by_block`]).
@@ -430,6 +469,137 @@ impl Glance {
         by_block(&TABLE, c, Glance::of)
     }
 }
+
+/// The nearest letter before a character within [`score::CONTEXT`]
+/// characters, as [`AlignedRuns`] sees it ([`Nearest`]).
+#[derive(Clone, Copy, Debug)]
+struct Left {
+    /// The encodings in which it is a CJK letter in no run.
+    cjk: u16,
+    /// It is ASCII, or there is none.
+    ascii: bool,
+    none: bool,
+}
+
+impl Left {
+    /// The nearest letter at the end of `before`.
+    fn before(before: &str) -> Left {
+        for b in before.chars().rev().take(score::CONTEXT) {
+            if b.is_ascii_alphabetic() {
+                return Left { cjk: 0, ascii: true, none: false };
+            }
+            let glance = Glance::look_up(b);
+            if glance.letter {
+                let cjk = if glance.cjk_letter { !glance.alone } else { 0 };
+                return Left { cjk, ascii: false, none: false };
+            }
+        }
+        Left { cjk: 0, ascii: false, none: true }
+    }
+
+    /// The encodings of runs that it leaves waiting for the nearest letter
+    /// after them, rather than keeps (`latin`: those that read as a Latin
+    /// letter beyond ASCII).
+    fn waits(self, latin: u16) -> u16 {
+        let ascii = if self.ascii { !latin } else { 0 };
+        self.cjk | ascii | if self.none { !0 } else { 0 }
+    }
+}
+
+/// Runs that characters alone start at one character, followed through
+/// the text after it as [`AlignedRuns`] follows them.
+#[derive(Clone, Copy, Debug)]
+struct Followed {
+    /// They start right after a CJK letter.
+    after_cjk: bool,
+    left: Left,
+    /// The encodings in which they read as a letter or a mark somewhere,
+    /// and as a Latin letter beyond ASCII.
+    letter: u16,
+    latin: u16,
+}
+
+impl Followed {
+    /// Whether the runs of the encodings `started`, going on where `rest`
+    /// starts, are all chance: as [`AlignedRuns`] settles them, reading at
+    /// most [`LOOK_AHEAD`] characters of `rest`. It may say no where they
+    /// would say chance, never the other way.
+    fn by_chance(mut self, started: u16, rest: &str) -> bool {
+        let (mut open, mut pending) = (started, 0);
+        // Where (in characters of `rest`) the first and the last of the
+        // pending runs ended.
+        let (mut first_end, mut last_end) = (usize::MAX, 0);
+        for (k, d) in rest.chars().take(LOOK_AHEAD).enumerate() {
+            if self.after_cjk {
+                // Read as a letter right after a CJK letter: chance,
+                // however it goes on.
+                open &= !self.letter;
+            }
+            if open | pending == 0 {
+                return true;
+            }
+            let glance = if d.is_ascii() { Glance::default() } else { Glance::look_up(d) };
+            let ended = open & !glance.alone;
+            if ended != 0 {
+                let waiting = ended & !self.chance_at_end(ended, glance.cjk_letter);
+                if waiting & !self.left.waits(self.latin) != 0 {
+                    return false;
+                }
+                if waiting != 0 {
+                    (first_end, last_end) = (first_end.min(k), k);
+                }
+                pending |= waiting;
+                open &= !ended;
+            }
+            let letter = if d.is_ascii() { d.is_ascii_alphabetic() } else { glance.letter };
+            if letter && pending != 0 {
+                // The nearest letter after them, near (within
+                // `score::CONTEXT` characters) every one or none.
+                let chance = if k - first_end < score::CONTEXT {
+                    if d.is_ascii() {
+                        self.left.cjk & !self.latin
+                    } else if glance.cjk_letter {
+                        !glance.alone
+                    } else {
+                        0
+                    }
+                } else if k - last_end >= score::CONTEXT {
+                    self.left.cjk
+                } else {
+                    return false;
+                };
+                if pending & !chance != 0 {
+                    return false;
+                }
+                (pending, first_end) = (0, usize::MAX);
+            }
+            // A run of theirs starting takes the letter after them as near.
+            if glance.alone & pending != 0 {
+                return false;
+            }
+            open &= glance.alone;
+            self.letter |= open & glance.reads_as_letter;
+            self.latin |= open & glance.reads_as_latin;
+        }
+        if rest.chars().nth(LOOK_AHEAD).is_some() {
+            return false;
+        }
+        // The line ends them, and there is no letter after them.
+        let waiting = open & !self.chance_at_end(open, false);
+        waiting & !self.left.waits(self.latin) == 0 && (pending | waiting) & !self.left.cjk == 0
+    }
+
+    /// Those of the runs `ended` that are chance as they end, at a CJK
+    /// letter or not ([`AlignedRuns::end`]).
+    fn chance_at_end(self, ended: u16, cjk_next: bool) -> u16 {
+        let next = if cjk_next { ended } else { 0 };
+        let after_cjk = if self.after_cjk { ended } else { 0 };
+        (self.letter & (after_cjk | next)) | (after_cjk & next)
+    }
+}
+
+/// How far [`Followed::by_chance`] reads.
+const LOOK_AHEAD: usize = 2 * score::CONTEXT;
 
 /// Whether [`suspects`] may find an encoding in `line`: every run it finds
 /// is a character alone or one that opens a run followed by one that
@@ -450,6 +620,8 @@ fn worth_reading(line: &str) -> bool {
     // Where the stretch of non-ASCII text being read started, and up to
     // where one was read whole and held no run.
     let (mut stretch, mut read_whole) = (i, 0);
+    // The last character, unless it was ASCII.
+    let mut prev = None;
     while i < bytes.len() {
         if bytes[i].is_ascii() {
             if open & WINDOWS_1252 != 0 {
@@ -463,7 +635,7 @@ fn worth_reading(line: &str) -> bool {
                     _ => {}
                 }
             }
-            open = 0;
+            (open, prev) = (0, None);
             i += ascii_run(&bytes[i..]);
             stretch = i;
             continue;
@@ -471,9 +643,12 @@ fn worth_reading(line: &str) -> bool {
         let c = line[i..].chars().next().unwrap_or_default();
         let glance = Glance::look_up(c);
         // A character that is a run alone (two bytes of a double-byte
-        // encoding) ends one there and then.
+        // encoding) ends one there and then, unless it is chance.
         let runs = open & glance.continues;
-        if runs & WINDOWS_1252 | glance.alone != 0 {
+        if runs & WINDOWS_1252 != 0
+            || glance.alone != 0
+                && !glance.alone_by_chance(prev, &line[..i], &line[i + c.len_utf8()..])
+        {
             return true;
         }
         if runs != 0 && i >= read_whole {
@@ -483,7 +658,7 @@ fn worth_reading(line: &str) -> bool {
             }
             read_whole = end;
         }
-        (open, one_more) = (glance.open, glance.one_more);
+        (open, one_more, prev) = (glance.open, glance.one_more, Some(glance));
         i += c.len_utf8();
     }
     false
@@ -510,10 +685,13 @@ fn ascii_run_start(bytes: &[u8]) -> usize {
 }
 
 /// Whether a run of [`Chains`] ends in `stretch`, non-ASCII text, in any
-/// encoding.
+/// encoding, other than a character alone (which [`worth_reading`] judges).
 fn ends_a_run(stretch: &str) -> bool {
     let (mut chains, mut spare) = (Chains::default(), CharClass::default());
-    stretch.chars().any(|c| chains.read(CharClass::look_up_in(c, &mut spare)) != 0)
+    stretch.chars().any(|c| {
+        let class = CharClass::look_up_in(c, &mut spare);
+        chains.read(class) & !class.alone != 0
+    })
 }
 
 /// UTF-8 being read in every encoding's bytes of a line at once, from
@@ -2726,6 +2904,24 @@ mod tests {
     }
 
     #[test]
+    fn a_glance_settles_the_chance_runs_of_chinese_text() {
+        // Each has characters that are a UTF-8 sequence alone in GBK:
+        // `使` (`ʹ`) before `用`; `时` (`ʱ`, no letter) before a comma, the
+        // nearest letter after it `请`; `系统` (`ϵͳ`) after `到`; `图片`
+        // after digits and before `来`.
+        for line in ["使用说明", "在压缩时，请稍候", "已经达到系统上限", "451 图片来源"]
+        {
+            assert!(!worth_reading(line), "{line}");
+            assert_eq!(suspects(line), 0, "{line}");
+        }
+        // Where a run of theirs comes first (`没` after `系,`), or the
+        // letter before is one (`示` before `,透`), they are read.
+        for line in ["靠关系,没出息", "表示,透过十二"] {
+            assert!(worth_reading(line), "{line}");
+        }
+    }
+
+    #[test]
     fn groups_without_a_lead_byte_that_goes_on_are_not_read() {
         let starts = |line: &str| groups(line).iter().any(|g| may_start_a_run(line, g));
         assert!(!starts("Příliš žluťoučký kůň"));
@@ -2864,7 +3060,7 @@ mod tests {
 
     /// Pieces of Chinese text whose GBK bytes are UTF-8 by chance, alone or
     /// with the next character, with punctuation, spaces and other letters.
-    const CJK_PIECES: &str = "时目录路使一证要支的马打开，。（） a1ЯéÃ©";
+    const CJK_PIECES: &str = "时目录路使一证要支的马打开，。（） a1ЯéÃ©图片学校系统透过没、!";
 
     proptest::proptest! {
         #[test]
