@@ -652,8 +652,13 @@ fn worth_reading(line: &str) -> bool {
             return true;
         }
         if runs != 0 && i >= read_whole {
+            // The stretch's runs, as the reading weighs them: windows-1252's
+            // always, the others' unless each is chance whatever is around.
             let end = i + ascii_run_start(&bytes[i..]);
-            if ends_a_run(&line[stretch..end]) {
+            let ending = runs_ending(&line[stretch..end]);
+            if ending & WINDOWS_1252 != 0
+                || ending & !chance_runs_only(line, stretch..end, ending) != 0
+            {
                 return true;
             }
             read_whole = end;
@@ -684,14 +689,17 @@ fn ascii_run_start(bytes: &[u8]) -> usize {
     bytes.iter().position(u8::is_ascii).unwrap_or(bytes.len())
 }
 
-/// Whether a run of [`Chains`] ends in `stretch`, non-ASCII text, in any
-/// encoding, other than a character alone (which [`worth_reading`] judges).
-fn ends_a_run(stretch: &str) -> bool {
+/// The encodings in which a run of [`Chains`] ends in `stretch`,
+/// non-ASCII text, other than a character alone (which [`worth_reading`]
+/// judges).
+fn runs_ending(stretch: &str) -> u16 {
     let (mut chains, mut spare) = (Chains::default(), CharClass::default());
-    stretch.chars().any(|c| {
+    let mut ending = 0;
+    for c in stretch.chars() {
         let class = CharClass::look_up_in(c, &mut spare);
-        chains.read(class) & !class.alone != 0
-    })
+        ending |= chains.read(class) & !class.alone;
+    }
+    ending
 }
 
 /// UTF-8 being read in every encoding's bytes of a line at once, from
@@ -2894,9 +2902,12 @@ mod tests {
         assert!(!worth_reading("Příliš žluťoučký kůň úpěl ďábelské ódy"));
         assert!(!worth_reading("Tiếng Việt có dấu"));
         // `ві` is `E2 B3` in windows-1251, a run that `р` (`F0`) does not
-        // go on; `Ві` is `C2 B3`, one that ends.
+        // go on; `Ві` is `C2 B3`, one that ends, but glued inside a word of
+        // its alphabet and read as none of it (`³`): chance whatever is
+        // around, as the reading would find. Mojibake of Cyrillic is read.
         assert!(!worth_reading("вірить історії"));
-        assert!(worth_reading("Віра"));
+        assert!(!worth_reading("Віра"));
+        assert!(worth_reading("РџСЂРёРІРµС‚"));
         // A slot after a lead byte, a C1 control, a run of two letters.
         for line in ["Fuß und", "x\u{85}y", "её", "cafÃ©"] {
             assert!(worth_reading(line), "{line}");
