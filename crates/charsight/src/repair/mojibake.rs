@@ -506,8 +506,9 @@ impl Left {
     }
 }
 
-/// Runs that characters alone start at one character, followed through
-/// the text after it as [`AlignedRuns`] follows them.
+/// The runs that a character alone starts (one in each encoding where it
+/// is a UTF-8 sequence by itself), followed through the text after it as
+/// [`AlignedRuns`] follows them.
 #[derive(Clone, Copy, Debug)]
 struct Followed {
     /// They start right after a CJK letter.
