@@ -2926,8 +2926,8 @@ mod tests {
             assert!(!worth_reading(line), "{line}");
             assert_eq!(suspects(line), 0, "{line}");
         }
-        // Where a run of theirs comes first (`没` after `系,`), or the
-        // letter before is one (`示` before `,透`), they are read.
+        // Where the nearest letter after is in a run of its own (`没` after
+        // `系,`), or the one before is (`示` before `,透`), they are read.
         for line in ["靠关系,没出息", "表示,透过十二"] {
             assert!(worth_reading(line), "{line}");
         }
