@@ -451,7 +451,7 @@ impl Glance {
             return true;
         }
         let (after_cjk, left) = match prev {
-            Some(p) if p.cjk_letter => (true, Left { cjk: !p.alone, ascii: false, none: false }),
+            Some(p) if p.cjk_letter => (true, Left { cjk: !p.alone, ..Left::default() }),
             _ => (false, Left::before(before)),
         };
         let runs = Followed {
@@ -471,14 +471,14 @@ impl Glance {
 }
 
 /// The nearest letter before a character within [`score::CONTEXT`]
-/// characters, as [`AlignedRuns`] sees it ([`Nearest`]).
-#[derive(Clone, Copy, Debug)]
+/// characters, as [`AlignedRuns`] sees it ([`Nearest`]), as masks over
+/// [`Via::ALL`]: the encodings in which it is a CJK letter in no run; all
+/// or none for an ASCII letter, and for no letter.
+#[derive(Clone, Copy, Debug, Default)]
 struct Left {
-    /// The encodings in which it is a CJK letter in no run.
     cjk: u16,
-    /// It is ASCII, or there is none.
-    ascii: bool,
-    none: bool,
+    ascii: u16,
+    none: u16,
 }
 
 impl Left {
@@ -486,23 +486,20 @@ impl Left {
     fn before(before: &str) -> Left {
         for b in before.chars().rev().take(score::CONTEXT) {
             if b.is_ascii_alphabetic() {
-                return Left { cjk: 0, ascii: true, none: false };
+                return Left { ascii: !0, ..Left::default() };
             }
             let glance = Glance::look_up(b);
             if glance.letter {
                 let cjk = if glance.cjk_letter { !glance.alone } else { 0 };
-                return Left { cjk, ascii: false, none: false };
+                return Left { cjk, ..Left::default() };
             }
         }
-        Left { cjk: 0, ascii: false, none: true }
+        Left { none: !0, ..Left::default() }
     }
 
-    /// The encodings of runs that it leaves waiting for the nearest letter
-    /// after them, rather than keeps (`latin`: those that read as a Latin
-    /// letter beyond ASCII).
-    fn waits(self, latin: u16) -> u16 {
-        let ascii = if self.ascii { !latin } else { 0 };
-        self.cjk | ascii | if self.none { !0 } else { 0 }
+    /// [`left_waiting`] for runs that read as a Latin letter in `latin`.
+    fn waiting(self, latin: u16) -> u16 {
+        left_waiting(self.cjk, self.ascii, self.none, latin)
     }
 }
 
@@ -543,7 +540,7 @@ impl Followed {
             let ended = open & !glance.alone;
             if ended != 0 {
                 let waiting = ended & !self.chance_at_end(ended, glance.cjk_letter);
-                if waiting & !self.left.waits(self.latin) != 0 {
+                if waiting & !self.left.waiting(self.latin) != 0 {
                     return false;
                 }
                 if waiting != 0 {
@@ -556,19 +553,21 @@ impl Followed {
             if letter && pending != 0 {
                 // The nearest letter after them, near (within
                 // `score::CONTEXT` characters) every one or none.
-                let chance = if k - first_end < score::CONTEXT {
-                    if d.is_ascii() {
-                        self.left.cjk & !self.latin
-                    } else if glance.cjk_letter {
-                        !glance.alone
-                    } else {
-                        0
-                    }
+                let after = if d.is_ascii() {
+                    After::Ascii
+                } else if glance.cjk_letter {
+                    After::Cjk(!glance.alone)
+                } else {
+                    After::Other
+                };
+                let near = if k - first_end < score::CONTEXT {
+                    Some(after)
                 } else if k - last_end >= score::CONTEXT {
-                    self.left.cjk
+                    None
                 } else {
                     return false;
                 };
+                let chance = settled_by(near, self.left.cjk, self.latin);
                 if pending & !chance != 0 {
                     return false;
                 }
@@ -587,15 +586,14 @@ impl Followed {
         }
         // The line ends them, and there is no letter after them.
         let waiting = open & !self.chance_at_end(open, false);
-        waiting & !self.left.waits(self.latin) == 0 && (pending | waiting) & !self.left.cjk == 0
+        waiting & !self.left.waiting(self.latin) == 0
+            && (pending | waiting) & !settled_by(None, self.left.cjk, self.latin) == 0
     }
 
-    /// Those of the runs `ended` that are chance as they end, at a CJK
-    /// letter or not ([`AlignedRuns::end`]).
+    /// [`chance_at_end`] for these runs.
     fn chance_at_end(self, ended: u16, cjk_next: bool) -> u16 {
-        let next = if cjk_next { ended } else { 0 };
-        let after_cjk = if self.after_cjk { ended } else { 0 };
-        (self.letter & (after_cjk | next)) | (after_cjk & next)
+        let after_cjk = if self.after_cjk { !0 } else { 0 };
+        chance_at_end(ended, self.letter, after_cjk, cjk_next)
     }
 }
 
@@ -931,6 +929,36 @@ enum After {
     Other,
 }
 
+/// Of the runs `ended` (masks over [`Via::ALL`]), those that are chance as
+/// they end, at a CJK letter (`cjk_next`) or not: those that read as a
+/// letter (`letter`) and started right after a CJK letter (`after_cjk`) or
+/// end at one, and those that do both.
+fn chance_at_end(ended: u16, letter: u16, after_cjk: u16, cjk_next: bool) -> u16 {
+    let next = if cjk_next { ended } else { 0 };
+    ended & ((letter & (after_cjk | next)) | (after_cjk & next))
+}
+
+/// The encodings whose runs, ended and not chance, wait for the nearest
+/// letter after them, by the nearest letter before: a CJK letter in no run
+/// (`cjk`), ASCII unless they read as a Latin letter beyond ASCII
+/// (`ascii`, `latin`), or none (`none`). Any other letter keeps them.
+fn left_waiting(cjk: u16, ascii: u16, none: u16, latin: u16) -> u16 {
+    cjk | (ascii & !latin) | none
+}
+
+/// The encodings whose waiting runs the nearest letter after them settles
+/// as chance: it is `after`, or there is none near enough (`None`); the
+/// one before is a CJK letter in no run in `left_cjk`, and `latin` read as
+/// a Latin letter beyond ASCII.
+fn settled_by(after: Option<After>, left_cjk: u16, latin: u16) -> u16 {
+    match after {
+        None => left_cjk,
+        Some(After::Cjk(staying)) => staying,
+        Some(After::Ascii) => left_cjk & !latin,
+        Some(After::Other) => 0,
+    }
+}
+
 impl AlignedRuns {
     /// Reads the character at `at` (characters), the nearest letter before
     /// it being `left`: it goes on the open runs where it is a sequence
@@ -982,14 +1010,11 @@ impl AlignedRuns {
         if ended == 0 {
             return 0;
         }
-        let next = if cjk_next { ended } else { 0 };
-        let chance = (self.letter & (self.after_cjk | next)) | (self.after_cjk & next);
+        let chance = chance_at_end(ended, self.letter, self.after_cjk, cjk_next);
         self.open &= !ended;
         let ended = ended & !chance;
-        // A letter before that is neither ASCII nor a CJK letter in no
-        // run, or ASCII before a Latin reading, keeps the run.
-        let left_ascii = self.left_ascii & !self.latin;
-        let kept = ended & !(self.left_cjk | left_ascii | self.left_none);
+        let waiting = left_waiting(self.left_cjk, self.left_ascii, self.left_none, self.latin);
+        let kept = ended & !waiting;
         let pending = ended & !kept;
         for k in crate::detect::bits(u128::from(pending)) {
             self.ended_at[k] = at;
@@ -1010,16 +1035,7 @@ impl AlignedRuns {
         for k in crate::detect::bits(u128::from(pending)) {
             let bit = 1 << k;
             let near = after.filter(|&(at, _)| at - self.ended_at[k] < score::CONTEXT);
-            let left_cjk = self.left_cjk & bit != 0;
-            let stray = match near.map(|(_, a)| a) {
-                None => left_cjk,
-                Some(After::Cjk(staying)) => staying & bit != 0,
-                Some(After::Ascii) => left_cjk && self.latin & bit == 0,
-                Some(After::Other) => false,
-            };
-            if stray {
-                chance |= bit;
-            }
+            chance |= bit & settled_by(near.map(|(_, a)| a), self.left_cjk, self.latin);
         }
         pending & !chance
     }
