@@ -1081,10 +1081,16 @@ fn stretches(text: &str) -> impl Iterator<Item = (Range<usize>, bool)> + '_ {
 /// In `part` (non-ASCII characters), the UTF-8 runs in `via` (byte ranges
 /// of `part`) and their decoding. Characters `via` cannot encode split it.
 fn encodable_runs(via: Via, part: &str) -> Vec<(Range<usize>, String)> {
-    let mut found = Vec::new();
     if !may_hold_utf8(via, part) {
-        return found;
+        return Vec::new();
     }
+    utf8_runs_in(via, part)
+}
+
+/// [`encodable_runs`] without the quick look for a lead byte before a
+/// continuation byte: for text known to hold a run.
+fn utf8_runs_in(via: Via, part: &str) -> Vec<(Range<usize>, String)> {
+    let mut found = Vec::new();
     // The units of the characters since the last one that splits, and
     // where each is in `part`.
     // (A character of `part` outside ASCII has two bytes or more, and is
@@ -2124,7 +2130,7 @@ impl OwnLetters {
 fn chance_runs_only(line: &str, stretch: Range<usize>, vias: u16) -> u16 {
     let mut only = 0;
     for via in Via::ALL.into_iter().filter(|via| vias >> via.index() & 1 == 1) {
-        let runs = encodable_runs(via, &line[stretch.clone()]);
+        let runs = utf8_runs_in(via, &line[stretch.clone()]);
         let runs: Runs = runs
             .into_iter()
             .map(|(r, fixed)| (stretch.start + r.start..stretch.start + r.end, fixed))
