@@ -16,10 +16,11 @@
 //!   windows-1257, IBM437, Shift_JIS, GBK or MacRoman and written as UTF-8, once
 //!   (×1) or twice (×2); only damage that can be undone exactly is kept
 //!   (reading UTF-8 as Shift_JIS or GBK often loses bytes), and the number
-//!   left out is reported; also read as windows-1252 once with its no-break
-//!   spaces turned into spaces (and collapsed with a space after them), and
-//!   with the bytes windows-1252 leaves undefined replaced by U+FFFD (or by
-//!   `?`, as a legacy store writes U+FFFD, or dropped);
+//!   left out is reported; also read once as a single-byte encoding with
+//!   its no-break spaces turned into spaces (and collapsed with a space
+//!   after them), and as windows-1252 with the bytes it leaves undefined
+//!   replaced by U+FFFD (or by `?`, as a legacy store writes U+FFFD, or
+//!   dropped);
 //! - `ncr`: a Chinese, Korean or Japanese line in GBK, Big5, EUC-KR or
 //!   Shift_JIS, or another language's line in UTF-8, with every byte above
 //!   0x7F written as a numeric character reference (bytes 0x80–0x9F by
@@ -162,6 +163,19 @@ impl Via {
         }
     }
 }
+
+/// The encodings whose mojibake is also garbled with its no-break spaces
+/// lost ([`mojibake_cases`]).
+const NBSP_VIAS: [Via; 8] = [
+    Via::Encoding(Charset::Windows1252),
+    Via::Encoding(Charset::Windows1250),
+    Via::Encoding(Charset::Iso8859_2),
+    Via::Encoding(Charset::Windows1251),
+    Via::Encoding(Charset::Koi8R),
+    Via::Encoding(Charset::Windows1253),
+    Via::Encoding(Charset::Windows1257),
+    Via::Encoding(Charset::Macintosh),
+];
 
 const VIAS: [Via; 12] = [
     Via::Encoding(Charset::Windows1252),
@@ -373,23 +387,26 @@ fn mojibake_cases(
     cases: &mut Vec<Case>,
 ) -> BTreeMap<String, usize> {
     let mut lossy = BTreeMap::new();
-    // Garbled through windows-1252 once, and every no-break space (the
-    // 0xA0 of `à`, `Р`, …) turned into a plain space, as HTML and editors
-    // do: lossy, but the space is still there.
-    // Or, as text extracted from HTML has it, with a no-break space and the
-    // space after it collapsed into one.
-    let nbsp = lines.iter().filter(|l| fnv(l, 9).is_multiple_of(2)).filter_map(|line| {
-        let garbled = Via::Encoding(Charset::Windows1252).garble(line)?;
-        garbled.contains('\u{A0}').then_some((line, garbled))
-    });
-    for (line, garbled) in nbsp.take(n) {
-        let spaced = garbled.replace('\u{A0}', " ");
-        let collapsed = garbled.replace("\u{A0} ", " ").replace('\u{A0}', " ");
-        let variants = [
-            ("mojibake windows-1252 ×1, no-break spaces as spaces", spaced),
-            ("mojibake windows-1252 ×1, no-break spaces collapsed", collapsed),
-        ];
-        push_utf8_cases(cases, lang, line, variants);
+    // Garbled through a single-byte encoding once, and every no-break space
+    // (the 0xA0 of `à`, `Р`, … in windows-1252 and windows-1251, 0x9A in
+    // KOI8-R, 0xCA in MacRoman) turned into a plain space, as HTML and
+    // editors do: lossy, but the space is still there. Or, as text
+    // extracted from HTML has it, with a no-break space and the space after
+    // it collapsed into one.
+    for via in NBSP_VIAS {
+        let nbsp = lines.iter().filter(|l| fnv(l, 9).is_multiple_of(2)).filter_map(|line| {
+            let garbled = via.garble(line)?;
+            garbled.contains('\u{A0}').then_some((line, garbled))
+        });
+        for (line, garbled) in nbsp.take(n) {
+            let spaced = garbled.replace('\u{A0}', " ");
+            let collapsed = garbled.replace("\u{A0} ", " ").replace('\u{A0}', " ");
+            let variants = [
+                (format!("mojibake {} ×1, no-break spaces as spaces", via.name()), spaced),
+                (format!("mojibake {} ×1, no-break spaces collapsed", via.name()), collapsed),
+            ];
+            push_utf8_cases(cases, lang, line, variants);
+        }
     }
     // Garbled through windows-1252 once by a decoder that replaced the bytes
     // it leaves undefined (81, 8D, 8F, 90, 9D) with U+FFFD, as Python's
@@ -443,15 +460,15 @@ fn mojibake_cases(
 }
 
 /// A UTF-8 case of `line` for each set and damaged text of `variants`.
-fn push_utf8_cases<const N: usize>(
+fn push_utf8_cases<S: Into<String>, const N: usize>(
     cases: &mut Vec<Case>,
     lang: &'static str,
     line: &str,
-    variants: [(&str, String); N],
+    variants: [(S, String); N],
 ) {
     for (set, damaged) in variants {
         cases.push(Case {
-            set: set.to_owned(),
+            set: set.into(),
             lang,
             original: line.to_owned(),
             damaged: damaged.into_bytes(),
