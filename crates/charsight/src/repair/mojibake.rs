@@ -801,7 +801,7 @@ fn suspects(line: &str) -> u16 {
         let first = &class.bytes[0];
         // A letter after a lead byte needing two more is a dropped byte's
         // slot that is not weighed without other damage in the line (see
-        // [`windows_1252_runs`]; `áš` of `vášeň`); what a slot after it
+        // [`spaced_runs`]; `áš` of `vášeň`); what a slot after it
         // may complete is seen at the next character.
         let letter_after_two = two_more && first.cont & WINDOWS_1252 != 0 && c.is_alphabetic();
         let continues = first.cont & WINDOWS_1252 != 0 && !letter_after_two;
@@ -1159,12 +1159,12 @@ enum LostSpaces {
 
 impl LostSpaces {
     /// `Kept` when the text shows a sequence that a no-break space would
-    /// complete followed by two spaces (`Ã  ` for `à `): its no-break
-    /// spaces became spaces and nothing collapsed.
-    fn of(text: &str) -> LostSpaces {
+    /// complete through `via` followed by two spaces (`Ã  ` for `à `): its
+    /// no-break spaces became spaces and nothing collapsed.
+    fn of(text: &str, via: Via) -> LostSpaces {
         let mut buf = [0; 4];
         let mut byte = |c: char| {
-            let len = Via::Windows1252.encode(c, &mut buf).filter(|_| !c.is_ascii());
+            let len = via.encode(c, &mut buf).filter(|_| !c.is_ascii());
             len.map_or(0, |_| buf[0])
         };
         for at in memchr::memmem::find_iter(text.as_bytes(), "  ") {
@@ -1187,6 +1187,23 @@ impl LostSpaces {
             }
         }
         LostSpaces::MaybeCollapsed
+    }
+}
+
+/// [`LostSpaces`] of a block's text through each encoding, found when a
+/// line first needs it (most blocks need windows-1252's at most).
+struct BlockSpaces<'a> {
+    text: &'a str,
+    by_via: [std::cell::OnceCell<LostSpaces>; Via::ALL.len()],
+}
+
+impl BlockSpaces<'_> {
+    fn new(text: &str) -> BlockSpaces<'_> {
+        BlockSpaces { text, by_via: Default::default() }
+    }
+
+    fn get(&self, via: Via) -> LostSpaces {
+        *self.by_via[via.index()].get_or_init(|| LostSpaces::of(self.text, via))
     }
 }
 
@@ -1362,12 +1379,12 @@ fn dropped_at(text: &str) -> Vec<(Range<usize>, usize)> {
 }
 
 /// The characters right before `end` in `line` that are continuation
-/// bytes in windows-1252 (`š` of `áš `): those after a lead byte.
-fn continuations_before(line: &str, end: usize) -> &str {
+/// bytes in `via` (`š` of `áš ` in windows-1252): those after a lead byte.
+fn continuations_before(line: &str, end: usize, via: Via) -> &str {
     let mut buf = [0; 4];
     let mut start = end;
     for (i, c) in line[..end].char_indices().rev().take(3) {
-        match Via::Windows1252.encode(c, &mut buf) {
+        match via.encode(c, &mut buf) {
             Some(_) if (0x80..=0xBF).contains(&buf[0]) => start = i,
             _ => break,
         }
@@ -1386,9 +1403,11 @@ fn marks_after(line: &str, end: usize) -> usize {
 
 /// Non-ASCII stretches of a line with one space between them (after any
 /// question marks that may be lost bytes) and maybe one after them, read
-/// through windows-1252 with their spaces, U+FFFD and question marks as
-/// [`Slot`]s say.
+/// through a single-byte encoding with their spaces (and, in windows-1252,
+/// their U+FFFD and question marks) as [`Slot`]s say.
 struct Group {
+    /// The encoding it is read through.
+    via: Via,
     /// The group's bytes in the line (with the space after it).
     range: Range<usize>,
     /// Where each slot is in the line, and how it is read.
@@ -1406,11 +1425,15 @@ struct Group {
 }
 
 impl Group {
-    /// The group of `stretches` in `line`, each space read as a no-break
-    /// space that became a space, each U+FFFD and question mark as itself.
-    fn new(line: &str, stretches: &[Range<usize>]) -> Group {
+    /// The group of `stretches` in `line` through `via`, each space read as
+    /// a no-break space that became a space, each U+FFFD and question mark
+    /// as itself. Lost and dropped bytes are windows-1252's only: the
+    /// bytes it leaves undefined.
+    fn new(line: &str, stretches: &[Range<usize>], via: Via) -> Group {
+        let lost_bytes = via == Via::Windows1252;
         // Each stretch's end with the question marks after it.
-        let ends: Vec<usize> = stretches.iter().map(|r| r.end + marks_after(line, r.end)).collect();
+        let marks = |end: usize| if lost_bytes { marks_after(line, end) } else { 0 };
+        let ends: Vec<usize> = stretches.iter().map(|r| r.end + marks(r.end)).collect();
         let last = ends[ends.len() - 1];
         let trailing = line[last..].starts_with(' ');
         let range = stretches[0].start..last + usize::from(trailing);
@@ -1423,7 +1446,8 @@ impl Group {
             .collect();
         // A byte lost from a character follows the rest of it: a run of
         // U+FFFD that starts a stretch is left as it is.
-        for (r, &end) in stretches.iter().zip(&ends) {
+        let undefined = if lost_bytes { stretches } else { &[] };
+        for (r, &end) in undefined.iter().zip(&ends) {
             let runs = undecodable_runs(&line[r.clone()]).filter(|run| run.start > 0);
             let lost = |run: Range<usize>| Slot::Lost { len: run.len(), bytes: None };
             slots.extend(runs.map(|run| (r.start + run.start, lost(run))));
@@ -1441,7 +1465,7 @@ impl Group {
         }
         slots.sort_unstable_by_key(|s| s.0);
         let unsure = vec![false; slots.len()];
-        let mut group = Group { range, slots, runs: Vec::new(), inside: Vec::new(), unsure };
+        let mut group = Group { via, range, slots, runs: Vec::new(), inside: Vec::new(), unsure };
         group.read(line);
         group
     }
@@ -1474,7 +1498,7 @@ impl Group {
     fn read_marking(&mut self, line: &str, unguessed: bool) {
         let first = self.range.start;
         if self.slots.is_empty() {
-            let runs = encodable_runs(Via::Windows1252, &line[self.range.clone()]).into_iter();
+            let runs = encodable_runs(self.via, &line[self.range.clone()]).into_iter();
             self.runs = runs.map(|(r, fixed)| (first + r.start..first + r.end, fixed)).collect();
             return;
         }
@@ -1506,7 +1530,7 @@ impl Group {
                 pos + slot.len_in_line() + (q - end)
             }
         };
-        let mut runs = encodable_runs(Via::Windows1252, &part);
+        let mut runs = encodable_runs(self.via, &part);
         if unguessed {
             let unsure = at.iter().zip(&self.unsure).filter(|(_, &unsure)| unsure);
             for (&(start, _, _), _) in unsure {
@@ -1544,29 +1568,28 @@ impl Group {
     }
 }
 
-/// The UTF-8 runs of `groups` of `line` through windows-1252 (and
-/// ISO-8859-1), with the rest of the line undone as chosen so far at each
-/// choice (a mojibake line reads as its language only once repaired):
+/// The UTF-8 runs of `groups` of `line` through `via`, a single-byte
+/// encoding (windows-1252 standing for ISO-8859-1 too), with the rest of
+/// the line undone as chosen so far at each choice (a mojibake line reads
+/// as its language only once repaired):
 ///
-/// - each U+FFFD, and each `?` or `??` right after a non-ASCII character,
-///   read as the undefined byte ([`UNDEFINED`]) that makes the line most
-///   plausible, among those that complete a character (`â€�` and `â€?`
-///   read `”` after a word), or as it is;
-/// - each space read as a no-break space that became a space; where the
-///   block's spaces may have collapsed ([`LostSpaces`]), each one that
-///   completes a character is read as a no-break space and a space
-///   collapsed into one where that makes the line more plausible. That
-///   tells `à la` from `àla` and `Šiame` from `Š iame`, not
-///   `automàticament` from `automà ticament`.
+/// - in windows-1252, each U+FFFD, and each `?` or `??` right after a
+///   non-ASCII character, read as the undefined byte ([`UNDEFINED`]) that
+///   makes the line most plausible, among those that complete a character
+///   (`â€�` and `â€?` read `”` after a word), or as it is;
+/// - each space read as a no-break space that became a space (`via`'s
+///   byte for it: `A0` in most, `CA` in MacRoman); where the block's
+///   spaces may have collapsed ([`LostSpaces`]), each one that completes a
+///   character is read as a no-break space and a space collapsed into one
+///   where that makes the line more plausible. That tells `à la` from
+///   `àla` and `Šiame` from `Š iame`, not `automàticament` from
+///   `automà ticament`.
 ///
-/// Only through windows-1252: in the others, letters before a space
-/// complete UTF-8 sequences with it by chance (every capital in
-/// windows-1251), and weighing those doubled the time repair takes on
-/// clean Russian. A run that chance makes of a word and a space
-/// ([`spaced_chance`]) is neither weighed nor kept.
-fn windows_1252_runs(line: &str, groups: &[Vec<Range<usize>>], lost: LostSpaces) -> Runs {
-    let groups = groups.iter().filter(|group| may_start_a_run(line, group));
-    let mut groups: Vec<Group> = groups.map(|group| Group::new(line, group)).collect();
+/// A run that chance makes of a word and a space ([`spaced_chance`]) is
+/// neither weighed nor kept.
+fn spaced_runs(line: &str, via: Via, groups: &[Vec<Range<usize>>], lost: LostSpaces) -> Runs {
+    let groups = groups.iter().filter(|group| may_start_a_run(line, group, via));
+    let mut groups: Vec<Group> = groups.map(|group| Group::new(line, group, via)).collect();
     if groups.iter().all(|g| g.slots.is_empty()) {
         return groups.into_iter().flat_map(|g| g.runs).collect();
     }
@@ -1606,7 +1629,7 @@ fn windows_1252_runs(line: &str, groups: &[Vec<Range<usize>>], lost: LostSpaces)
             if chance.iter().any(|r| r.start <= pos && pos <= r.end) {
                 return Vec::new();
             }
-            let letters = continuations_before(line, group.slots[k].0);
+            let letters = continuations_before(line, group.slots[k].0, via);
             let word = !letters.is_empty() && letters.chars().all(char::is_alphabetic);
             if plain || !word {
                 spaces.clone()
@@ -1642,7 +1665,7 @@ fn windows_1252_runs(line: &str, groups: &[Vec<Range<usize>>], lost: LostSpaces)
 }
 
 /// The runs of `groups` of `line` that chance makes of a word and a space
-/// ([`windows_1252_runs`]): each holds a space read as a no-break space,
+/// ([`spaced_runs`]): each holds a space read as a no-break space,
 /// follows a Latin letter (ASCII or not) right before it, and reads as one
 /// character, a letter or a mark outside Latin, that no run of another
 /// shape vouches for (reads as CJK where it is CJK, or as a word of its
@@ -1677,20 +1700,20 @@ fn spaced_chance(line: &str, groups: &[Group]) -> Vec<Range<usize>> {
     shaped.into_iter().filter(|&(_, c)| !vouched(c)).map(|(r, _)| r).collect()
 }
 
-/// Whether a run of [`windows_1252_runs`] may start in `group` of `line`:
-/// it has a lead byte followed by what a run may go on with, a
-/// continuation byte or a slot (a space, a question mark, an undecodable
-/// character). Most groups of clean text have none (`ř`, `š`, `í` before
+/// Whether a run of [`spaced_runs`] through `via` may start in `group` of
+/// `line`: it has a lead byte followed by what a run may go on with, a
+/// continuation byte or a slot (a space; in windows-1252 also a question
+/// mark or an undecodable character). Most groups of clean text have none (`ř`, `š`, `í` before
 /// an ASCII letter), and nothing in them is read.
-fn may_start_a_run(line: &str, group: &[Range<usize>]) -> bool {
+fn may_start_a_run(line: &str, group: &[Range<usize>], via: Via) -> bool {
     let (Some(first), Some(last)) = (group.first(), group.last()) else {
         return false;
     };
     // The group's characters and the one after it.
     let text = &line[first.start..boundary_after(line, last.end + 1)];
-    let opens = |c: char| Glance::look_up(c).open & WINDOWS_1252 != 0;
-    let goes_on =
-        |c: char| matches!(c, ' ' | '?') || Glance::look_up(c).continues & WINDOWS_1252 != 0;
+    let bit = 1 << via.index();
+    let opens = |c: char| Glance::look_up(c).open & bit != 0;
+    let goes_on = |c: char| matches!(c, ' ' | '?') || Glance::look_up(c).continues & bit != 0;
     text.chars().zip(text.chars().skip(1)).any(|(c, next)| opens(c) && goes_on(next))
 }
 
@@ -1835,7 +1858,8 @@ fn choose_slot(
     let within = group.slots[skipped..].iter().take_while(|s| s.0 + s.1.span() <= range.end);
     let within: Vec<(usize, Slot)> = within.copied().collect();
     let unsure = vec![false; within.len()];
-    let mut local = Group { range, slots: within, runs: Vec::new(), inside: Vec::new(), unsure };
+    let (via, runs, inside) = (group.via, Vec::new(), Vec::new());
+    let mut local = Group { via, range, slots: within, runs, inside, unsure };
     // The other groups' runs in the window (groups are in line order).
     let near = groups.partition_point(|group| group.range.end <= lo);
     let others: Runs = (near..groups.len())
@@ -2311,10 +2335,14 @@ fn groups(line: &str) -> Vec<Vec<Range<usize>>> {
 
 /// The runs of `line`'s `groups` whose bytes in `via` are UTF-8, and their
 /// first layer undone, without those chance makes in clean text.
+///
+/// In windows-1252 its spaces are read as no-break spaces that became
+/// spaces, as `lost` says ([`spaced_runs`]); in the others, see
+/// [`proposals`].
 fn runs_in(line: &str, via: Via, groups: &[Vec<Range<usize>>], lost: LostSpaces) -> Runs {
     if via == Via::Windows1252 {
         // C1 controls are not UTF-8 by chance: none is set aside.
-        let runs = windows_1252_runs(line, groups, lost);
+        let runs = spaced_runs(line, via, groups, lost);
         let c1 = c1_controls(line, &runs);
         let mut runs = without_stray_readings(line, runs);
         runs.extend(c1);
@@ -2332,12 +2360,12 @@ fn runs_in(line: &str, via: Via, groups: &[Vec<Range<usize>>], lost: LostSpaces)
 /// Each encoding's proposals for `line` (its stretches whose bytes are
 /// UTF-8, each at its most plausible depth), found only in the encodings
 /// the line [`suspects`] (`suspects`, not 0).
-fn proposals(line: &str, suspects: u16, lost: LostSpaces) -> ByVia {
+fn proposals(line: &str, suspects: u16, lost: &BlockSpaces) -> ByVia {
     let groups = groups(line);
     let runs: Vec<(Via, Runs)> = Via::ALL
         .into_iter()
         .filter(|via| suspects >> via.index() & 1 == 1)
-        .map(|via| (via, runs_in(line, via, &groups, lost)))
+        .map(|via| (via, runs_in(line, via, &groups, lost.get(Via::Windows1252))))
         .filter(|(_, found)| !found.is_empty())
         .collect();
     if runs.is_empty() {
@@ -2357,6 +2385,18 @@ fn proposals(line: &str, suspects: u16, lost: LostSpaces) -> ByVia {
     if runs.is_empty() {
         return Vec::new();
     }
+    // A single-byte encoding other than windows-1252 that the line shows
+    // mojibake through is read again with its spaces as no-break spaces
+    // that became spaces ([`spaced_runs`]: `Р РѕСЃСЃРёСЏ` is `Россия`,
+    // `Г lвЂ™ouest` is `à l’ouest`). Not before: in clean text the letters
+    // before a space complete UTF-8 sequences with it by chance (every
+    // capital in windows-1251), and reading those made repair of clean
+    // Russian five times slower.
+    let runs = runs.into_iter().map(|(via, found)| match via {
+        Via::Windows1252 => (via, found),
+        _ if !via.is_single_byte() => (via, found),
+        _ => (via, without_stray_readings(line, spaced_runs(line, via, &groups, lost.get(via)))),
+    });
     let language = score::line_language(line);
     runs.into_iter()
         .map(|(via, found)| {
@@ -2390,7 +2430,7 @@ fn proposals(line: &str, suspects: u16, lost: LostSpaces) -> ByVia {
 /// of their margin whose confidence is still [`POSSIBLE`] or more and that
 /// overlap no repair made (listed, not made).
 pub(crate) fn repair_text(text: &str) -> (Vec<Edit>, Vec<Edit>) {
-    let lost = LostSpaces::of(text);
+    let lost = BlockSpaces::new(text);
     // Each distinct line is weighed once: a line that comes again in the
     // block (boilerplate, table rows, text garbled alike) has the same
     // proposals and the same repairs. Lines no encoding suspects (ASCII
@@ -2407,7 +2447,7 @@ pub(crate) fn repair_text(text: &str) -> (Vec<Edit>, Vec<Edit>) {
                 0 => clean.add(Share::of(body, 0)),
                 suspects => {
                     let k = *index.entry(body).or_insert_with(|| {
-                        distinct.push((body, proposals(body, suspects, lost)));
+                        distinct.push((body, proposals(body, suspects, &lost)));
                         distinct.len() - 1
                     });
                     lines.push((line_start + offset, k));
@@ -2791,9 +2831,10 @@ mod tests {
         // `Ã` is then the rest of `à`, inside a word too.
         let text = "La màquina serà més ràpida.";
         let garbled = garble(text, Via::Windows1252, 1).replace('\u{A0}', " ");
-        assert_eq!(LostSpaces::of(&garbled), LostSpaces::Kept);
+        assert_eq!(LostSpaces::of(&garbled, Via::Windows1252), LostSpaces::Kept);
         assert_eq!(repair(&garbled), text, "{garbled}");
-        assert_eq!(LostSpaces::of("A MINHA IRMÃ DE SÃO PAULO"), LostSpaces::MaybeCollapsed);
+        let text = "A MINHA IRMÃ DE SÃO PAULO";
+        assert_eq!(LostSpaces::of(text, Via::Windows1252), LostSpaces::MaybeCollapsed);
     }
 
     #[test]
@@ -2957,7 +2998,8 @@ mod tests {
 
     #[test]
     fn groups_without_a_lead_byte_that_goes_on_are_not_read() {
-        let starts = |line: &str| groups(line).iter().any(|g| may_start_a_run(line, g));
+        let starts =
+            |line: &str| groups(line).iter().any(|g| may_start_a_run(line, g, Via::Windows1252));
         assert!(!starts("Příliš žluťoučký kůň"));
         for line in ["cafÃ© crÃ¨me", "á šel", "â€?", "Ã\u{FFFD}", "x\u{E9}\u{201C}"] {
             assert!(starts(line), "{line}");
@@ -3012,9 +3054,33 @@ mod tests {
     }
 
     #[test]
+    fn no_break_spaces_turned_into_spaces_in_other_encodings() {
+        // `Р` is D0 A0, `à` C3 A0: in windows-1251 `Р` and `Г` before a
+        // no-break space; in windows-1250 `à` is `Ă` before one.
+        for (text, via) in [
+            ("Россия и Русский язык", Via::Windows1251),
+            ("Российская Федерация", Via::Windows1251),
+            ("La région se trouve à l’ouest de l’Ukraine", Via::Windows1251),
+            ("It was named\u{A0}„scars´ stones“ after it.", Via::Windows1250),
+        ] {
+            let garbled = garble(text, via, 1).replace('\u{A0}', " ");
+            assert_eq!(repair(&garbled), text, "{garbled}");
+            let collapsed = garble(text, via, 1).replace("\u{A0} ", " ").replace('\u{A0}', " ");
+            assert_eq!(repair(&collapsed), text, "{collapsed}");
+        }
+        // Only in a line that shows mojibake through that encoding: the
+        // capitals of clean Russian text before a space are lead bytes
+        // there (`В ` is `C2 A0`, a no-break space).
+        for line in ["В Москве и С Петербургом", "В Москве сегодня С…РѕСЂРѕС€Р°СЏ погода"]
+        {
+            assert!(repair(line).starts_with("В Москве"), "{line}");
+        }
+    }
+
+    #[test]
     fn a_word_that_goes_on_in_another_script_by_a_lost_space_is_chance() {
         let runs = |line: &str, lost| {
-            windows_1252_runs(line, &groups(line), lost)
+            spaced_runs(line, Via::Windows1252, &groups(line), lost)
                 .into_iter()
                 .map(|(_, f)| f)
                 .collect::<Vec<_>>()
