@@ -13,7 +13,7 @@
 //!   written in the language's single-byte legacy encoding;
 //! - `mojibake`: the line's UTF-8 read as windows-1252, ISO-8859-1,
 //!   windows-1250, ISO-8859-2, windows-1251, KOI8-R, windows-1253,
-//!   windows-1257, IBM437, Shift_JIS, GBK or MacRoman and written as UTF-8, once
+//!   windows-1257, IBM437, IBM850, Shift_JIS, GBK or MacRoman and written as UTF-8, once
 //!   (×1) or twice (×2); only damage that can be undone exactly is kept
 //!   (reading UTF-8 as Shift_JIS or GBK often loses bytes), and the number
 //!   left out is reported; also read once as a single-byte encoding with
@@ -177,7 +177,7 @@ const NBSP_VIAS: [Via; 8] = [
     Via::Encoding(Charset::Macintosh),
 ];
 
-const VIAS: [Via; 12] = [
+const VIAS: [Via; 13] = [
     Via::Encoding(Charset::Windows1252),
     Via::Latin1,
     Via::Encoding(Charset::Windows1250),
@@ -187,6 +187,7 @@ const VIAS: [Via; 12] = [
     Via::Encoding(Charset::Windows1253),
     Via::Encoding(Charset::Windows1257),
     Via::Encoding(Charset::Ibm437),
+    Via::Encoding(Charset::Ibm850),
     Via::Encoding(Charset::ShiftJis),
     Via::Encoding(Charset::Gbk),
     Via::Encoding(Charset::Macintosh),

@@ -5,7 +5,7 @@
 //! UTF-8 bytes read as windows-1252 (or ISO-8859-1, whose C1 controls stand
 //! for the bytes windows-1252 leaves undefined or maps elsewhere),
 //! windows-1250, ISO-8859-2, windows-1251, KOI8-R, windows-1253,
-//! windows-1257, MacRoman, IBM437, Shift_JIS or GBK give characters that,
+//! windows-1257, MacRoman, IBM437, IBM850, Shift_JIS or GBK give characters that,
 //! encoded back in that encoding, are valid UTF-8 again. So for each of these
 //! encodings ([`Via`]) the repair encodes each run of non-ASCII characters
 //! back, finds the stretches whose bytes are UTF-8 ([`Units::utf8_runs`]),
@@ -66,6 +66,8 @@ pub(crate) enum Via {
     Macintosh,
     /// IBM437, the DOS console's.
     Ibm437,
+    /// IBM850, the DOS console's in Western Europe.
+    Ibm850,
     /// Shift_JIS.
     ShiftJis,
     /// GBK.
@@ -73,7 +75,7 @@ pub(crate) enum Via {
 }
 
 impl Via {
-    pub(crate) const ALL: [Via; 11] = [
+    pub(crate) const ALL: [Via; 12] = [
         Via::Windows1252,
         Via::Windows1250,
         Via::Iso8859_2,
@@ -83,6 +85,7 @@ impl Via {
         Via::Windows1257,
         Via::Macintosh,
         Via::Ibm437,
+        Via::Ibm850,
         Via::ShiftJis,
         Via::Gbk,
     ];
@@ -98,6 +101,7 @@ impl Via {
             Via::Windows1257 => Charset::Windows1257,
             Via::Macintosh => Charset::Macintosh,
             Via::Ibm437 => Charset::Ibm437,
+            Via::Ibm850 => Charset::Ibm850,
             Via::ShiftJis => Charset::ShiftJis,
             Via::Gbk => Charset::Gbk,
         }
@@ -2608,13 +2612,16 @@ fn repair_line(line: &str, by_via: ByVia, block: &[(Via, Share)]) -> (Vec<Edit>,
 /// characters (no space or no-break space among them), where the
 /// character read touches no letter or digit of the line, and is a symbol,
 /// or a letter standing in a line without a word to judge it by (no two
-/// ASCII letters side by side).
+/// ASCII letters side by side); or three letters, a word of their own,
+/// read as one character that is no letter.
 ///
 /// Two non-ASCII characters side by side make such a sequence by chance in
 /// every legacy encoding (`√π`, `∆°`, `¬´` in MacRoman; `Āø` in
 /// windows-1257), and a pair of symbols standing on its own is ordinary
 /// text (math, quotes), which models trained on prose price above one
-/// character. A longer sequence, a character read inside a word or number
+/// character. So do the letters of a DOS code page, where a capital and
+/// small letters are lead and continuation bytes (`Ôôô` is `ⓓ` in
+/// IBM850). A longer sequence, a character read inside a word or number
 /// (`wei√ü`, `cafÃ©`, `ВЈ5`), a one-letter word among words (`questo √®
 /// usato`), or a sequence whose second byte shows as a no-break space
 /// (`Ã` + U+00A0 for `à`; ordinary text seldom puts one there) is rare by
@@ -2625,13 +2632,16 @@ fn is_weak(line: &str, p: &Proposal, words: bool) -> bool {
     let (Some(c), None) = (read.next(), read.next()) else {
         return false;
     };
-    if before.chars().count() > 2 || c.len_utf8() > 2 || before.chars().any(char::is_whitespace) {
+    let chars = before.chars().count();
+    let pair = chars <= 2 && c.len_utf8() <= 2;
+    let word = chars == 3 && before.chars().all(is_letter) && !is_letter(c) && !is_mark(c);
+    if !(pair || word) || before.chars().any(char::is_whitespace) {
         return false;
     }
-    let word = |n: Option<char>| n.is_some_and(char::is_alphanumeric);
-    let touches =
-        word(line[..p.range.start].chars().next_back()) || word(line[p.range.end..].chars().next());
-    !touches && (!c.is_alphabetic() || !words)
+    let glued = |n: Option<char>| n.is_some_and(char::is_alphanumeric);
+    let touches = glued(line[..p.range.start].chars().next_back())
+        || glued(line[p.range.end..].chars().next());
+    !touches && (word || !c.is_alphabetic() || !words)
 }
 
 /// Whether `line` has a word to judge a letter by: two ASCII letters side
@@ -2775,11 +2785,15 @@ mod tests {
             ("Ελληνικά κείμενα εδώ και τώρα.", Via::Windows1253, 1),
             ("Ąžuolas ir ėglė auga prie kelio.", Via::Windows1257, 1),
             ("Le café crème, déjà vu à la façade.", Via::Ibm437, 1),
+            ("Größe und Übermaß, das Café am Meer", Via::Ibm850, 1),
         ] {
             let garbled = garble(text, via, depth);
             assert_ne!(garbled, text);
             assert_eq!(repair(&garbled), text, "{via:?} ×{depth}: {garbled}");
         }
+        // A word of three letters reading as one symbol stands by chance
+        // (`Ôôô` is `E2 93 93` in IBM850, `ⓓ`).
+        assert_eq!(repair("Ôôô VIDA MINHA"), "Ôôô VIDA MINHA");
     }
 
     #[test]
