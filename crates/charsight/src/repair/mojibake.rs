@@ -2390,15 +2390,22 @@ fn proposals(line: &str, suspects: u16, lost: &BlockSpaces) -> ByVia {
         return Vec::new();
     }
     // A single-byte encoding other than windows-1252 that the line shows
-    // mojibake through is read again with its spaces as no-break spaces
-    // that became spaces ([`spaced_runs`]: `Р РѕСЃСЃРёСЏ` is `Россия`,
-    // `Г lвЂ™ouest` is `à l’ouest`). Not before: in clean text the letters
-    // before a space complete UTF-8 sequences with it by chance (every
-    // capital in windows-1251), and reading those made repair of clean
-    // Russian five times slower.
+    // mojibake through (its stretches, more plausible undone, hold most of
+    // the line's non-ASCII text) is read again with its spaces as no-break
+    // spaces that became spaces ([`spaced_runs`]: `Р РѕСЃСЃРёСЏ` is
+    // `Россия`, `Г lвЂ™ouest` is `à l’ouest`). Not elsewhere: in clean
+    // text the letters before a space complete UTF-8 sequences with it by
+    // chance (every capital in windows-1251, every small letter in KOI8-R),
+    // and weighing each of them made repair of clean Russian five times
+    // slower.
+    let shows = |found: &Runs| {
+        let covered = found.iter().map(|(r, _)| line[r.clone()].chars().count()).sum();
+        let share = Share::of(line, covered);
+        share.covered >= share.left
+    };
     let runs = runs.into_iter().map(|(via, found)| match via {
         Via::Windows1252 => (via, found),
-        _ if !via.is_single_byte() => (via, found),
+        _ if !via.is_single_byte() || !shows(&found) => (via, found),
         _ => (via, without_stray_readings(line, spaced_runs(line, via, &groups, lost.get(via)))),
     });
     let language = score::line_language(line);
