@@ -13,7 +13,8 @@
 //!   written in the language's single-byte legacy encoding;
 //! - `mojibake`: the line's UTF-8 read as windows-1252, ISO-8859-1,
 //!   windows-1250, ISO-8859-2, windows-1251, KOI8-R, windows-1253,
-//!   windows-1257, IBM437, IBM850, Shift_JIS, GBK or MacRoman and written as UTF-8, once
+//!   ISO-8859-7, windows-1255, windows-1257, IBM437, IBM850, Shift_JIS, GBK or
+//!   MacRoman and written as UTF-8, once
 //!   (×1) or twice (×2); only damage that can be undone exactly is kept
 //!   (reading UTF-8 as Shift_JIS or GBK often loses bytes), and the number
 //!   left out is reported; also read once as a single-byte encoding with
@@ -166,18 +167,19 @@ impl Via {
 
 /// The encodings whose mojibake is also garbled with its no-break spaces
 /// lost ([`mojibake_cases`]).
-const NBSP_VIAS: [Via; 8] = [
+const NBSP_VIAS: [Via; 9] = [
     Via::Encoding(Charset::Windows1252),
     Via::Encoding(Charset::Windows1250),
     Via::Encoding(Charset::Iso8859_2),
     Via::Encoding(Charset::Windows1251),
     Via::Encoding(Charset::Koi8R),
     Via::Encoding(Charset::Windows1253),
+    Via::Encoding(Charset::Windows1255),
     Via::Encoding(Charset::Windows1257),
     Via::Encoding(Charset::Macintosh),
 ];
 
-const VIAS: [Via; 13] = [
+const VIAS: [Via; 15] = [
     Via::Encoding(Charset::Windows1252),
     Via::Latin1,
     Via::Encoding(Charset::Windows1250),
@@ -185,6 +187,8 @@ const VIAS: [Via; 13] = [
     Via::Encoding(Charset::Windows1251),
     Via::Encoding(Charset::Koi8R),
     Via::Encoding(Charset::Windows1253),
+    Via::Encoding(Charset::Iso8859_7),
+    Via::Encoding(Charset::Windows1255),
     Via::Encoding(Charset::Windows1257),
     Via::Encoding(Charset::Ibm437),
     Via::Encoding(Charset::Ibm850),
