@@ -56,7 +56,8 @@ pub enum Command {
     /// encoding mixed in (stray windows-1252 in UTF-8, UTF-8 inside a legacy
     /// document), mojibake (UTF-8 read as windows-1252, ISO-8859-1,
     /// windows-1250, ISO-8859-2, windows-1251, KOI8-R, windows-1253,
-    /// windows-1257, MacRoman, IBM437, Shift_JIS or GBK, once or more),
+    /// ISO-8859-7, windows-1255, windows-1257, MacRoman, IBM437, IBM850,
+    /// Shift_JIS or GBK, once or more),
     /// numeric character references holding the bytes of a string in
     /// another encoding, text in font-dependent encodings, and private-use
     /// characters a vendor table maps. Repairs are made only where the
