@@ -1719,8 +1719,8 @@ fn spaced_chance(line: &str, groups: &[Group]) -> Vec<Range<usize>> {
 /// Whether a run of [`spaced_runs`] through `via` may start in `group` of
 /// `line`: it has a lead byte followed by what a run may go on with, a
 /// continuation byte or a slot (a space; in windows-1252 also a question
-/// mark or an undecodable character). Most groups of clean text have none (`ř`, `š`, `í` before
-/// an ASCII letter), and nothing in them is read.
+/// mark or an undecodable character). Most groups of clean text have none
+/// (`ř`, `š`, `í` before an ASCII letter), and nothing in them is read.
 fn may_start_a_run(line: &str, group: &[Range<usize>], via: Via) -> bool {
     let (Some(first), Some(last)) = (group.first(), group.last()) else {
         return false;
