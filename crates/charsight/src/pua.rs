@@ -77,11 +77,11 @@ pub fn is_private_use(c: char) -> bool {
 /// when that is known.
 pub fn scan(text: &str, source: Option<Charset>) -> Vec<PrivateUse> {
     // Private-use characters start with a byte from 0xEE up in UTF-8 (most
-    // text has none): only the characters there are looked at.
+    // text has none): only the characters that may be one are looked at.
     let bytes = text.as_bytes();
     let mut next = 0;
     std::iter::from_fn(|| {
-        let at = next + first_from_ee(bytes.get(next..)?)?;
+        let at = next + first_pair(bytes.get(next..)?, may_be_private_use)?;
         let c = text[at..].chars().next()?;
         next = at + c.len_utf8();
         Some((at, c))
@@ -104,18 +104,38 @@ pub fn scan(text: &str, source: Option<Charset>) -> Vec<PrivateUse> {
     .collect()
 }
 
-/// Where the first byte from `0xEE` up is in `bytes`: 64 bytes at a time
-/// (a test of them all at once runs on vectors), then byte by byte in the
-/// 64 that hold it.
-fn first_from_ee(bytes: &[u8]) -> Option<usize> {
+/// Whether a character of UTF-8 text whose first two bytes are `lead`
+/// and `next` may be a private-use one ([`is_private_use`]): U+E000–U+EFFF,
+/// U+F000–U+F8FF (`EF 80`–`EF A3`; not the full-width forms of CJK text's
+/// punctuation, `EF BC`–`EF BF`), and planes 15–16.
+fn may_be_private_use(lead: u8, next: u8) -> bool {
+    // (Without short-circuits: [`first_pair`]'s test runs on vectors.)
+    (lead == 0xEE)
+        | (lead == 0xEF) & (next <= 0xA3)
+        | (lead == 0xF3) & (next >= 0xB0)
+        | (lead == 0xF4)
+}
+
+/// Where the first byte of `bytes` is that, with the byte after it (0 at
+/// the end), `wanted` accepts: 64 bytes at a time (a test of them all at
+/// once runs on vectors when `wanted` has no short-circuit), then byte by
+/// byte in the 64 that hold it.
+pub(crate) fn first_pair(bytes: &[u8], wanted: impl Fn(u8, u8) -> bool) -> Option<usize> {
+    let pair = |i: usize| wanted(bytes[i], bytes.get(i + 1).copied().unwrap_or(0));
+    // Every pair but the last byte's, whose second byte is past the end.
+    let pairs = bytes.len().saturating_sub(1);
     let mut start = 0;
-    for chunk in bytes.chunks(64) {
-        if chunk.iter().fold(false, |found, &b| found | (b >= 0xEE)) {
-            return chunk.iter().position(|&b| b >= 0xEE).map(|i| start + i);
+    while start < pairs {
+        let end = (start + 64).min(pairs);
+        let (lead, next) = (&bytes[start..end], &bytes[start + 1..end + 1]);
+        let any = lead.iter().zip(next).fold(0, |found, (&a, &b)| found | u8::from(wanted(a, b)));
+        if any != 0 {
+            return (start..end).find(|&i| pair(i));
         }
-        start += chunk.len();
+        start = end;
     }
-    None
+    let last = bytes.len().checked_sub(1)?;
+    pair(last).then_some(last)
 }
 
 fn docomo(c: char) -> Option<&'static str> {
@@ -160,17 +180,35 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_first_byte_from_ee_is_found_in_any_chunk() {
+    fn the_first_pair_is_found_in_any_chunk() {
         for len in [0, 1, 63, 64, 65, 200] {
             let mut bytes = vec![b'a'; len];
-            assert_eq!(first_from_ee(&bytes), None);
+            assert_eq!(first_pair(&bytes, may_be_private_use), None);
             for at in (0..len).step_by(7).chain(len.checked_sub(1)) {
                 bytes[at] = 0xEE;
-                assert_eq!(first_from_ee(&bytes), Some(at), "{len} {at}");
+                assert_eq!(first_pair(&bytes, may_be_private_use), Some(at), "{len} {at}");
                 bytes[at] = 0xED;
             }
-            assert_eq!(first_from_ee(&bytes), None);
+            assert_eq!(first_pair(&bytes, may_be_private_use), None);
+            // A pair across two chunks, and one whose second byte is past the end.
+            let across = |a: u8, b: u8| a == 0xEF && b == 0xA3;
+            for at in [62, 63, 64].into_iter().filter(|&at| at + 1 < len) {
+                bytes[at..at + 2].copy_from_slice(&[0xEF, 0xA3]);
+                assert_eq!(first_pair(&bytes, across), Some(at), "{len} {at}");
+                bytes[at..at + 2].copy_from_slice(b"aa");
+            }
+            let last = |a: u8, b: u8| a == b'a' && b == 0;
+            assert_eq!(first_pair(&vec![b'a'; len], last), len.checked_sub(1), "{len}");
         }
+    }
+
+    #[test]
+    fn cjk_punctuation_is_not_scanned_as_private_use() {
+        let text = "中文，標點：「引號」\u{E000}";
+        let found = scan(text, None);
+        assert_eq!(found.len(), 1);
+        assert_eq!(&text[found[0].range.clone()], "\u{E000}");
+        assert_eq!(scan("\u{F8FF}\u{F0000}\u{10FFFD}", None).len(), 3);
     }
 
     #[test]

@@ -330,8 +330,10 @@ pub fn may_have_layer(charset: Charset, bytes: &[u8], registry: &Registry) -> bo
     };
     let font = memchr::memchr2_iter(b'f', b'F', bytes).any(scope);
     let burmese_or_symbol = charset == Charset::Utf8
-        && memchr::memchr2_iter(0xE1, 0xEF, bytes)
-            .any(|i| matches!(at(i, 2), [0xE1, 0x80..=0x82] | [0xEF, 0x80..=0x83]));
+        && crate::pua::first_pair(bytes, |a, b| {
+            (a == 0xE1) & (0x80..=0x82).contains(&b) | (a == 0xEF) & (0x80..=0x83).contains(&b)
+        })
+        .is_some();
     (font && registry.may_be_named_in(bytes)) || burmese_or_symbol
 }
 
