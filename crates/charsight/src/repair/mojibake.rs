@@ -2014,7 +2014,8 @@ fn without_stray_readings(line: &str, runs: Runs) -> Runs {
         // mark): mojibake of a line leaves none of it as it was. (ASCII
         // letters are left out: `Îš` of `Ί` between English words is
         // mojibake.)
-        let own_text = |&(c, stays): &(char, bool)| stays && !c.is_ascii() && alphabet(c) == first;
+        let own_text =
+            |&(c, stays): &(char, bool)| stays && !c.is_ascii() && word_alphabet(c) == first;
         let alone_in_own =
             sides.iter().flatten().all(own_text) && sides.iter().any(Option::is_some);
         if one_alphabet && !reads_in_it && alone_in_own {
@@ -2137,13 +2138,13 @@ struct OwnLetters {
 
 impl OwnLetters {
     fn of(own: &str, fixed: &str) -> OwnLetters {
-        let first = own.chars().next().map_or(0, alphabet);
+        let first = own.chars().next().map_or(0, word_alphabet);
         OwnLetters {
             first,
             one_alphabet: own
                 .chars()
-                .all(|c| !c.is_ascii() && is_letter(c) && alphabet(c) == first),
-            reads_in_it: fixed.chars().any(|c| is_letter(c) && alphabet(c) == first),
+                .all(|c| !c.is_ascii() && is_letter(c) && word_alphabet(c) == first),
+            reads_in_it: fixed.chars().any(|c| is_letter(c) && word_alphabet(c) == first),
             cjk: fixed.chars().any(is_cjk),
         }
     }
@@ -2156,7 +2157,7 @@ impl OwnLetters {
         !self.cjk
             && self.one_alphabet
             && !self.reads_in_it
-            && glued(line, range).any(|g| alphabet(g) == self.first)
+            && glued(line, range).any(|g| word_alphabet(g) == self.first)
     }
 }
 
@@ -2211,6 +2212,15 @@ fn alphabet(c: char) -> u32 {
         0x590..=0x5FF | 0xFB1D..=0xFB4F => 4,
         0x600..=0x6FF | 0x750..=0x77F | 0x8A0..=0x8FF | 0xFB50..=0xFDFF | 0xFE70..=0xFEFF => 5,
         u => 0x100 + (u >> 7),
+    }
+}
+
+/// The alphabet a word is written in: [`alphabet`], but the CJK
+/// ideographs, which spread over many blocks, are one.
+fn word_alphabet(c: char) -> u32 {
+    match u32::from(c) {
+        0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0x2_0000..=0x3_FFFF => 6,
+        _ => alphabet(c),
     }
 }
 
@@ -3237,6 +3247,11 @@ mod tests {
         // `Ві` is `³` in windows-1251, glued to `н`; `Ві` alone is not.
         assert_eq!(suspects("Він сказав"), 0);
         assert_eq!(suspects("Ві сказав"), 1 << Via::Windows1251.index());
+        // So is GBK `變` (`D7 83`, Hebrew `׃`) glued to `個` and `數`:
+        // ideographs are one alphabet whatever their blocks.
+        let line =
+            "58 用於終止增量的搜尋，不再將字元當作命令執行的字串。如果這個變數沒有賦值，字串 Esc";
+        assert_eq!(suspects(line), 0);
         // `ô` (`F4`) needs three more bytes: `ž` and a dropped byte are
         // two. `í“` (`ED 93`) may have lost one between them.
         assert_eq!(suspects("môže byť"), 0);
