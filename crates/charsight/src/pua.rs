@@ -81,7 +81,7 @@ pub fn scan(text: &str, source: Option<Charset>) -> Vec<PrivateUse> {
     let bytes = text.as_bytes();
     let mut next = 0;
     std::iter::from_fn(|| {
-        let at = next + first_pair(bytes.get(next..)?, may_be_private_use)?;
+        let at = next + first_pair(bytes.get(next..)?, 0xEE, may_be_private_use)?;
         let c = text[at..].chars().next()?;
         next = at + c.len_utf8();
         Some((at, c))
@@ -116,21 +116,25 @@ fn may_be_private_use(lead: u8, next: u8) -> bool {
         | (lead == 0xF4)
 }
 
-/// Where the first byte of `bytes` is that, with the byte after it (0 at
-/// the end), `wanted` accepts: 64 bytes at a time (a test of them all at
-/// once runs on vectors when `wanted` has no short-circuit), then byte by
-/// byte in the 64 that hold it.
-pub(crate) fn first_pair(bytes: &[u8], wanted: impl Fn(u8, u8) -> bool) -> Option<usize> {
-    let pair = |i: usize| wanted(bytes[i], bytes.get(i + 1).copied().unwrap_or(0));
+/// Where the first byte of `bytes` is, from `from` up, that with the byte
+/// after it (0 at the end) `wanted` accepts: 64 bytes at a time (tests of
+/// them all at once run on vectors when `wanted` has no short-circuit),
+/// pairs only in the 64 that have such a byte (most text has none), then
+/// byte by byte in the 64 that hold the pair.
+pub(crate) fn first_pair(bytes: &[u8], from: u8, wanted: impl Fn(u8, u8) -> bool) -> Option<usize> {
+    let pair =
+        |i: usize| bytes[i] >= from && wanted(bytes[i], bytes.get(i + 1).copied().unwrap_or(0));
     // Every pair but the last byte's, whose second byte is past the end.
     let pairs = bytes.len().saturating_sub(1);
     let mut start = 0;
     while start < pairs {
         let end = (start + 64).min(pairs);
         let (lead, next) = (&bytes[start..end], &bytes[start + 1..end + 1]);
-        let any = lead.iter().zip(next).fold(0, |found, (&a, &b)| found | u8::from(wanted(a, b)));
-        if any != 0 {
-            return (start..end).find(|&i| pair(i));
+        if lead.iter().fold(0, |found, &a| found | u8::from(a >= from)) != 0 {
+            let test = |found, (&a, &b)| found | u8::from((a >= from) & wanted(a, b));
+            if lead.iter().zip(next).fold(0, test) != 0 {
+                return (start..end).find(|&i| pair(i));
+            }
         }
         start = end;
     }
@@ -183,22 +187,22 @@ mod tests {
     fn the_first_pair_is_found_in_any_chunk() {
         for len in [0, 1, 63, 64, 65, 200] {
             let mut bytes = vec![b'a'; len];
-            assert_eq!(first_pair(&bytes, may_be_private_use), None);
+            assert_eq!(first_pair(&bytes, 0xEE, may_be_private_use), None);
             for at in (0..len).step_by(7).chain(len.checked_sub(1)) {
                 bytes[at] = 0xEE;
-                assert_eq!(first_pair(&bytes, may_be_private_use), Some(at), "{len} {at}");
+                assert_eq!(first_pair(&bytes, 0xEE, may_be_private_use), Some(at), "{len} {at}");
                 bytes[at] = 0xED;
             }
-            assert_eq!(first_pair(&bytes, may_be_private_use), None);
+            assert_eq!(first_pair(&bytes, 0xEE, may_be_private_use), None);
             // A pair across two chunks, and one whose second byte is past the end.
             let across = |a: u8, b: u8| a == 0xEF && b == 0xA3;
             for at in [62, 63, 64].into_iter().filter(|&at| at + 1 < len) {
                 bytes[at..at + 2].copy_from_slice(&[0xEF, 0xA3]);
-                assert_eq!(first_pair(&bytes, across), Some(at), "{len} {at}");
+                assert_eq!(first_pair(&bytes, 0xEF, across), Some(at), "{len} {at}");
                 bytes[at..at + 2].copy_from_slice(b"aa");
             }
             let last = |a: u8, b: u8| a == b'a' && b == 0;
-            assert_eq!(first_pair(&vec![b'a'; len], last), len.checked_sub(1), "{len}");
+            assert_eq!(first_pair(&vec![b'a'; len], b'a', last), len.checked_sub(1), "{len}");
         }
     }
 
