@@ -69,7 +69,8 @@ use crate::Charset;
 
 pub use self::binary::Ebcdic;
 pub(crate) use self::text::{
-    best_language, is_no_break_space, language_bits_within, language_cost, plausibility_bits_within,
+    best_language, cjk_tables_cost, is_no_break_space, language_bits_within, language_cost,
+    plausibility_bits_within,
 };
 pub use self::text::{language_costs, plausibility, LanguageCosts, Plausibility};
 pub(crate) use self::utf8::{chunks as utf8_chunks, sequence_len};

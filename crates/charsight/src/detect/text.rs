@@ -886,7 +886,24 @@ pub(crate) fn is_no_break_space(c: char) -> bool {
 /// of [`language_costs`] gives it, with only that language's models
 /// scored; `None` for a language without a model.
 pub(crate) fn language_cost(text: &str, language: &str) -> Option<f32> {
-    let (scorer, charges, scored) = score_text_in(text, |i| language_tag(i) == language, None);
+    cost_of(text, |i| language_tag(i) == language)
+}
+
+/// The cost of `text` under the best character-frequency table, when it
+/// has CJK characters (else `None`): then every model may be its best
+/// ([`may_be_best`]), so it is never less than the bits of
+/// [`language_bits_within`], and costs a fraction of their time (the
+/// tables are scored as the characters are read, without the bigram
+/// models).
+pub(crate) fn cjk_tables_cost(text: &str) -> Option<f32> {
+    let cjk_text = text.chars().any(|c| is_ideograph_or_syllable(c) || is_kana(c));
+    cjk_text.then(|| cost_of(text, |i| i >= MODELS.len())).flatten()
+}
+
+/// The cost of `text` under the best of the models `scored` says (by
+/// cursor index), each scored to the end; `None` when it says none.
+fn cost_of(text: &str, scored: impl Fn(usize) -> bool) -> Option<f32> {
+    let (scorer, charges, scored) = score_text_in(text, scored, None);
     if scored == 0 {
         return Some(0.0);
     }
@@ -912,6 +929,31 @@ mod tests {
             }
         }
         assert_eq!(language_cost("Grüße", "xx"), None);
+    }
+
+    #[test]
+    fn the_cjk_tables_bound_the_bits_of_cjk_text() {
+        for text in [
+            "中文的文章",
+            "中文：浣犲ソ",
+            "讀取原始的SMB請求",
+            "日本語のテキスト",
+            "한국어 문장",
+            "漢字 и кириллица",
+        ] {
+            let bound = cjk_tables_cost(text).unwrap();
+            let bits = language_bits_within(text, f32::INFINITY).unwrap();
+            assert!(bits <= bound, "{text}: {bits} > {bound}");
+            // Under a limit at the bound, the bits are found all the same.
+            assert_eq!(language_bits_within(text, bound), Some(bits), "{text}");
+        }
+        // Where the best is a table, the bound is the bits themselves.
+        assert_eq!(
+            cjk_tables_cost("中文的文章"),
+            language_bits_within("中文的文章", f32::INFINITY)
+        );
+        assert_eq!(cjk_tables_cost("Grüße aus Köln"), None);
+        assert_eq!(cjk_tables_cost("plain"), None);
     }
 
     #[test]

@@ -2401,13 +2401,20 @@ fn proposals(line: &str, suspects: u16, lost: &BlockSpaces) -> ByVia {
     // plausible than it is has nothing to repair here. Only the text around
     // the stretches is weighed for that ([`around`]): a long line of clean
     // text with one stretch that chance made is not scored whole.
-    let runs: Vec<_> = runs
-        .into_iter()
-        .filter(|(_, found)| {
-            let (as_is, undone) = around(line, found);
-            score::bits_below(&undone, score::bits(&as_is)).is_some()
-        })
-        .collect();
+    let runs: Vec<_> =
+        runs.into_iter()
+            .filter(|(_, found)| {
+                let (as_is, undone) = around(line, found);
+                match score::bits_at_most(&as_is) {
+                    // Most readings cost more than the text as it stands under
+                    // its likeliest table: only the others are weighed against
+                    // it under every model.
+                    Some(bound) => score::bits_below(&undone, bound)
+                        .is_some_and(|bits| bits < score::bits(&as_is)),
+                    None => score::bits_below(&undone, score::bits(&as_is)).is_some(),
+                }
+            })
+            .collect();
     if runs.is_empty() {
         return Vec::new();
     }

@@ -37,7 +37,8 @@ use crate::classify::{class, Class};
 
 use crate::decode::is_escape;
 use crate::detect::{
-    best_language, language_bits_within, language_cost, language_costs, LanguageCosts,
+    best_language, cjk_tables_cost, language_bits_within, language_cost, language_costs,
+    LanguageCosts,
 };
 use crate::Charset;
 
@@ -399,6 +400,12 @@ pub(crate) fn bits_below(text: &str, limit: f32) -> Option<f32> {
     let within = limit - charged + 1.0 / f32::from(charsight_tables::detect::STEPS_PER_BIT);
     let bits = language_bits_within(&as_scored(text), within)? + charged;
     (bits < limit).then_some(bits)
+}
+
+/// At least [`bits`] of `text`, found in a fraction of their time when it
+/// has CJK characters ([`cjk_tables_cost`]); `None` when it has none.
+pub(crate) fn bits_at_most(text: &str) -> Option<f32> {
+    Some(cjk_tables_cost(&as_scored(text))? + unseen(text))
 }
 
 /// The cost of `text` under `language`, with [`unseen`] symbols charged;
