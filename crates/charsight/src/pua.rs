@@ -117,30 +117,32 @@ fn may_be_private_use(lead: u8, next: u8) -> bool {
 }
 
 /// Where the first byte of `bytes` is, from `from` up, that with the byte
-/// after it (0 at the end) `wanted` accepts: 64 bytes at a time (tests of
-/// them all at once run on vectors when `wanted` has no short-circuit),
-/// pairs only in the 64 that have such a byte (most text has none), then
-/// byte by byte in the 64 that hold the pair.
+/// after it (0 at the end) `wanted` accepts: [`CHUNK`] bytes at a time
+/// (tests of them all at once run on vectors when `wanted` has no
+/// short-circuit), pairs only in the chunks that have such a byte (most
+/// text has none), then byte by byte in the chunk that holds the pair.
 pub(crate) fn first_pair(bytes: &[u8], from: u8, wanted: impl Fn(u8, u8) -> bool) -> Option<usize> {
     let pair =
         |i: usize| bytes[i] >= from && wanted(bytes[i], bytes.get(i + 1).copied().unwrap_or(0));
-    // Every pair but the last byte's, whose second byte is past the end.
-    let pairs = bytes.len().saturating_sub(1);
-    let mut start = 0;
-    while start < pairs {
-        let end = (start + 64).min(pairs);
-        let (lead, next) = (&bytes[start..end], &bytes[start + 1..end + 1]);
-        if lead.iter().fold(0, |found, &a| found | u8::from(a >= from)) != 0 {
-            let test = |found, (&a, &b)| found | u8::from((a >= from) & wanted(a, b));
-            if lead.iter().zip(next).fold(0, test) != 0 {
-                return (start..end).find(|&i| pair(i));
-            }
+    // The whole chunks whose every byte has one after it; the rest byte by byte.
+    let whole = bytes.len().saturating_sub(1) / CHUNK;
+    for k in 0..whole {
+        let start = k * CHUNK;
+        let lead: &[u8; CHUNK] = bytes[start..start + CHUNK].try_into().ok()?;
+        let next: &[u8; CHUNK] = bytes[start + 1..start + CHUNK + 1].try_into().ok()?;
+        if lead.iter().fold(0, |found, &a| found | u8::from(a >= from)) == 0 {
+            continue;
         }
-        start = end;
+        let test = |found, (&a, &b)| found | u8::from((a >= from) & wanted(a, b));
+        if lead.iter().zip(next).fold(0, test) != 0 {
+            return (start..start + CHUNK).find(|&i| pair(i));
+        }
     }
-    let last = bytes.len().checked_sub(1)?;
-    pair(last).then_some(last)
+    (whole * CHUNK..bytes.len()).find(|&i| pair(i))
 }
+
+/// Bytes [`first_pair`] tests at once.
+const CHUNK: usize = 64;
 
 fn docomo(c: char) -> Option<&'static str> {
     DOCOMO.binary_search_by_key(&c, |&(pua, _)| pua).ok().map(|i| DOCOMO[i].1)
