@@ -126,16 +126,15 @@ pub(crate) fn first_pair(bytes: &[u8], from: u8, wanted: impl Fn(u8, u8) -> bool
         |i: usize| bytes[i] >= from && wanted(bytes[i], bytes.get(i + 1).copied().unwrap_or(0));
     // The whole chunks whose every byte has one after it; the rest byte by byte.
     let whole = bytes.len().saturating_sub(1) / CHUNK;
-    for k in 0..whole {
-        let start = k * CHUNK;
-        let lead: &[u8; CHUNK] = bytes[start..start + CHUNK].try_into().ok()?;
-        let next: &[u8; CHUNK] = bytes[start + 1..start + CHUNK + 1].try_into().ok()?;
+    let leads = bytes[..whole * CHUNK].chunks_exact(CHUNK);
+    let nexts = bytes.get(1..).unwrap_or_default().chunks_exact(CHUNK);
+    for (k, (lead, next)) in leads.zip(nexts).enumerate() {
         if lead.iter().fold(0, |found, &a| found | u8::from(a >= from)) == 0 {
             continue;
         }
         let test = |found, (&a, &b)| found | u8::from((a >= from) & wanted(a, b));
         if lead.iter().zip(next).fold(0, test) != 0 {
-            return (start..start + CHUNK).find(|&i| pair(i));
+            return (k * CHUNK..(k + 1) * CHUNK).find(|&i| pair(i));
         }
     }
     (whole * CHUNK..bytes.len()).find(|&i| pair(i))

@@ -2400,21 +2400,20 @@ fn proposals(line: &str, suspects: u16, lost: &BlockSpaces) -> ByVia {
     // An encoding whose stretches, all undone once, leave the line no more
     // plausible than it is has nothing to repair here. Only the text around
     // the stretches is weighed for that ([`around`]): a long line of clean
-    // text with one stretch that chance made is not scored whole.
-    let runs: Vec<_> =
-        runs.into_iter()
-            .filter(|(_, found)| {
-                let (as_is, undone) = around(line, found);
-                match score::bits_at_most(&as_is) {
-                    // Most readings cost more than the text as it stands under
-                    // its likeliest table: only the others are weighed against
-                    // it under every model.
-                    Some(bound) => score::bits_below(&undone, bound)
-                        .is_some_and(|bits| bits < score::bits(&as_is)),
-                    None => score::bits_below(&undone, score::bits(&as_is)).is_some(),
-                }
-            })
-            .collect();
+    // text with one stretch that chance made is not scored whole. CJK text
+    // as it stands costs at most what its best character-frequency table
+    // says ([`score::bits_at_most`]): most readings cost more, and are set
+    // aside without scoring it under every model.
+    let more_plausible = |found: &Runs| {
+        let (as_is, undone) = around(line, found);
+        match score::bits_at_most(&as_is) {
+            Some(bound) => {
+                score::bits_below(&undone, bound).is_some_and(|bits| bits < score::bits(&as_is))
+            }
+            None => score::bits_below(&undone, score::bits(&as_is)).is_some(),
+        }
+    };
+    let runs: Vec<_> = runs.into_iter().filter(|(_, found)| more_plausible(found)).collect();
     if runs.is_empty() {
         return Vec::new();
     }
