@@ -17,6 +17,8 @@ pub(crate) struct Units {
     bytes: Vec<u8>,
     /// Where each unit starts, then the end of the last.
     starts: Vec<usize>,
+    /// [`Units::utf8_runs`]'s reach of each byte, kept between calls.
+    reach: Vec<u32>,
 }
 
 impl Units {
@@ -29,7 +31,7 @@ impl Units {
     pub(crate) fn with_capacity(bytes: usize) -> Units {
         let mut starts = Vec::with_capacity(bytes / 2 + 1);
         starts.push(0);
-        Units { bytes: Vec::with_capacity(bytes), starts }
+        Units { bytes: Vec::with_capacity(bytes), starts, reach: Vec::new() }
     }
 
     /// Adds a unit.
@@ -56,33 +58,38 @@ impl Units {
     /// The maximal stretches of units whose bytes are valid UTF-8, left to
     /// right. Every unit should hold a byte above 0x7F, so that each
     /// stretch holds a multibyte sequence.
-    pub(crate) fn utf8_runs(&self) -> Vec<Range<usize>> {
+    pub(crate) fn utf8_runs(&mut self) -> Vec<Range<usize>> {
         /// No unit boundary reached (in `reach`).
-        const NONE: u32 = u32::MAX;
-        let n = self.bytes.len();
-        let mut boundary = vec![false; n + 1];
-        for &s in &self.starts {
-            boundary[s] = true;
-        }
+        const NONE: u32 = u32::MAX >> 1;
+        /// A unit boundary (a flag of `reach`).
+        const BOUNDARY: u32 = 1 << 31;
+        let (n, units) = (self.bytes.len(), self.len());
         // reach[p]: the furthest unit boundary a chain of valid sequences
-        // starting at byte p ends on. (A unit is a character's few bytes.)
-        let mut reach = vec![NONE; n + 1];
+        // starting at byte p ends on, and whether p is one. (A unit is a
+        // character's few bytes.)
+        let (starts, reach) = (&self.starts, &mut self.reach);
+        reach.clear();
+        reach.resize(n + 1, NONE);
+        for &s in starts {
+            reach[s] |= BOUNDARY;
+        }
         for p in (0..n).rev() {
             if let Some(len) = sequence_len(&self.bytes[p..]) {
-                let next = p + len;
-                reach[p] = match reach[next] {
-                    NONE if boundary[next] => next as u32,
+                let next = reach[p + len];
+                let to = match next & !BOUNDARY {
+                    NONE if next & BOUNDARY != 0 => (p + len) as u32,
                     r => r,
                 };
+                reach[p] = reach[p] & BOUNDARY | to;
             }
         }
         let mut runs = Vec::new();
         let mut unit = 0;
-        while unit < self.len() {
-            match reach[self.starts[unit]] {
+        while unit < units {
+            match reach[starts[unit]] & !BOUNDARY {
                 NONE => unit += 1,
                 end => {
-                    let end_unit = self.starts.partition_point(|&s| s < end as usize);
+                    let end_unit = starts.partition_point(|&s| s < end as usize);
                     runs.push(unit..end_unit);
                     unit = end_unit;
                 }
@@ -198,7 +205,7 @@ mod tests {
     #[test]
     fn single_byte_units() {
         // "éÃ©x" read as windows-1252: E9 C3 A9: the run is "Ã©".
-        let u = units(&[b"\xE9", b"\xC3", b"\xA9"]);
+        let mut u = units(&[b"\xE9", b"\xC3", b"\xA9"]);
         assert_eq!(u.utf8_runs(), vec![1..3]);
         assert_eq!(u.bytes(1..3), "é".as_bytes());
         assert!(units(&[b"\xC3"]).utf8_runs().is_empty());
@@ -207,13 +214,13 @@ mod tests {
     #[test]
     fn runs_end_where_units_and_sequences_meet() {
         // "日本" (E6 97 A5 E6 9C AC) read as Shift_JIS: E6 97 | A5 | E6 9C | AC.
-        let u = units(&[b"\xE6\x97", b"\xA5", b"\xE6\x9C", b"\xAC"]);
+        let mut u = units(&[b"\xE6\x97", b"\xA5", b"\xE6\x9C", b"\xAC"]);
         assert_eq!(u.utf8_runs(), vec![0..4]);
         // Without its last byte the second character cannot end a run.
-        let u = units(&[b"\xE6\x97", b"\xA5", b"\xE6\x9C"]);
+        let mut u = units(&[b"\xE6\x97", b"\xA5", b"\xE6\x9C"]);
         assert_eq!(u.utf8_runs(), vec![0..2]);
         // A unit may hold ASCII bytes: "あa" (E3 81 82 61) as 繧 (E3 81) Ｂ (82 61).
-        let u = units(&[b"\xE3\x81", b"\x82a"]);
+        let mut u = units(&[b"\xE3\x81", b"\x82a"]);
         assert_eq!(u.utf8_runs(), vec![0..2]);
     }
 
@@ -238,7 +245,7 @@ mod tests {
         assert!(!is_utf8_with_surrogate_pairs(b"caf\xC3\xA9"), "no pair");
         assert!(!is_utf8_with_surrogate_pairs(b"\xED\xA0\xBD\xED\xB8\x80 caf\xE9"));
         // A pair garbled through windows-1252 is found as a run.
-        let u = units(&[b"\xED", b"\xA0", b"\xBD", b"\xED", b"\xB8", b"\x80"]);
+        let mut u = units(&[b"\xED", b"\xA0", b"\xBD", b"\xED", b"\xB8", b"\x80"]);
         assert_eq!(u.utf8_runs(), vec![0..6]);
     }
 
@@ -246,7 +253,7 @@ mod tests {
     fn invalid_sequences_split_runs() {
         assert_eq!(sequence_len(b"\xED\xA0\x80"), None, "surrogates are not UTF-8");
         assert_eq!(sequence_len(b"\xF0\x9F\x98\x80"), Some(4));
-        let u = units(&[b"\xC3", b"\xA9", b"\xFF", b"\xC3", b"\xA9"]);
+        let mut u = units(&[b"\xC3", b"\xA9", b"\xFF", b"\xC3", b"\xA9"]);
         assert_eq!(u.utf8_runs(), vec![0..2, 3..5]);
     }
 }
