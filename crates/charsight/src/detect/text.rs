@@ -690,7 +690,7 @@ pub(crate) fn language_bits_within(text: &str, limit: f32) -> Option<f32> {
 /// reading is in Chinese, Japanese or Korean, but not be the language of a
 /// text that has none of their characters.
 fn may_be_best(text: &str) -> impl Fn(usize) -> bool {
-    let cjk_text = text.chars().any(|c| is_ideograph_or_syllable(c) || is_kana(c));
+    let cjk_text = has_cjk(text);
     move |i| i < MODELS.len() || cjk_text
 }
 
@@ -896,8 +896,13 @@ pub(crate) fn language_cost(text: &str, language: &str) -> Option<f32> {
 /// tables are scored as the characters are read, without the bigram
 /// models).
 pub(crate) fn cjk_tables_cost(text: &str) -> Option<f32> {
-    let cjk_text = text.chars().any(|c| is_ideograph_or_syllable(c) || is_kana(c));
-    cjk_text.then(|| cost_of(text, |i| i >= MODELS.len())).flatten()
+    has_cjk(text).then(|| cost_of(text, |i| i >= MODELS.len())).flatten()
+}
+
+/// Whether `text` has a character of CJK text (an ideograph, a Hangul
+/// syllable, kana): the character-frequency tables may be its language.
+fn has_cjk(text: &str) -> bool {
+    text.chars().any(|c| is_ideograph_or_syllable(c) || is_kana(c))
 }
 
 /// The cost of `text` under the best of the models `scored` says (by
