@@ -12,13 +12,11 @@
 use std::ops::Range;
 
 /// The bytes of a sequence of units, each unit's bytes contiguous.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub(crate) struct Units {
     bytes: Vec<u8>,
     /// Where each unit starts, then the end of the last.
     starts: Vec<usize>,
-    /// [`Units::utf8_runs`]'s reach of each byte, kept between calls.
-    reach: Vec<u32>,
 }
 
 impl Units {
@@ -31,7 +29,7 @@ impl Units {
     pub(crate) fn with_capacity(bytes: usize) -> Units {
         let mut starts = Vec::with_capacity(bytes / 2 + 1);
         starts.push(0);
-        Units { bytes: Vec::with_capacity(bytes), starts, reach: Vec::new() }
+        Units { bytes: Vec::with_capacity(bytes), starts }
     }
 
     /// Adds a unit.
@@ -58,44 +56,37 @@ impl Units {
     /// The maximal stretches of units whose bytes are valid UTF-8, left to
     /// right. Every unit should hold a byte above 0x7F, so that each
     /// stretch holds a multibyte sequence.
-    pub(crate) fn utf8_runs(&mut self) -> Vec<Range<usize>> {
-        /// No unit boundary reached (in `reach`).
-        const NONE: u32 = u32::MAX >> 1;
-        /// A unit boundary (a flag of `reach`).
-        const BOUNDARY: u32 = 1 << 31;
-        let (n, units) = (self.bytes.len(), self.len());
-        // reach[p]: the furthest unit boundary a chain of valid sequences
-        // starting at byte p ends on, and whether p is one. (A unit is a
-        // character's few bytes.)
-        let (starts, reach) = (&self.starts, &mut self.reach);
-        reach.clear();
-        reach.resize(n + 1, NONE);
-        for &s in starts {
-            reach[s] |= BOUNDARY;
-        }
-        for p in (0..n).rev() {
-            if let Some(len) = sequence_len(&self.bytes[p..]) {
-                let next = reach[p + len];
-                let to = match next & !BOUNDARY {
-                    NONE if next & BOUNDARY != 0 => (p + len) as u32,
-                    r => r,
-                };
-                reach[p] = reach[p] & BOUNDARY | to;
-            }
-        }
-        let mut runs = Vec::new();
+    pub(crate) fn utf8_runs(&self) -> impl Iterator<Item = Range<usize>> + '_ {
+        let (bytes, starts) = (&self.bytes, &self.starts);
         let mut unit = 0;
-        while unit < units {
-            match reach[starts[unit]] & !BOUNDARY {
-                NONE => unit += 1,
-                end => {
-                    let end_unit = starts.partition_point(|&s| s < end as usize);
-                    runs.push(unit..end_unit);
-                    unit = end_unit;
+        std::iter::from_fn(move || {
+            while unit < self.len() {
+                // The sequences from the unit's first byte on, and the last
+                // unit boundary they end on. (A unit after it whose first
+                // byte is inside one of them starts no sequence: UTF-8
+                // tells a sequence's first byte from the others. So every
+                // byte is read at most twice.)
+                let (mut at, mut next, mut end) = (starts[unit], unit + 1, None);
+                while let Some(len) = sequence_len(&bytes[at..]) {
+                    at += len;
+                    while starts[next] < at {
+                        next += 1;
+                    }
+                    if starts[next] == at {
+                        end = Some(next);
+                    }
+                }
+                let start = unit;
+                match end {
+                    Some(end) => {
+                        unit = end;
+                        return Some(start..end);
+                    }
+                    None => unit += 1,
                 }
             }
-        }
-        runs
+            None
+        })
     }
 }
 
@@ -103,18 +94,24 @@ impl Units {
 /// surrogate pair written as two three-byte sequences ([`surrogate_pair`])
 /// counts as one of six bytes.
 fn sequence_len(bytes: &[u8]) -> Option<usize> {
-    let len = match *bytes.first()? {
+    let (&first, rest) = bytes.split_first()?;
+    // The sequence's length, and the range of its second byte (the others
+    // are continuation bytes), as RFC 3629 has them.
+    let (len, second) = match first {
         0..=0x7F => return Some(1),
-        0xC2..=0xDF => 2,
-        0xE0..=0xEF => 3,
-        0xF0..=0xF4 => 4,
+        0xC2..=0xDF => (2, 0x80..=0xBF),
+        0xE0 => (3, 0xA0..=0xBF),
+        0xE1..=0xEC | 0xEE..=0xEF => (3, 0x80..=0xBF),
+        // A surrogate pair's first byte is `ED`.
+        0xED if surrogate_pair(bytes).is_some() => return Some(6),
+        0xED => (3, 0x80..=0x9F),
+        0xF0 => (4, 0x90..=0xBF),
+        0xF1..=0xF3 => (4, 0x80..=0xBF),
+        0xF4 => (4, 0x80..=0x8F),
         _ => return None,
     };
-    // A surrogate pair's first byte is `ED`.
-    if bytes[0] == 0xED && surrogate_pair(bytes).is_some() {
-        return Some(6);
-    }
-    std::str::from_utf8(bytes.get(..len)?).ok().map(|_| len)
+    let (&next, others) = rest.get(..len - 1)?.split_first()?;
+    (second.contains(&next) && others.iter().all(|&b| b & 0xC0 == 0x80)).then_some(len)
 }
 
 /// The character of the surrogate pair `bytes` starts with, written as two
@@ -205,23 +202,23 @@ mod tests {
     #[test]
     fn single_byte_units() {
         // "éÃ©x" read as windows-1252: E9 C3 A9: the run is "Ã©".
-        let mut u = units(&[b"\xE9", b"\xC3", b"\xA9"]);
-        assert_eq!(u.utf8_runs(), vec![1..3]);
+        let u = units(&[b"\xE9", b"\xC3", b"\xA9"]);
+        assert_eq!(u.utf8_runs().collect::<Vec<_>>(), vec![1..3]);
         assert_eq!(u.bytes(1..3), "é".as_bytes());
-        assert!(units(&[b"\xC3"]).utf8_runs().is_empty());
+        assert!(units(&[b"\xC3"]).utf8_runs().next().is_none());
     }
 
     #[test]
     fn runs_end_where_units_and_sequences_meet() {
         // "日本" (E6 97 A5 E6 9C AC) read as Shift_JIS: E6 97 | A5 | E6 9C | AC.
-        let mut u = units(&[b"\xE6\x97", b"\xA5", b"\xE6\x9C", b"\xAC"]);
-        assert_eq!(u.utf8_runs(), vec![0..4]);
+        let u = units(&[b"\xE6\x97", b"\xA5", b"\xE6\x9C", b"\xAC"]);
+        assert_eq!(u.utf8_runs().collect::<Vec<_>>(), vec![0..4]);
         // Without its last byte the second character cannot end a run.
-        let mut u = units(&[b"\xE6\x97", b"\xA5", b"\xE6\x9C"]);
-        assert_eq!(u.utf8_runs(), vec![0..2]);
+        let u = units(&[b"\xE6\x97", b"\xA5", b"\xE6\x9C"]);
+        assert_eq!(u.utf8_runs().collect::<Vec<_>>(), vec![0..2]);
         // A unit may hold ASCII bytes: "あa" (E3 81 82 61) as 繧 (E3 81) Ｂ (82 61).
-        let mut u = units(&[b"\xE3\x81", b"\x82a"]);
-        assert_eq!(u.utf8_runs(), vec![0..2]);
+        let u = units(&[b"\xE3\x81", b"\x82a"]);
+        assert_eq!(u.utf8_runs().collect::<Vec<_>>(), vec![0..2]);
     }
 
     #[test]
@@ -245,15 +242,82 @@ mod tests {
         assert!(!is_utf8_with_surrogate_pairs(b"caf\xC3\xA9"), "no pair");
         assert!(!is_utf8_with_surrogate_pairs(b"\xED\xA0\xBD\xED\xB8\x80 caf\xE9"));
         // A pair garbled through windows-1252 is found as a run.
-        let mut u = units(&[b"\xED", b"\xA0", b"\xBD", b"\xED", b"\xB8", b"\x80"]);
-        assert_eq!(u.utf8_runs(), vec![0..6]);
+        let u = units(&[b"\xED", b"\xA0", b"\xBD", b"\xED", b"\xB8", b"\x80"]);
+        assert_eq!(u.utf8_runs().collect::<Vec<_>>(), vec![0..6]);
+    }
+
+    #[test]
+    fn sequences_are_utf8s() {
+        // Every sequence of up to four bytes from a set that covers every
+        // range of RFC 3629's table and its edges.
+        let edges = [0x00, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0]
+            .into_iter()
+            .chain([0xE1, 0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF]);
+        let edges: Vec<u8> = edges.collect();
+        for &a in &edges {
+            for &b in &edges {
+                for &c in &edges {
+                    for &d in &edges {
+                        let bytes = [a, b, c, d];
+                        let utf8 = (1..=4).find(|&n| {
+                            std::str::from_utf8(&bytes[..n]).is_ok_and(|t| t.chars().count() == 1)
+                        });
+                        let cut = (1..=4).map(|n| sequence_len(&bytes[..n]));
+                        assert_eq!(sequence_len(&bytes), utf8, "{bytes:02X?}");
+                        assert!(cut
+                            .take(utf8.unwrap_or(4) - 1)
+                            .all(|l| l.is_none() || l == Some(1)));
+                    }
+                }
+            }
+        }
+    }
+
+    /// [`Units::utf8_runs`] by their definition: from each unit on, the
+    /// furthest unit boundary that sequences read from it end on.
+    fn runs_by_definition(units: &Units) -> Vec<Range<usize>> {
+        let reaches = |unit: usize, end: usize| {
+            let (mut at, last) = (units.starts[unit], units.starts[end]);
+            while at < last {
+                match sequence_len(&units.bytes[at..]) {
+                    Some(len) => at += len,
+                    None => return false,
+                }
+            }
+            at == last
+        };
+        let (mut runs, mut unit) = (Vec::new(), 0);
+        while unit < units.len() {
+            match (unit + 1..=units.len()).rev().find(|&end| reaches(unit, end)) {
+                Some(end) => {
+                    runs.push(unit..end);
+                    unit = end;
+                }
+                None => unit += 1,
+            }
+        }
+        runs
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn runs_are_found_as_defined(
+            list in proptest::collection::vec(proptest::collection::vec(
+                proptest::sample::select(vec![0x41, 0x80, 0x8F, 0x90, 0xA0, 0xA9, 0xBF, 0xC3, 0xE0, 0xE4, 0xED, 0xF0, 0xF4, 0xFF]),
+                1..3,
+            ), 0..40),
+        ) {
+            let mut u = Units::new();
+            list.iter().for_each(|b| u.push(b));
+            proptest::prop_assert_eq!(u.utf8_runs().collect::<Vec<_>>(), runs_by_definition(&u));
+        }
     }
 
     #[test]
     fn invalid_sequences_split_runs() {
         assert_eq!(sequence_len(b"\xED\xA0\x80"), None, "surrogates are not UTF-8");
         assert_eq!(sequence_len(b"\xF0\x9F\x98\x80"), Some(4));
-        let mut u = units(&[b"\xC3", b"\xA9", b"\xFF", b"\xC3", b"\xA9"]);
-        assert_eq!(u.utf8_runs(), vec![0..2, 3..5]);
+        let u = units(&[b"\xC3", b"\xA9", b"\xFF", b"\xC3", b"\xA9"]);
+        assert_eq!(u.utf8_runs().collect::<Vec<_>>(), vec![0..2, 3..5]);
     }
 }
