@@ -635,8 +635,8 @@ fn worth_reading(line: &str) -> bool {
     // Where the stretch of non-ASCII text being read started, and up to
     // where one was read whole and held no run.
     let (mut stretch, mut read_whole) = (i, 0);
-    // The last character, unless it was ASCII.
-    let mut prev = None;
+    // The last character, unless it was ASCII, and where it starts.
+    let (mut prev, mut prev_at) = (None, i);
     while i < bytes.len() {
         if bytes[i].is_ascii() {
             if open & WINDOWS_1252 != 0 {
@@ -669,8 +669,10 @@ fn worth_reading(line: &str) -> bool {
         if runs != 0 && i >= read_whole {
             // The stretch's runs, as the reading weighs them: windows-1252's
             // always, the others' unless each is chance whatever is around.
+            // Every run it finds (a character alone is not one) holds a
+            // pair like this: none ends before the first, where it starts.
             let end = i + ascii_run_start(&bytes[i..]);
-            let ending = runs_ending(&line[stretch..end]);
+            let ending = runs_ending(&line[prev_at..end]);
             if ending & WINDOWS_1252 != 0
                 || ending & !chance_runs_only(line, stretch..end, ending) != 0
             {
@@ -678,7 +680,7 @@ fn worth_reading(line: &str) -> bool {
             }
             read_whole = end;
         }
-        (open, one_more, prev) = (glance.open, glance.one_more, Some(glance));
+        (open, one_more, prev, prev_at) = (glance.open, glance.one_more, Some(glance), i);
         i += c.len_utf8();
     }
     false
@@ -2171,11 +2173,10 @@ impl OwnLetters {
 fn chance_runs_only(line: &str, stretch: Range<usize>, vias: u16) -> u16 {
     let mut only = 0;
     for via in Via::ALL.into_iter().filter(|via| vias >> via.index() & 1 == 1) {
-        let runs = utf8_runs_in(via, &line[stretch.clone()]);
-        let runs: Runs = runs
-            .into_iter()
-            .map(|(r, fixed)| (stretch.start + r.start..stretch.start + r.end, fixed))
-            .collect();
+        let mut runs = utf8_runs_in(via, &line[stretch.clone()]);
+        for (r, _) in &mut runs {
+            *r = stretch.start + r.start..stretch.start + r.end;
+        }
         let chance = |k| stray_whatever_around(line, &runs, k, &|_| true) == Some(true);
         if (0..runs.len()).all(chance) {
             only |= 1 << via.index();
