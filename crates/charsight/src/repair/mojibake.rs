@@ -280,18 +280,53 @@ fn encoded_table(via: Via, above: bool) -> &'static [Encoded] {
 }
 
 /// What a byte does to UTF-8 being read, in each encoding at once: masks
-/// over [`Via::ALL`] (bit [`Via::index`]).
+/// over [`Via::ALL`] (bit [`Via::index`]), in the lanes of [`Chains`],
+/// which reads them.
 #[derive(Clone, Copy, Debug, Default)]
 struct ByteClass {
-    /// The encodings that have this byte (a character's second byte is
-    /// only in the double-byte encodings that write it in two).
-    present: u16,
-    /// An ASCII byte (the second of a double-byte character).
-    ascii: u16,
-    /// A continuation byte (0x80–0xBF).
-    cont: u16,
-    /// A lead byte that needs one, two or three continuation bytes.
-    lead: [u16; 3],
+    /// The encodings that do not have this byte (a character's second byte
+    /// is only in the double-byte encodings that write it in two), in
+    /// every lane.
+    absent: u64,
+    /// A continuation byte (0x80–0xBF), in every lane.
+    cont: u64,
+    /// What it starts: an ASCII byte (the second of a double-byte
+    /// character) a sequence complete, and a lead byte one that needs one,
+    /// two or three continuation bytes, a lane each.
+    starts: u64,
+}
+
+impl ByteClass {
+    /// From its masks: the encodings that have it, and those where it is
+    /// ASCII, a continuation byte, a lead byte needing one, two, three.
+    fn new([present, ascii, cont, one, two, three]: [u16; 6]) -> ByteClass {
+        ByteClass {
+            absent: Chains::every_lane(!present),
+            cont: Chains::every_lane(cont),
+            starts: Chains::lanes([ascii, one, two, three]),
+        }
+    }
+
+    /// The encodings that have it.
+    fn present(&self) -> u16 {
+        !self.absent as u16
+    }
+
+    /// Those where it is a continuation byte.
+    fn cont(&self) -> u16 {
+        self.cont as u16
+    }
+
+    /// Those where it is a lead byte that needs `more` continuation bytes
+    /// (one to three).
+    fn lead(&self, more: u32) -> u16 {
+        (self.starts >> (16 * more)) as u16
+    }
+
+    /// Those where it is a lead byte.
+    fn any_lead(&self) -> u16 {
+        self.lead(1) | self.lead(2) | self.lead(3)
+    }
 }
 
 /// A character's bytes in every encoding, as [`ByteClass`]es, and the
@@ -320,9 +355,11 @@ impl CharClass {
         let mut class =
             CharClass { letter, cjk_letter: is_cjk(c) && letter, ..CharClass::default() };
         let mut buf = [0; 4];
+        // Each byte's masks, as [`ByteClass::new`] takes them.
+        let mut bytes = [[0; 6]; 2];
         for via in Via::ALL {
             let bit = 1 << via.index();
-            class.bytes[0].present |= bit;
+            bytes[0][0] |= bit;
             match via.encode(c, &mut buf) {
                 Some(len) if buf[0] >= 0x80 => {
                     class.unit |= bit;
@@ -336,21 +373,23 @@ impl CharClass {
                             class.reads_as_latin |= bit;
                         }
                     }
-                    for (byte, &b) in class.bytes.iter_mut().zip(&buf[..len]) {
-                        byte.present |= bit;
-                        match b {
-                            0x00..=0x7F => byte.ascii |= bit,
-                            0x80..=0xBF => byte.cont |= bit,
-                            0xC2..=0xDF => byte.lead[0] |= bit,
-                            0xE0..=0xEF => byte.lead[1] |= bit,
-                            0xF0..=0xF4 => byte.lead[2] |= bit,
-                            _ => {}
-                        }
+                    for (byte, &b) in bytes.iter_mut().zip(&buf[..len]) {
+                        byte[0] |= bit;
+                        let kind = match b {
+                            0x00..=0x7F => 1,
+                            0x80..=0xBF => 2,
+                            0xC2..=0xDF => 3,
+                            0xE0..=0xEF => 4,
+                            0xF0..=0xF4 => 5,
+                            _ => continue,
+                        };
+                        byte[kind] |= bit;
                     }
                 }
                 _ => {}
             }
         }
+        class.bytes = bytes.map(ByteClass::new);
         class
     }
 
@@ -435,15 +474,14 @@ impl Glance {
     fn of(c: char) -> Glance {
         let class = CharClass::look_up(c);
         let [first, second] = class.bytes;
-        let (two, one) = (second.present, !second.present);
+        let (two, one) = (second.present(), !second.present());
         let c1 = if is_c1_control(c) { WINDOWS_1252 } else { 0 };
         let lost = if score::is_undecodable(c) { WINDOWS_1252 } else { 0 };
         Glance {
-            open: (first.lead[0] | first.lead[1] | first.lead[2]) & one
-                | (first.lead[1] | first.lead[2]) & second.cont & two,
-            continues: first.cont | lost,
+            open: first.any_lead() & one | (first.lead(2) | first.lead(3)) & second.cont() & two,
+            continues: first.cont() | lost,
             alone: class.alone | c1,
-            one_more: first.lead[0] & WINDOWS_1252 != 0,
+            one_more: first.lead(1) & WINDOWS_1252 != 0,
             letter: class.letter,
             cjk_letter: class.cjk_letter,
             reads_as_letter: class.reads_as_letter,
@@ -721,34 +759,44 @@ fn runs_ending(stretch: &str) -> u16 {
 
 /// UTF-8 being read in every encoding's bytes of a line at once, from
 /// each unit boundary on: the encodings where bytes read from one form
-/// valid UTF-8 so far and need no (`need[0]`), one, two or three more
-/// continuation bytes. (UTF-8 resynchronises: chains started at different
+/// valid UTF-8 so far and need no, one, two or three more continuation
+/// bytes, as four lanes of 16 bits (masks over [`Via::ALL`]), read
+/// together. (UTF-8 resynchronises: chains started at different
 /// boundaries that need as many bytes read alike.)
 #[derive(Clone, Copy, Debug, Default)]
 struct Chains {
-    need: [u16; 4],
+    need: u64,
 }
 
 impl Chains {
+    /// The lanes of a mask each.
+    fn lanes(masks: [u16; 4]) -> u64 {
+        masks.iter().rev().fold(0, |lanes, &mask| lanes << 16 | u64::from(mask))
+    }
+
+    /// A mask in every lane.
+    fn every_lane(mask: u16) -> u64 {
+        u64::from(mask) * 0x0001_0001_0001_0001
+    }
+
+    /// The encodings where chains need no more bytes.
+    fn complete(self) -> u16 {
+        self.need as u16
+    }
+
     /// Reads a character: returns the encodings where, after it, bytes
     /// from a unit boundary to its end are valid UTF-8 (a run).
     fn read(&mut self, class: &CharClass) -> u16 {
         // A chain may start at it; where it is no unit, every one stops.
-        self.need[0] |= class.unit;
-        for n in &mut self.need {
-            *n &= class.unit;
-        }
+        self.need = (self.need | u64::from(class.unit)) & Chains::every_lane(class.unit);
         for byte in &class.bytes {
-            let [zero, one, two, three] = self.need;
-            let keep = !byte.present;
-            self.need = [
-                (zero & keep) | (zero & byte.ascii) | (one & byte.cont),
-                (one & keep) | (zero & byte.lead[0]) | (two & byte.cont),
-                (two & keep) | (zero & byte.lead[1]) | (three & byte.cont),
-                (three & keep) | (zero & byte.lead[2]),
-            ];
+            // A byte the encoding does not write keeps each chain as it
+            // is; a continuation byte moves it a lane down; and a chain
+            // that needs none goes on as the byte says.
+            let none = Chains::every_lane(self.complete());
+            self.need = self.need & byte.absent | self.need >> 16 & byte.cont | none & byte.starts;
         }
-        self.need[0] & class.unit
+        self.complete() & class.unit
     }
 }
 
@@ -790,7 +838,7 @@ fn suspects(line: &str) -> u16 {
             // continuation byte.
             let continues = || {
                 let next = line.get(i + 1..).and_then(|rest| rest.chars().next());
-                next.is_some_and(|c| CharClass::look_up(c).bytes[0].cont & WINDOWS_1252 != 0)
+                next.is_some_and(|c| CharClass::look_up(c).bytes[0].cont() & WINDOWS_1252 != 0)
             };
             match bytes[i] {
                 b'?' if lead => found |= WINDOWS_1252,
@@ -821,15 +869,15 @@ fn suspects(line: &str) -> u16 {
         // slot that is not weighed without other damage in the line (see
         // [`spaced_runs`]; `áš` of `vášeň`); what a slot after it
         // may complete is seen at the next character.
-        let letter_after_two = two_more && first.cont & WINDOWS_1252 != 0 && c.is_alphabetic();
-        let continues = first.cont & WINDOWS_1252 != 0 && !letter_after_two;
+        let letter_after_two = two_more && first.cont() & WINDOWS_1252 != 0 && c.is_alphabetic();
+        let continues = first.cont() & WINDOWS_1252 != 0 && !letter_after_two;
         // A byte dropped between the lead and it: only where the
         // continuation bytes from it on are one fewer than the lead needs
         // ([`dropped_at`]; as many, and the chains find the run: `ôž` of
         // `môže` is neither).
         let dropped = lead && continues && {
             let rest = line[i + c.len_utf8()..].chars();
-            let mut after = rest.map(|c| CharClass::look_up(c).bytes[0].cont & WINDOWS_1252 != 0);
+            let mut after = rest.map(|c| CharClass::look_up(c).bytes[0].cont() & WINDOWS_1252 != 0);
             match (one_more, two_more) {
                 (true, _) => false,
                 (_, true) => after.next() != Some(true),
@@ -840,7 +888,7 @@ fn suspects(line: &str) -> u16 {
             found |= WINDOWS_1252;
         }
         // Where a chain ended at its boundary, the character is in that run.
-        let ended_here = chains.need[0];
+        let ended_here = chains.complete();
         let read = chains.read(class);
         found |= aligned.read(class, at, ended_here, after_cjk, nearest);
         if class.letter {
@@ -858,9 +906,9 @@ fn suspects(line: &str) -> u16 {
         found |= ended & WINDOWS_1252;
         after_cjk = class.cjk_letter;
         // windows-1252 writes every character in one byte.
-        lead = (first.lead[0] | first.lead[1] | first.lead[2]) & WINDOWS_1252 != 0;
-        one_more = first.lead[0] & WINDOWS_1252 != 0;
-        two_more = first.lead[1] & WINDOWS_1252 != 0;
+        lead = first.any_lead() & WINDOWS_1252 != 0;
+        one_more = first.lead(1) & WINDOWS_1252 != 0;
+        two_more = first.lead(2) & WINDOWS_1252 != 0;
         if letter_after_two {
             // The pair needs one more byte, as a lead byte needing one.
             (lead, one_more) = (true, true);
@@ -2765,6 +2813,63 @@ mod tests {
             out.replace_range(e.range, &e.after);
         }
         out
+    }
+
+    /// [`runs_ending`] by its definition, an encoding at a time: the
+    /// encodings in which, at a character that is no sequence alone, the
+    /// bytes from some unit boundary on (units all, [`CharClass::unit`])
+    /// are sequences of a lead byte and as many continuation bytes as it
+    /// needs, or ASCII, and end there.
+    fn runs_ending_by_definition(stretch: &str) -> u16 {
+        let well_formed = |bytes: &[u8]| {
+            let mut need = 0;
+            for &b in bytes {
+                need = match (need, b) {
+                    (0, 0x00..=0x7F) => 0,
+                    (0, 0xC2..=0xDF) => 1,
+                    (0, 0xE0..=0xEF) => 2,
+                    (0, 0xF0..=0xF4) => 3,
+                    (n, 0x80..=0xBF) if n > 0 => n - 1,
+                    _ => return false,
+                };
+            }
+            need == 0
+        };
+        let chars: Vec<char> = stretch.chars().collect();
+        let mut ending = 0;
+        for via in Via::ALL {
+            let bit = 1 << via.index();
+            let bytes = |c: char| {
+                let mut buf = [0; 4];
+                let len = via.encode(c, &mut buf).filter(|_| buf[0] >= 0x80)?;
+                Some(buf[..len].to_vec())
+            };
+            for end in 0..chars.len() {
+                let alone = bytes(chars[end]).is_some_and(|b| b.len() == 2 && well_formed(&b));
+                let ends = (0..=end).any(|start| {
+                    let units: Option<Vec<Vec<u8>>> =
+                        chars[start..=end].iter().map(|&c| bytes(c)).collect();
+                    units.is_some_and(|units| well_formed(&units.concat()))
+                });
+                if ends && !alone {
+                    ending |= bit;
+                }
+            }
+        }
+        ending
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn chains_end_as_defined(
+            text in proptest::collection::vec(
+                proptest::sample::select("éÃ©â€™ÐÑƒРџСЂ關的時讀取它目錄樹”，。ёΩαšœ€�".chars().collect::<Vec<_>>()),
+                1..12,
+            ),
+        ) {
+            let text: String = text.into_iter().collect();
+            proptest::prop_assert_eq!(runs_ending(&text), runs_ending_by_definition(&text), "{}", text);
+        }
     }
 
     #[test]
