@@ -6,6 +6,8 @@
 //! `unicode-properties` and `unicode-normalization` crates): one look-up in
 //! two levels instead of a search per character.
 
+use std::sync::OnceLock;
+
 use charsight_tables::classes::{BLOCKS, BLOCK_BITS, BLOCK_INDEX};
 
 /// What a code point is, as far as text plausibility cares.
@@ -118,6 +120,44 @@ pub(crate) fn is_cjk(c: char) -> bool {
         | '\u{20000}'..='\u{3FFFF}')
 }
 
+/// Characters in a block of a [`CharTable`].
+const TABLE_BLOCK: u32 = 128;
+
+/// A value of every character made by a function, `of(c)`, looked up in a
+/// table in the Basic Multilingual Plane: the table is made a block of
+/// [`TABLE_BLOCK`] characters at a time, when a text first has one of them
+/// (a short input pays for the few blocks it uses). Beyond the plane, the
+/// value is made each time.
+pub(crate) struct CharTable<T: 'static> {
+    of: fn(char) -> T,
+    blocks: [OnceLock<Box<[T]>>; 0x10000 / TABLE_BLOCK as usize],
+}
+
+impl<T: Default> CharTable<T> {
+    pub(crate) const fn new(of: fn(char) -> T) -> CharTable<T> {
+        CharTable { of, blocks: [const { OnceLock::new() }; 0x10000 / TABLE_BLOCK as usize] }
+    }
+
+    /// The value of `c` in the table, in the Basic Multilingual Plane (a
+    /// reference: the hottest loops read a few fields of large ones).
+    pub(crate) fn get(&'static self, c: char) -> Option<&'static T> {
+        let u = u32::from(c);
+        let block = self.blocks.get((u / TABLE_BLOCK) as usize)?.get_or_init(|| {
+            let start = u - u % TABLE_BLOCK;
+            let of = |u| char::from_u32(u).map_or_else(T::default, self.of);
+            (start..start + TABLE_BLOCK).map(of).collect()
+        });
+        Some(&block[(u % TABLE_BLOCK) as usize])
+    }
+}
+
+impl<T: Copy + Default> CharTable<T> {
+    /// The value of `c`.
+    pub(crate) fn value(&'static self, c: char) -> T {
+        self.get(c).copied().unwrap_or_else(|| (self.of)(c))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -129,6 +169,15 @@ mod tests {
         }
         for c in ['a', 'é', 'Ж', 'λ', 'ʹ', '֤', '—', '€', '\u{FFFD}'] {
             assert!(!is_cjk(c), "{c}");
+        }
+    }
+
+    #[test]
+    fn a_char_table_gives_each_character_its_value() {
+        static NEXT: CharTable<u32> = CharTable::new(|c| u32::from(c) + 1);
+        for c in ['\0', 'a', '\u{7F}', '\u{80}', '中', '\u{D7FF}', '\u{E000}', '\u{FFFF}', '😀'] {
+            assert_eq!(NEXT.value(c), u32::from(c) + 1, "{c:?}");
+            assert_eq!(NEXT.get(c).is_some(), c <= '\u{FFFF}', "{c:?}");
         }
     }
 

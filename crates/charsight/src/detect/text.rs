@@ -13,7 +13,7 @@ use super::tables::{
 };
 use charsight_tables::charfreq;
 
-use crate::classify::{text_kind, TextKind};
+use crate::classify::{text_kind, CharTable, TextKind};
 use crate::lang::CharFreq;
 
 /// A character's class where the symbol table lacks it: the generator's
@@ -104,18 +104,12 @@ pub(super) struct TextScorer {
     /// The character before (a symbol that repeats it continues a run:
     /// [`is_symbol_run`]).
     before: char,
-    /// The characters beyond ASCII last seen, by code point modulo
-    /// [`SEEN`], and what the models see of them (ASCII: none yet).
-    seen: [(char, Char); SEEN],
     /// It has read a letter beyond ASCII: only letters tell a language.
     letters: bool,
     /// It has read a CJK character (an ideograph, a Hangul syllable, kana):
     /// only then may a character-frequency table be the language.
     cjk_text: bool,
 }
-
-/// How many characters [`TextScorer::seen`] keeps.
-const SEEN: usize = 64;
 
 /// A run of plain ASCII characters. Its first character after another one
 /// is scored by every model (the pair is evidence); the pairs after it cost
@@ -154,7 +148,7 @@ enum Event {
 }
 
 /// A character beyond ASCII, as the models see it.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 struct Char {
     /// Its index in `SYMBOLS` (its lowercase's), if it has one.
     symbol: Option<u16>,
@@ -297,7 +291,6 @@ impl TextScorer {
             run: AsciiRun::default(),
             deferred: None,
             before: ' ',
-            seen: [(' ', Char::of('\u{80}')); SEEN],
             letters: false,
             cjk_text: false,
         }
@@ -447,11 +440,8 @@ impl TextScorer {
             self.since_prune = 0;
             score::prune(&mut self.cursors, |_, c| u64::from(c.cost), PRUNE_GAP);
         }
-        let slot = &mut self.seen[c as usize % SEEN];
-        if slot.0 != c {
-            *slot = (c, Char::of(c));
-        }
-        let event = Char { repeats, ..slot.1 };
+        static CHARS: CharTable<Char> = CharTable::new(Char::of);
+        let event = Char { repeats, ..CHARS.value(c) };
         self.letters |= matches!(event.fallback, OTHER_LETTER | FAR_LETTER);
         self.cjk_text |= is_ideograph_or_syllable(c) || is_kana(c);
         if let Some(deferred) = &mut self.deferred {

@@ -27,7 +27,7 @@ use std::sync::OnceLock;
 use super::score::{self, Share, Window};
 use super::utf8::{self, Units};
 use super::{boundary, boundary_after, Cause, Edit, Kind};
-use crate::classify::{class, is_cjk, is_letter, is_mark, Class};
+use crate::classify::{class, is_cjk, is_letter, is_mark, CharTable, Class};
 use crate::Charset;
 
 /// How many times over text may have been garbled.
@@ -144,8 +144,8 @@ impl Via {
             // The double-byte encodings' tables beyond are made a block of
             // characters at a time: a line of Cyrillic with a dash needs
             // one block, not the whole plane (that took 20 ms).
-            (Some(_), Via::ShiftJis) => Some(by_block(&SHIFT_JIS, c, |c| Via::ShiftJis.encoded(c))),
-            (Some(_), Via::Gbk) => Some(by_block(&GBK, c, |c| Via::Gbk.encoded(c))),
+            (Some(_), Via::ShiftJis) => Some(SHIFT_JIS.value(c)),
+            (Some(_), Via::Gbk) => Some(GBK.value(c)),
             (Some(above), _) => encoded_table(self, true).get(above).copied(),
         };
         match entry {
@@ -233,7 +233,7 @@ fn reverse_table(via: Via) -> &'static [(char, u8)] {
 /// rest of the Basic Multilingual Plane is in a second table, made when a
 /// line first has such a character: a single-byte encoding's up to the last
 /// character it has, and Shift_JIS's and GBK's a block of characters at a
-/// time ([`by_block`]): each character of CJK text is checked in every
+/// time ([`CharTable`]): each character of CJK text is checked in every
 /// encoding.
 const TABLED: u32 = 0x800;
 
@@ -242,8 +242,8 @@ type Encoded = (u8, [u8; 2]);
 
 /// The Shift_JIS and GBK bytes of the characters from [`TABLED`] on, by
 /// block ([`Via::encode`]).
-static SHIFT_JIS: Blocks<Encoded> = [const { OnceLock::new() }; BLOCKS];
-static GBK: Blocks<Encoded> = [const { OnceLock::new() }; BLOCKS];
+static SHIFT_JIS: CharTable<Encoded> = CharTable::new(|c| Via::ShiftJis.encoded(c));
+static GBK: CharTable<Encoded> = CharTable::new(|c| Via::Gbk.encoded(c));
 
 /// The characters below [`TABLED`] (or, `above`, from it on to the last
 /// character of a single-byte `via`) and their bytes in `via`, as
@@ -393,15 +393,15 @@ impl CharClass {
         class
     }
 
-    /// [`CharClass::of`] by table look-up ([`by_block`]).
+    /// [`CharClass::of`] by table look-up.
     fn look_up(c: char) -> CharClass {
-        by_block(&CHAR_CLASSES, c, CharClass::of)
+        CHAR_CLASSES.value(c)
     }
 
     /// [`CharClass::look_up`] as a reference, beyond the Basic Multilingual
     /// Plane to `spare` made the class of `c`.
     fn look_up_in(c: char, spare: &mut CharClass) -> &CharClass {
-        match in_block(&CHAR_CLASSES, c, CharClass::of) {
+        match CHAR_CLASSES.get(c) {
             Some(class) => class,
             None => {
                 *spare = CharClass::of(c);
@@ -412,38 +412,7 @@ impl CharClass {
 }
 
 /// The table of [`CharClass::look_up`].
-static CHAR_CLASSES: Blocks<CharClass> = [const { OnceLock::new() }; BLOCKS];
-
-/// Characters of a block of [`by_block`].
-const BLOCK: u32 = 128;
-
-/// Blocks of [`BLOCK`] characters in the Basic Multilingual Plane.
-const BLOCKS: usize = 0x10000 / BLOCK as usize;
-
-/// A table of [`by_block`].
-type Blocks<T> = [OnceLock<Box<[T]>>; BLOCKS];
-
-/// `of(c)` by table look-up in the Basic Multilingual Plane, in blocks of
-/// [`BLOCK`] characters each made when a line first has one (a short input
-/// pays for the few blocks it uses).
-fn by_block<T: Copy + Default>(blocks: &'static Blocks<T>, c: char, of: fn(char) -> T) -> T {
-    in_block(blocks, c, of).copied().unwrap_or_else(|| of(c))
-}
-
-/// [`by_block`]'s entry for `c` in the table, in the Basic Multilingual
-/// Plane (a reference: the hottest loop reads a few fields of large ones).
-fn in_block<T: Default>(
-    blocks: &'static Blocks<T>,
-    c: char,
-    of: fn(char) -> T,
-) -> Option<&'static T> {
-    let u = u32::from(c);
-    let block = blocks.get((u / BLOCK) as usize)?.get_or_init(|| {
-        let start = u - u % BLOCK;
-        (start..start + BLOCK).map(|u| char::from_u32(u).map_or_else(T::default, of)).collect()
-    });
-    Some(&block[(u % BLOCK) as usize])
-}
+static CHAR_CLASSES: CharTable<CharClass> = CharTable::new(CharClass::of);
 
 /// What a character may be of UTF-8 in every encoding at once, at a
 /// glance ([`worth_reading`]): masks over [`Via::ALL`]. A run starts at a
@@ -517,10 +486,10 @@ impl Glance {
         runs.by_chance(started, rest)
     }
 
-    /// [`Glance::of`] by table look-up ([`by_block`]).
+    /// [`Glance::of`] by table look-up.
     fn look_up(c: char) -> Glance {
-        static TABLE: Blocks<Glance> = [const { OnceLock::new() }; BLOCKS];
-        by_block(&TABLE, c, Glance::of)
+        static TABLE: CharTable<Glance> = CharTable::new(Glance::of);
+        TABLE.value(c)
     }
 }
 
