@@ -372,7 +372,6 @@ impl TextScorer {
             let head = (events.len() / 8).clamp(MIN_EVENTS, HEAD_EVENTS).min(events.len());
             let every = (events.len() / 16).clamp(MIN_EVENTS, BOUND_EVERY);
             let (head, tail) = events.split_at(head);
-            alive.iter().for_each(|&i| run(&mut cursors[i], i, head));
             // What every model pays at least for the events from each chunk
             // of the tail on.
             let mut floor = FloorCursor::default();
@@ -391,13 +390,22 @@ impl TextScorer {
                 let at_least = Cursor { cost: u32::try_from(cost).unwrap_or(u32::MAX), ..*cursor };
                 self.adjusted(None, i, &at_least, charges)
             };
-            alive.sort_by_cached_key(|&i| cost(&cursors[i], i, 0));
             // A CJK model bounds the others only where it may be the
             // language ([`TextScorer::best`]): else the best of the others
             // names it and is scored to the end.
             let cjk = (MODELS.len()..cursors.len()).filter(|&i| cursors[i].alive && self.cjk_text);
             let mut bound =
                 cjk.map(|i| cost(&cursors[i], i, 0)).min().unwrap_or(u64::MAX).min(limit);
+            // A model that pays more than the bound for what every model
+            // pays at least is dead before its first event (it would stop
+            // at its first check, and cost more than the best if none):
+            // in most readings a repair weighs, every one is.
+            alive.retain(|&i| {
+                cursors[i].alive = cost(&cursors[i], i, floor.cost) <= bound;
+                cursors[i].alive
+            });
+            alive.iter().for_each(|&i| run(&mut cursors[i], i, head));
+            alive.sort_by_cached_key(|&i| cost(&cursors[i], i, 0));
             for i in alive {
                 let cursor = &mut cursors[i];
                 for (chunk, &rest) in tail.chunks(every).zip(&rest) {
