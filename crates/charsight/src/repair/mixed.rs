@@ -123,7 +123,13 @@ fn multibyte_utf8(bytes: &[u8]) -> usize {
 /// the share of the line's and the block's non-ASCII text left as it is
 /// ([`Share::margin`]).
 fn fragments(block: &Block) -> Vec<Edit> {
-    if block.charset.is_unicode() {
+    // Every run holds a lead byte with a continuation byte after it: most
+    // blocks of legacy text have none (a letter with an accent is a lead
+    // byte in windows-1252, and ASCII follows it), and no unit is read.
+    let lead_then_continuation = |a: u8, b: u8| (a <= 0xF4) & (b & 0xC0 == 0x80);
+    if block.charset.is_unicode()
+        || crate::pua::first_pair(block.input, 0xC2, lead_then_continuation).is_none()
+    {
         return Vec::new();
     }
     let via = Via::of(block.charset);
