@@ -30,7 +30,6 @@ use super::score::{self, Share, Verdicts, Window};
 use super::utf8::{self, Units};
 use super::{Cause, Edit, Kind, LEGACY};
 use crate::decode::PieceKind;
-use crate::detect::LanguageCosts;
 use crate::Charset;
 
 /// The gain (bits) a reading of stray bytes needs over U+FFFD. Stray bytes
@@ -220,13 +219,12 @@ fn fragments(block: &Block) -> Vec<Edit> {
         // Runs that, all decoded, leave the line no more plausible in its
         // language than it is are chance (the bytes of Thai text in
         // windows-874 form UTF-8 sequences everywhere).
-        let all = score::costs(&mojibake::apply(line, &proposals).0);
-        let as_is = score::costs(line);
-        let cost = |costs: &LanguageCosts| match language {
-            Some(l) => costs.get(l).unwrap_or(f32::INFINITY),
-            None => costs.best().map_or(0.0, |b| b.1),
+        // (Under the line's language, only its models are scored.)
+        let cost = |text: &str| match language {
+            Some(l) => score::cost_in(text, l).unwrap_or(f32::INFINITY),
+            None => score::costs(text).best().map_or(0.0, |b| b.1),
         };
-        if cost(&all) >= cost(&as_is) {
+        if cost(&mojibake::apply(line, &proposals).0) >= cost(line) {
             continue;
         }
         for (p, gain) in mojibake::judge_in_place(line, proposals) {

@@ -428,7 +428,7 @@ pub(crate) fn costs(text: &str) -> LanguageCosts {
 
 /// The cost of `text` under `language` alone, as [`costs`] gives it for
 /// that language (scoring only its models).
-fn cost_in(text: &str, language: &str) -> Option<f32> {
+pub(crate) fn cost_in(text: &str, language: &str) -> Option<f32> {
     language_cost(&as_scored(text), language)
 }
 
