@@ -366,8 +366,6 @@ impl TextScorer {
         let mut cursors = std::mem::take(&mut self.cursors);
         let mut alive: Vec<usize> = (0..MODELS.len()).filter(|&i| cursors[i].alive).collect();
         if let Some(limit) = limit {
-            // The models likeliest on the first events go first, to set a
-            // low bound early.
             // (A short text's head is a part of it, or none would stop.)
             let head = (events.len() / 8).clamp(MIN_EVENTS, HEAD_EVENTS).min(events.len());
             let every = (events.len() / 16).clamp(MIN_EVENTS, BOUND_EVERY);
@@ -404,6 +402,8 @@ impl TextScorer {
                 cursors[i].alive = cost(&cursors[i], i, floor.cost) <= bound;
                 cursors[i].alive
             });
+            // The models likeliest on the first events go first, to set a
+            // low bound early.
             alive.iter().for_each(|&i| run(&mut cursors[i], i, head));
             alive.sort_by_cached_key(|&i| cost(&cursors[i], i, 0));
             for i in alive {
