@@ -175,7 +175,8 @@ mod tests {
     #[test]
     fn a_char_table_gives_each_character_its_value() {
         static NEXT: CharTable<u32> = CharTable::new(|c| u32::from(c) + 1);
-        for c in ['\0', 'a', '\u{7F}', '\u{80}', '中', '\u{D7FF}', '\u{E000}', '\u{FFFF}', '😀'] {
+        for c in ['\0', 'a', '\u{7F}', '\u{80}', '中', '\u{D7FF}', '\u{E000}', '\u{FFFF}', '😀']
+        {
             assert_eq!(NEXT.value(c), u32::from(c) + 1, "{c:?}");
             assert_eq!(NEXT.get(c).is_some(), c <= '\u{FFFF}', "{c:?}");
         }
