@@ -144,6 +144,22 @@ fn fragments(block: &Block) -> Vec<Edit> {
             i += 1;
             continue;
         }
+        // A group whose bytes hold no lead byte with a continuation byte
+        // after it has no run (a word of Cyrillic in windows-1251: its
+        // letters are lead bytes, or no UTF-8 at all).
+        let mut before = 0;
+        let mut pair = |&b: &u8| {
+            let lead_then_continuation = (0xC2..=0xF4).contains(&before) && b & 0xC0 == 0x80;
+            before = b;
+            lead_then_continuation
+        };
+        if !(i..group_end)
+            .filter_map(unit)
+            .any(|u| block.bytes(u.input.clone()).iter().any(&mut pair))
+        {
+            i = group_end;
+            continue;
+        }
         let group: Vec<&Unit> = (i..group_end).filter_map(unit).collect();
         let mut bytes = Units::new();
         for u in &group {
