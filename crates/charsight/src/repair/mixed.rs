@@ -122,12 +122,12 @@ fn multibyte_utf8(bytes: &[u8]) -> usize {
 /// the share of the line's and the block's non-ASCII text left as it is
 /// ([`Share::margin`]).
 fn fragments(block: &Block) -> Vec<Edit> {
-    // Every run holds a lead byte with a continuation byte after it: most
-    // blocks of legacy text have none (a letter with an accent is a lead
-    // byte in windows-1252, and ASCII follows it), and no unit is read.
-    let lead_then_continuation = |a: u8, b: u8| (a <= 0xF4) & (b & 0xC0 == 0x80);
+    // Every run holds a lead byte with a continuation byte after it
+    // ([`utf8::opens_sequence`]): most blocks of legacy text have none (a
+    // letter with an accent is a lead byte in windows-1252, and ASCII
+    // follows it), and no unit is read.
     if block.charset.is_unicode()
-        || crate::pua::first_pair(block.input, 0xC2, lead_then_continuation).is_none()
+        || crate::pua::first_pair(block.input, 0xC2, utf8::opens_sequence).is_none()
     {
         return Vec::new();
     }
@@ -149,9 +149,9 @@ fn fragments(block: &Block) -> Vec<Edit> {
         // letters are lead bytes, or no UTF-8 at all).
         let mut before = 0;
         let mut pair = |&b: &u8| {
-            let lead_then_continuation = (0xC2..=0xF4).contains(&before) && b & 0xC0 == 0x80;
+            let opens = utf8::opens_sequence(before, b);
             before = b;
-            lead_then_continuation
+            opens
         };
         if !(i..group_end)
             .filter_map(unit)

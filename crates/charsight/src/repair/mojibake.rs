@@ -1160,17 +1160,18 @@ fn utf8_runs_in(via: Via, part: &str) -> Vec<(Range<usize>, String)> {
 /// clean text has none (checked with a look-up a character).
 fn may_hold_utf8(via: Via, part: &str) -> bool {
     let mut buf = [0; 4];
-    let mut after_lead = false;
+    // The byte before (none after a character that splits).
+    let mut before = 0;
     for c in part.chars() {
         let Some(len) = via.encode(c, &mut buf) else {
-            after_lead = false;
+            before = 0;
             continue;
         };
         for &byte in &buf[..len] {
-            if after_lead && (0x80..=0xBF).contains(&byte) {
+            if utf8::opens_sequence(before, byte) {
                 return true;
             }
-            after_lead = (0xC2..=0xF4).contains(&byte);
+            before = byte;
         }
     }
     false

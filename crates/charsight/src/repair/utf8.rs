@@ -114,6 +114,14 @@ fn sequence_len(bytes: &[u8]) -> Option<usize> {
     (second.contains(&next) && others.iter().all(|&b| b & 0xC0 == 0x80)).then_some(len)
 }
 
+/// Whether `lead` and the byte after it, `next`, may start a multibyte
+/// sequence, as far as two bytes tell: a lead byte and a continuation
+/// byte. Every multibyte sequence starts so, and most legacy text has no
+/// such pair. (Without short-circuits, so that scans test it on vectors.)
+pub(crate) fn opens_sequence(lead: u8, next: u8) -> bool {
+    (lead.wrapping_sub(0xC2) <= 0xF4 - 0xC2) & (next & 0xC0 == 0x80)
+}
+
 /// The character of the surrogate pair `bytes` starts with, written as two
 /// three-byte sequences: CESU-8, as Oracle's `UTF8`, Java's modified UTF-8
 /// and JSON escapes (`\ud83d\ude00`) decoded one by one write characters
@@ -310,6 +318,16 @@ mod tests {
             let mut u = Units::new();
             list.iter().for_each(|b| u.push(b));
             proptest::prop_assert_eq!(u.utf8_runs().collect::<Vec<_>>(), runs_by_definition(&u));
+        }
+    }
+
+    #[test]
+    fn a_sequence_opens_with_a_lead_byte_and_a_continuation_byte() {
+        for lead in 0..=u8::MAX {
+            for next in 0..=u8::MAX {
+                let opens = (0xC2..=0xF4).contains(&lead) && (0x80..=0xBF).contains(&next);
+                assert_eq!(opens_sequence(lead, next), opens, "{lead:02X} {next:02X}");
+            }
         }
     }
 
