@@ -215,6 +215,9 @@ pub struct TextDecoder {
     offsets: Option<OffsetMap>,
     /// Text written so far.
     text_len: u64,
+    /// The map's characters are found by a walker ([`character_ends`]) where
+    /// the encoding has one, not a byte at a time (the tests compare both).
+    walk: bool,
 }
 
 impl TextDecoder {
@@ -234,6 +237,7 @@ impl TextDecoder {
             finished: false,
             offsets: None,
             text_len: 0,
+            walk: true,
         }
     }
 
@@ -353,6 +357,13 @@ impl TextDecoder {
         // fed while no sequence is pending decode as themselves (except in a
         // stateful encoding).
         let ascii_runs = self.charset.is_ascii_compatible() && !self.charset.is_stateful();
+        // Where the decoder is between characters, the characters that
+        // follow are found by a walker of the same encoding (see
+        // [`character_ends`]) and decoded in one call.
+        let walker = self.charset.to_encoding_rs().filter(|_| {
+            ascii_runs && self.exact.is_none() && self.round_trip.is_none() && self.walk
+        });
+        let mut ends = Vec::new();
         let mut i = 0;
         loop {
             let at = self.position + i as u64;
@@ -361,6 +372,24 @@ impl TextDecoder {
                 .as_ref()
                 .and_then(OffsetMap::last)
                 .is_some_and(|p| p.input == at && p.text == self.text_len);
+            if let Some(encoding) = walker.filter(|_| synced) {
+                character_ends(encoding, &bytes[i..], &mut ends);
+                if let Some(&(end, _)) = ends.last() {
+                    let (start, text) = (i, self.text_len);
+                    i += end;
+                    self.decode_span(&bytes[start..i], last && i == bytes.len(), out)?;
+                    let map = self.offsets.as_mut().expect("recording offsets");
+                    for &(end, len) in &ends {
+                        let input = self.position + (start + end) as u64;
+                        map.push(Piece { text: text + len, input, kind: PieceKind::Decoded });
+                    }
+                    debug_assert_eq!(text + ends.last().map_or(0, |e| e.1), self.text_len);
+                    if i >= bytes.len() {
+                        return Ok(());
+                    }
+                    continue;
+                }
+            }
             let n = match bytes[i..].iter().position(|&b| b >= 0x80) {
                 _ if !(synced && ascii_runs) => 1,
                 Some(n) => n.max(1),
@@ -495,6 +524,46 @@ impl TextDecoder {
     /// escaped).
     pub fn escape_collisions(&self) -> u64 {
         self.escape_collisions
+    }
+}
+
+/// The ends of the characters at the start of `bytes` (a decoder of
+/// `encoding`, ASCII-compatible and stateless, is between characters
+/// there), with the length of the text up to each, into `ends`: each run of
+/// ASCII counts as one, as [`TextDecoder`]'s map keeps them. It stops
+/// before a malformed sequence and before a character the bytes end inside
+/// of, which the decoder then reads a byte at a time. A walker of the
+/// encoding is fed the bytes beyond ASCII one at a time: a character ends
+/// where one writes text.
+fn character_ends(
+    encoding: &'static encoding_rs::Encoding,
+    bytes: &[u8],
+    ends: &mut Vec<(usize, u64)>,
+) {
+    ends.clear();
+    let mut walker = encoding.new_decoder_without_bom_handling();
+    let mut units = [0u16; 4];
+    let (mut i, mut start, mut text) = (0, 0, 0);
+    while i < bytes.len() {
+        if bytes[i] < 0x80 && i == start {
+            let n = bytes[i..].iter().position(|&b| b >= 0x80).unwrap_or(bytes.len() - i);
+            (i, start, text) = (i + n, i + n, text + n as u64);
+            ends.push((i, text));
+            continue;
+        }
+        let (result, _, written) =
+            walker.decode_to_utf16_without_replacement(&bytes[i..=i], &mut units, false);
+        i += 1;
+        match result {
+            encoding_rs::DecoderResult::InputEmpty if written == 0 => {}
+            encoding_rs::DecoderResult::InputEmpty => {
+                let chars = char::decode_utf16(units[..written].iter().copied());
+                text += chars.map(|c| c.map_or(3, char::len_utf8) as u64).sum::<u64>();
+                start = i;
+                ends.push((i, text));
+            }
+            _ => return,
+        }
     }
 }
 
@@ -880,6 +949,41 @@ mod tests {
             let plain = decode_chunked(charset, Errors::Replace, &bytes, bytes.len(), vec![]).0;
             prop_assert_eq!(&text, &plain);
             check_pieces(charset, &bytes, &text, &map);
+        }
+
+        /// The characters a walker finds ([`character_ends`]) make the same
+        /// map as feeding the decoder a byte at a time: in text of a
+        /// multibyte encoding with malformed and cut sequences strewn in,
+        /// read whole and in chunks.
+        #[test]
+        fn walked_characters_map_as_bytes_fed_one_at_a_time(
+            parts in prop::collection::vec((any::<char>(), prop::collection::vec(any::<u8>(), 0..3)), 0..24),
+            chunk in 1usize..40,
+            index in 0usize..6,
+        ) {
+            use Charset::*;
+            let charset = [ShiftJis, EucJp, EucKr, Gbk, Gb18030, Big5][index];
+            let mut bytes = Vec::new();
+            for (c, stray) in &parts {
+                // Characters the encoding has, and ASCII between them.
+                let mut buf = [0; 4];
+                let (encoded, _) = charset.encode(c.encode_utf8(&mut buf));
+                bytes.extend_from_slice(&encoded);
+                bytes.extend(stray.iter().map(|&b| if b % 3 == 0 { b } else { b'a' + b % 26 }));
+            }
+            for chunk in [chunk, bytes.len()] {
+                let mapped = |walk: bool| {
+                    let mut decoder = TextDecoder::new(charset, Errors::Replace).with_offsets();
+                    decoder.walk = walk;
+                    let mut text = String::new();
+                    for piece in bytes.chunks(chunk.max(1)) {
+                        decoder.decode(piece, false, &mut text).unwrap();
+                    }
+                    decoder.decode(b"", true, &mut text).unwrap();
+                    (text, decoder.offsets().unwrap().pieces().to_vec())
+                };
+                prop_assert_eq!(mapped(true), mapped(false), "{}", charset);
+            }
         }
 
         #[test]
