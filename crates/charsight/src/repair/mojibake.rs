@@ -2331,6 +2331,11 @@ impl Proposal {
     /// Chooses the most plausible layer for `line` (whose language is
     /// `language`).
     pub(crate) fn choose(&mut self, line: &str, language: Option<&'static str>) {
+        // One layer is the only choice, whatever it weighs.
+        if self.layers.len() == 1 {
+            self.chosen = 0;
+            return;
+        }
         let window = Window::new(line, self.range.clone(), language);
         self.chosen = self.best_layer(&window, &line[self.range.clone()]).map_or(0, |c| c.0);
     }
