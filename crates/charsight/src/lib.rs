@@ -105,6 +105,7 @@ pub mod explain;
 pub mod font;
 pub mod label;
 mod lang;
+mod pairs;
 mod pipeline;
 mod pua;
 pub mod repair;

@@ -81,7 +81,7 @@ pub fn scan(text: &str, source: Option<Charset>) -> Vec<PrivateUse> {
     let bytes = text.as_bytes();
     let mut next = 0;
     std::iter::from_fn(|| {
-        let at = next + first_pair(bytes.get(next..)?, 0xEE, may_be_private_use)?;
+        let at = next + crate::pairs::first_pair(bytes.get(next..)?, 0xEE, may_be_private_use)?;
         let c = text[at..].chars().next()?;
         next = at + c.len_utf8();
         Some((at, c))
@@ -109,39 +109,13 @@ pub fn scan(text: &str, source: Option<Charset>) -> Vec<PrivateUse> {
 /// U+F000–U+F8FF (`EF 80`–`EF A3`; not the full-width forms of CJK text's
 /// punctuation, `EF BC`–`EF BF`), and planes 15–16.
 fn may_be_private_use(lead: u8, next: u8) -> bool {
-    // (Without short-circuits: [`first_pair`]'s test runs on vectors.)
+    // (Without short-circuits: [`first_pair`](crate::pairs::first_pair)'s test runs on
+    // vectors.)
     (lead == 0xEE)
         | (lead == 0xEF) & (next <= 0xA3)
         | (lead == 0xF3) & (next >= 0xB0)
         | (lead == 0xF4)
 }
-
-/// Where the first byte of `bytes` is, from `from` up, that with the byte
-/// after it (0 at the end) `wanted` accepts: [`CHUNK`] bytes at a time
-/// (tests of them all at once run on vectors when `wanted` has no
-/// short-circuit), pairs only in the chunks that have such a byte (most
-/// text has none), then byte by byte in the chunk that holds the pair.
-pub(crate) fn first_pair(bytes: &[u8], from: u8, wanted: impl Fn(u8, u8) -> bool) -> Option<usize> {
-    let pair =
-        |i: usize| bytes[i] >= from && wanted(bytes[i], bytes.get(i + 1).copied().unwrap_or(0));
-    // The whole chunks whose every byte has one after it; the rest byte by byte.
-    let whole = bytes.len().saturating_sub(1) / CHUNK;
-    let leads = bytes[..whole * CHUNK].chunks_exact(CHUNK);
-    let nexts = bytes.get(1..).unwrap_or_default().chunks_exact(CHUNK);
-    for (k, (lead, next)) in leads.zip(nexts).enumerate() {
-        if lead.iter().fold(0, |found, &a| found | u8::from(a >= from)) == 0 {
-            continue;
-        }
-        let test = |found, (&a, &b)| found | u8::from((a >= from) & wanted(a, b));
-        if lead.iter().zip(next).fold(0, test) != 0 {
-            return (k * CHUNK..(k + 1) * CHUNK).find(|&i| pair(i));
-        }
-    }
-    (whole * CHUNK..bytes.len()).find(|&i| pair(i))
-}
-
-/// Bytes [`first_pair`] tests at once.
-const CHUNK: usize = 64;
 
 fn docomo(c: char) -> Option<&'static str> {
     DOCOMO.binary_search_by_key(&c, |&(pua, _)| pua).ok().map(|i| DOCOMO[i].1)
@@ -183,29 +157,6 @@ fn symbol_or_unknown(cp: u32) -> Origin {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_first_pair_is_found_in_any_chunk() {
-        for len in [0, 1, 63, 64, 65, 200] {
-            let mut bytes = vec![b'a'; len];
-            assert_eq!(first_pair(&bytes, 0xEE, may_be_private_use), None);
-            for at in (0..len).step_by(7).chain(len.checked_sub(1)) {
-                bytes[at] = 0xEE;
-                assert_eq!(first_pair(&bytes, 0xEE, may_be_private_use), Some(at), "{len} {at}");
-                bytes[at] = 0xED;
-            }
-            assert_eq!(first_pair(&bytes, 0xEE, may_be_private_use), None);
-            // A pair across two chunks, and one whose second byte is past the end.
-            let across = |a: u8, b: u8| a == 0xEF && b == 0xA3;
-            for at in [62, 63, 64].into_iter().filter(|&at| at + 1 < len) {
-                bytes[at..at + 2].copy_from_slice(&[0xEF, 0xA3]);
-                assert_eq!(first_pair(&bytes, 0xEF, across), Some(at), "{len} {at}");
-                bytes[at..at + 2].copy_from_slice(b"aa");
-            }
-            let last = |a: u8, b: u8| a == b'a' && b == 0;
-            assert_eq!(first_pair(&vec![b'a'; len], b'a', last), len.checked_sub(1), "{len}");
-        }
-    }
 
     #[test]
     fn cjk_punctuation_is_not_scanned_as_private_use() {

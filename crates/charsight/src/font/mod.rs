@@ -330,7 +330,7 @@ pub fn may_have_layer(charset: Charset, bytes: &[u8], registry: &Registry) -> bo
     };
     let font = memchr::memchr2_iter(b'f', b'F', bytes).any(scope);
     let burmese_or_symbol = charset == Charset::Utf8
-        && crate::pua::first_pair(bytes, 0xE1, |a, b| {
+        && crate::pairs::first_pair(bytes, 0xE1, |a, b| {
             (a == 0xE1) & (0x80..=0x82).contains(&b) | (a == 0xEF) & (0x80..=0x83).contains(&b)
         })
         .is_some();

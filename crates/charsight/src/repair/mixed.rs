@@ -127,7 +127,7 @@ fn fragments(block: &Block) -> Vec<Edit> {
     // letter with an accent is a lead byte in windows-1252, and ASCII
     // follows it), and no unit is read.
     if block.charset.is_unicode()
-        || crate::pua::first_pair(block.input, 0xC2, utf8::opens_sequence).is_none()
+        || crate::pairs::first_pair(block.input, 0xC2, utf8::opens_sequence).is_none()
     {
         return Vec::new();
     }
@@ -147,16 +147,10 @@ fn fragments(block: &Block) -> Vec<Edit> {
         // A group whose bytes hold no lead byte with a continuation byte
         // after it has no run (a word of Cyrillic in windows-1251: its
         // letters are lead bytes, or no UTF-8 at all).
-        let mut before = 0;
-        let mut pair = |&b: &u8| {
-            let opens = utf8::opens_sequence(before, b);
-            before = b;
-            opens
-        };
-        if !(i..group_end)
-            .filter_map(unit)
-            .any(|u| block.bytes(u.input.clone()).iter().any(&mut pair))
-        {
+        // (A group's units are side by side in the input: a splice ends it.)
+        let input = |j: usize| unit(j).map_or(0..0, |u| u.input.clone());
+        let bytes = block.bytes(input(i).start..input(group_end - 1).end);
+        if crate::pairs::first_pair(bytes, 0xC2, utf8::opens_sequence).is_none() {
             i = group_end;
             continue;
         }
