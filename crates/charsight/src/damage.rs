@@ -117,8 +117,9 @@ pub(crate) struct MostlyUtf8 {
 /// The encoding the detector's leader was until a few bytes ruled it out
 /// ([`Rule::StrayBytes`](crate::Rule::StrayBytes)), when it decodes the sample to likelier text,
 /// each malformed sequence charged, than the detector's pick
-/// ([`Candidate::behind`]), and not with too many malformed sequences.
-/// (UTF-8 is weighed apart, in [`damaged_utf8`].)
+/// ([`Candidate::behind`]), and not with too many malformed sequences;
+/// never when the bytes are valid UTF-8. (UTF-8 is weighed apart, in
+/// [`damaged_utf8`].)
 pub(crate) fn stray_bytes(
     candidates: &[Candidate],
     guess: &Guess,
@@ -131,12 +132,17 @@ pub(crate) fn stray_bytes(
     if !reads_better || too_malformed(candidate, false) {
         return None;
     }
-    // Bytes that read as UTF-8 with a few malformed sequences (mojibake
-    // that lost bytes on the way) are weighed as the repairs would leave
-    // them: the leader must read better than that too. (`Ī¼ĪæĻ`, Greek
-    // UTF-8 read as windows-1257 with its undefined bytes lost, reads as
-    // GBK better than as windows-1257.)
-    if valid_utf8(candidates) || weighable_utf8(candidates) {
+    // Valid UTF-8 is UTF-8 ([`UTF8_SEQUENCES`]), however oddly it reads: a
+    // table of lone Cyrillic letters in quotes reads better as GBK, whose
+    // stray bytes it then has. Bytes that read as UTF-8 with a few
+    // malformed sequences (mojibake that lost bytes on the way) are
+    // weighed as the repairs would leave them: the leader must read better
+    // than that too. (`Ī¼ĪæĻ`, Greek UTF-8 read as windows-1257 with its
+    // undefined bytes lost, reads as GBK better than as windows-1257.)
+    if valid_utf8(candidates) {
+        return None;
+    }
+    if weighable_utf8(candidates) {
         let sample = &sample[..sample.len().min(WEIGHED_BYTES)];
         if leader_read?.bits >= utf8_read(sample).bits {
             return None;

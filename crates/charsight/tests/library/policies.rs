@@ -389,6 +389,22 @@ fn an_undeclared_page_with_a_stray_byte_keeps_its_encoding() {
 }
 
 #[test]
+fn valid_utf8_that_a_legacy_reading_led_on_stays_utf8() {
+    // A table of lone Cyrillic letters in quotes (a language model written
+    // as source code) reads better as GBK, two bytes an ideograph, until
+    // `№` (three bytes) is malformed there: the GBK reading led the
+    // detector, then stray bytes ruled it out. Valid UTF-8 is UTF-8.
+    let mut source = String::from("MODEL = {\n");
+    for (i, letter) in ('А'..='я').enumerate() {
+        source.push_str(&format!("    {i}: 0,  # '{letter}'\n"));
+    }
+    source.push_str("    99: 0,  # '№'\n}\n");
+    let found = Engine::new().detect(source.as_bytes());
+    assert_eq!(found.detected.leader_ruled_out, Some(Charset::Gbk));
+    assert_eq!((found.charset, found.rule), (Charset::Utf8, Rule::Detected));
+}
+
+#[test]
 fn x_user_defined_is_kept_for_binary_data_and_weighed_for_text() {
     // The HTTP label (in a document, `<meta>` x-user-defined means
     // windows-1252) is kept for bytes that are not text, which no model
