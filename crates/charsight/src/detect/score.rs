@@ -610,10 +610,17 @@ impl Cursor {
 }
 
 /// Marks as dead the cursors costing (by `cost`) more than the best live
-/// one plus `gap`; the dead keep their cost as it was.
-pub(super) fn prune(cursors: &mut [Cursor], cost: impl Fn(usize, &Cursor) -> u64, gap: u64) {
-    let best = cursors.iter().enumerate().filter(|(_, c)| c.alive).map(|(i, c)| cost(i, c)).min();
-    if let Some(best) = best {
+/// one that `leads` (any live one, when none does) plus `gap`; the dead keep
+/// their cost as it was.
+pub(super) fn prune(
+    cursors: &mut [Cursor],
+    cost: impl Fn(usize, &Cursor) -> u64,
+    leads: impl Fn(usize) -> bool,
+    gap: u64,
+) {
+    let live = || cursors.iter().enumerate().filter(|(_, c)| c.alive);
+    let best = live().filter(|&(i, _)| leads(i)).map(|(i, c)| cost(i, c)).min();
+    if let Some(best) = best.or_else(|| live().map(|(i, c)| cost(i, c)).min()) {
         for (i, c) in cursors.iter_mut().enumerate() {
             if c.alive && cost(i, c) > best + gap {
                 c.alive = false;

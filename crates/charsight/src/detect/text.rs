@@ -446,7 +446,8 @@ impl TextScorer {
         self.since_prune += 1;
         if self.charge_ascii && self.since_prune == PRUNE_EVERY && self.deferred.is_none() {
             self.since_prune = 0;
-            score::prune(&mut self.cursors, |_, c| u64::from(c.cost), PRUNE_GAP);
+            let leads = may_name(self.cjk_text);
+            score::prune(&mut self.cursors, |_, c| u64::from(c.cost), leads, PRUNE_GAP);
         }
         static CHARS: CharTable<Char> = CharTable::new(Char::of);
         let event = Char { repeats, ..CHARS.value(c) };
@@ -561,7 +562,7 @@ impl TextScorer {
         let costs = &charged[..live];
         let (cost, best) = costs.iter().copied().min().unwrap_or((0, 0));
         let language = if self.letters {
-            let named = costs.iter().filter(|&&(_, i)| i < MODELS.len() || self.cjk_text).min();
+            let named = costs.iter().filter(|&&(_, i)| may_name(self.cjk_text)(i)).min();
             Some(language_tag(named.map_or(best, |&(_, i)| i)))
         } else {
             // A reading that scores its own ASCII (UTF-16, UTF-32) has its
@@ -595,7 +596,8 @@ impl TextScorer {
         }
         let own = self.own_gaps();
         let mut cursors = std::mem::take(&mut self.cursors);
-        score::prune(&mut cursors, |i, c| self.adjusted(own.as_ref(), i, c, charges), gap);
+        let cost = |i, c: &Cursor| self.adjusted(own.as_ref(), i, c, charges);
+        score::prune(&mut cursors, cost, may_name(self.cjk_text), gap);
         self.cursors = cursors;
     }
 }
@@ -688,7 +690,13 @@ pub(crate) fn language_bits_within(text: &str, limit: f32) -> Option<f32> {
 /// reading is in Chinese, Japanese or Korean, but not be the language of a
 /// text that has none of their characters.
 fn may_be_best(text: &str) -> impl Fn(usize) -> bool {
-    let cjk_text = has_cjk(text);
+    may_name(has_cjk(text))
+}
+
+/// The models (by cursor index) that may name the language of a text
+/// that has CJK characters or not (`cjk_text`, see [`may_be_best`]); only
+/// these set the pace when the others are pruned.
+fn may_name(cjk_text: bool) -> impl Fn(usize) -> bool {
     move |i| i < MODELS.len() || cjk_text
 }
 
