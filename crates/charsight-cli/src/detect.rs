@@ -4,7 +4,7 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use anyhow::Result;
-use charsight::{Detection, Evidence, Rule};
+use charsight::{Detection, Evidence, Rule, Source};
 
 use crate::args::{DetectArgs, Format};
 use crate::batch;
@@ -69,6 +69,12 @@ pub(crate) fn write_text(
         writeln!(out, "{name}: empty")?;
         return Ok(());
     }
+    // Bytes that are not text have no encoding to report, but one forced.
+    if found.binary && found.source != Source::Forced {
+        write!(out, "{name}: binary data, not text")?;
+        write_evidence(out, found, prefix)?;
+        return Ok(());
+    }
     write!(
         out,
         "{name}: {} ({}, confidence {:.2})",
@@ -104,6 +110,12 @@ pub(crate) fn write_text(
     if let Some(font) = &found.font {
         write!(out, " font {} ({:.2})", font.name, font.confidence)?;
     }
+    write_evidence(out, found, prefix)
+}
+
+/// The end of a text line: the declared evidence, and the prefix the
+/// decision rests on.
+fn write_evidence(out: &mut impl Write, found: &Detection, prefix: Option<u64>) -> Result<()> {
     if !found.evidence.is_empty() {
         let declared: Vec<String> = found.evidence.iter().map(describe).collect();
         write!(out, "; declared: {}", declared.join(", "))?;

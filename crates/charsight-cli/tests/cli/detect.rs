@@ -266,9 +266,15 @@ fn a_gzip_file_is_binary_with_no_confidence_or_language() {
         .args(["detect", &path])
         .assert()
         .success()
-        .stdout(predicate::str::contains(" binary"))
+        .stdout(predicate::str::ends_with("readme.gz: binary data, not text\n"))
         .stdout(predicate::str::contains("fragments").not())
         .stdout(predicate::str::contains("language").not());
+    // Forced, it has the encoding it was given.
+    charsight()
+        .args(["detect", "--force-encoding", "latin1", &path])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(": windows-1252 (forced, confidence 1.00) binary"));
 }
 
 /// Random bytes and every byte value in turn read as UTF-16LE, confidence 0.99.
