@@ -147,8 +147,9 @@ fn fragments(block: &Block) -> Vec<Edit> {
         // A group whose bytes hold no lead byte with a continuation byte
         // after it has no run (a word of Cyrillic in windows-1251: its
         // letters are lead bytes, or no UTF-8 at all).
-        // (A group's units are side by side in the input: a splice ends it.)
-        let input = |j: usize| unit(j).map_or(0..0, |u| u.input.clone());
+        // (A group's units are all read, and side by side in the input: a
+        // splice ends it.)
+        let input = |j: usize| unit(j).expect("a group's units are read").input.clone();
         let bytes = block.bytes(input(i).start..input(group_end - 1).end);
         if crate::pairs::first_pair(bytes, 0xC2, utf8::opens_sequence).is_none() {
             i = group_end;
