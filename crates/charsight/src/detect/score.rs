@@ -12,8 +12,9 @@
 use std::sync::OnceLock;
 
 use super::tables::{
-    Model, ASCII_LETTER, ASCII_OTHER, ASCII_PAIRS, CJK_COSTS, FAR_LETTER, LAST_ASCII, MODELS, ODD,
-    OTHER_LETTER, PLAIN_PAIRS, STAY_STEPS_PER_BIT, STEPS_PER_BIT, SYMBOL, TLDS, UPPER,
+    Model, ASCII_LETTER, ASCII_OTHER, ASCII_PAIRS, CJK_COSTS, DIGIT, FAR_LETTER, LAST_ASCII,
+    LAST_ASCII_LETTER, MODELS, ODD, OTHER_LETTER, PLAIN_PAIRS, STAY_STEPS_PER_BIT, STEPS_PER_BIT,
+    SYMBOL, TLDS, UPPER,
 };
 
 /// The cost of one plain ASCII character: about the entropy of English
@@ -24,12 +25,14 @@ pub(super) const ASCII_COST: u32 = 4 * STEPS_PER_BIT as u32;
 /// has no bigram for it.
 pub(super) const ODD_COST: u32 = 25 * STEPS_PER_BIT as u32;
 
-/// The class of an ASCII byte: the letter (with case), control, or other.
+/// The class of an ASCII byte: the letter (with case), digit, control, or
+/// other.
 #[inline]
 pub(super) fn ascii_class(b: u8) -> u8 {
     match b {
         b'a'..=b'z' => ASCII_LETTER + (b - b'a'),
         b'A'..=b'Z' => (ASCII_LETTER + (b - b'A')) | UPPER,
+        b'0'..=b'9' => DIGIT,
         b'\t' | b'\n' | 0x0C | b'\r' => ASCII_OTHER,
         0..=0x1F | 0x7F => ODD,
         _ => ASCII_OTHER,
@@ -168,7 +171,7 @@ const SHARED: usize = FAR_LETTER as usize + 1;
 
 /// Whether shared class `c` is a letter in every model.
 fn shared_letter(c: u8) -> bool {
-    matches!(c, ASCII_LETTER..=LAST_ASCII | OTHER_LETTER | FAR_LETTER)
+    matches!(c, ASCII_LETTER..=LAST_ASCII_LETTER | OTHER_LETTER | FAR_LETTER)
 }
 
 /// The cheapest model at each step over the shared classes.
@@ -598,7 +601,7 @@ impl Cursor {
     pub fn cjk_edge(&mut self, edges: &[u8; 5], next: Option<bool>) {
         let prev = match self.prev {
             FAR_LETTER => None,
-            p => Some((ASCII_LETTER..=LAST_ASCII).contains(&p)),
+            p => Some((ASCII_LETTER..=LAST_ASCII_LETTER).contains(&p)),
         };
         self.cost += cjk_edge(edges, prev, next);
         self.prev = match next {

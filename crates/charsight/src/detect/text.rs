@@ -7,9 +7,9 @@ use super::score::{
     GapSums, Gaps, Hints, ASCII_COST, CASE_AFTER, LANGUAGES, ODD_COST,
 };
 use super::tables::{
-    Model, ASCII_LETTER, ASCII_OTHER, CJK_COSTS, FAR_LETTER, FAR_LETTER_EMISSION, LAST_ASCII,
-    MODELS, ODD, OTHER_LETTER, STEPS_PER_BIT, SYMBOL, SYMBOLS, SYMBOL_CLASSES, SYMBOL_COST,
-    SYMBOL_EMISSIONS, UNSEEN_LETTER_EMISSIONS, UNSEEN_SYMBOL_EMISSIONS, UPPER,
+    Model, ASCII_LETTER, ASCII_OTHER, CJK_COSTS, FAR_LETTER, FAR_LETTER_EMISSION,
+    LAST_ASCII_LETTER, MODELS, ODD, OTHER_LETTER, STEPS_PER_BIT, SYMBOL, SYMBOLS, SYMBOL_CLASSES,
+    SYMBOL_COST, SYMBOL_EMISSIONS, UNSEEN_LETTER_EMISSIONS, UNSEEN_SYMBOL_EMISSIONS, UPPER,
 };
 use charsight_tables::charfreq;
 
@@ -238,7 +238,7 @@ impl Event {
                 cursor.cjk_edge(edges, Some(letter));
             }
             Event::RunEnd { last, .. } => {
-                let letter = (ASCII_LETTER..=LAST_ASCII).contains(&last);
+                let letter = (ASCII_LETTER..=LAST_ASCII_LETTER).contains(&last);
                 cursor.prev = if letter { ASCII_LETTER } else { ASCII_OTHER };
             }
             Event::Char(c) => {
@@ -481,7 +481,7 @@ impl TextScorer {
         if class != ODD && self.run.len > 0 {
             // Inside a run: the shared state moves on.
             let (c, upper) = (class & !UPPER, usize::from(class >> 7));
-            let letter = (ASCII_LETTER..=LAST_ASCII).contains(&c);
+            let letter = (ASCII_LETTER..=LAST_ASCII_LETTER).contains(&c);
             let after_capital = usize::from(self.run.case >= 2);
             self.run = AsciiRun {
                 len: self.run.len + 1,
@@ -493,7 +493,7 @@ impl TextScorer {
         apply(&mut self.cursors, Event::Ascii { class, letter: b.is_ascii_alphabetic() });
         if class != ODD {
             let (c, upper) = (class & !UPPER, class & UPPER != 0);
-            let letter = (ASCII_LETTER..=LAST_ASCII).contains(&c);
+            let letter = (ASCII_LETTER..=LAST_ASCII_LETTER).contains(&c);
             // The state after it, as far as the next character goes: after
             // an uppercase letter, or not.
             self.run = AsciiRun { len: 1, last: c, case: if letter && upper { 2 } else { 0 } };

@@ -145,3 +145,21 @@ fn r17_a_dos_screen_with_box_drawing_is_a_dos_code_page() {
         assert!(decodes_alike(&bytes, dos, found.charset), "{dos}: {}", found.charset);
     }
 }
+
+#[test]
+fn a_price_list_in_pounds_is_windows_1252_not_a_dos_code_page() {
+    // `£` is 0xA3: `ú` in IBM850 and IBM852. Read as a letter it stood
+    // where a space or a comma would (digits were other ASCII to the
+    // models), so a column of prices read as Irish in a DOS code page at
+    // 0.996. A letter glued to a number is rare; a currency sign is not.
+    let csv = "date,item,amount\r\n2024-03-01,Coffee beans,£12.50\r\n2024-03-02,Milk,£1.20\r\n\
+               2024-03-04,Bread,£2.35\r\n2024-03-05,Newspaper,£3.10\r\n";
+    let (bytes, _) = Charset::Windows1252.encode(csv);
+    let found = Engine::new().detect(&bytes);
+    assert!(
+        decodes_alike(&bytes, Charset::Windows1252, found.charset),
+        "{} {}",
+        found.charset,
+        found.confidence
+    );
+}

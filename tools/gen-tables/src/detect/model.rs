@@ -3,8 +3,8 @@
 //!
 //! A character's class, in a model: its lowercase form's place in the
 //! model's alphabet, else a category shared by all models (ASCII letter,
-//! other ASCII, non-ASCII symbol, other letter, odd: controls and private
-//! use). Case is scored apart, by case transitions between letters.
+//! ASCII digit, other ASCII, non-ASCII symbol, other letter, odd: controls
+//! and private use). Case is scored apart, by case transitions between letters.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -17,12 +17,16 @@ use crate::cldr::Alphabet;
 pub const ASCII_OTHER: u8 = 0;
 /// ASCII letters are classes 1 (a) to 26 (z).
 pub const ASCII_LETTER: u8 = 1;
-pub const LAST_ASCII: u8 = 26;
-pub const SYMBOL: u8 = 27;
-pub const OTHER_LETTER: u8 = 28;
-pub const ODD: u8 = 29;
-pub const FAR_LETTER: u8 = 30;
-pub const FIRST_LETTER: u8 = 31;
+pub const LAST_ASCII_LETTER: u8 = 26;
+/// The ASCII digits: what comes next to them is not what comes next to a
+/// space (`£12`, `20°`, `5×3`; a letter rarely touches a number).
+pub const DIGIT: u8 = 27;
+pub const LAST_ASCII: u8 = 27;
+pub const SYMBOL: u8 = 28;
+pub const OTHER_LETTER: u8 = 29;
+pub const ODD: u8 = 30;
+pub const FAR_LETTER: u8 = 31;
+pub const FIRST_LETTER: u8 = 32;
 /// Flag on a class: the character is uppercase.
 pub const UPPER: u8 = 0x80;
 /// A byte that does not decode (or decodes to a C1 control).
@@ -67,20 +71,21 @@ pub fn case_state(before_prev: char, prev: char) -> usize {
 
 /// The folded character bigrams of a line, with a space before and after:
 /// the previous character keeps its identity (rows are per character, but
-/// other ASCII is a space); the next one is folded when both are ASCII (an
-/// ASCII letter to `a`/`A`, other ASCII to a space), since between two ASCII
+/// a digit is `0` and other ASCII a space); the next one is folded when
+/// both are ASCII (an ASCII letter to `a`/`A`), since between two ASCII
 /// characters only the classes' totals matter.
 pub fn line_pairs(line: &str) -> impl Iterator<Item = (char, char)> + '_ {
-    let fold = |c: char, other: char| match c {
-        'a'..='z' if other.is_ascii() => 'a',
-        'A'..='Z' if other.is_ascii() => 'A',
+    let other = |c: char| if c.is_ascii_digit() { '0' } else { ' ' };
+    let fold = move |c: char, prev: char| match c {
+        'a'..='z' if prev.is_ascii() => 'a',
+        'A'..='Z' if prev.is_ascii() => 'A',
         c if c.is_ascii_alphabetic() => c,
-        c if c.is_ascii() => ' ',
+        c if c.is_ascii() => other(c),
         c => c,
     };
     let mut prev = ' ';
     line.chars().chain([' ']).map(move |c| {
-        let kept = if prev.is_ascii() && !prev.is_ascii_alphabetic() { ' ' } else { prev };
+        let kept = if prev.is_ascii() && !prev.is_ascii_alphabetic() { other(prev) } else { prev };
         let pair = (kept, fold(c, prev));
         prev = c;
         pair
@@ -119,7 +124,7 @@ pub fn count_bigrams<'a>(
     }
     let mut tsv = format!(
         "# detect {id}: character bigram counts of the training lines of {source} \
-         (other ASCII as a space, an ASCII letter after an ASCII character as a/A; hex code points).\n"
+         (a digit as 0, other ASCII as a space, an ASCII letter after an ASCII character as a/A; hex code points).\n"
     );
     for ((a, b), n) in counts {
         writeln!(tsv, "{:X}\t{:X}\t{n}", u32::from(a), u32::from(b))?;
@@ -194,6 +199,8 @@ pub fn category(c: char) -> u8 {
         ASCII_OTHER
     } else if c.is_ascii_alphabetic() {
         ASCII_LETTER + (c.to_ascii_lowercase() as u8 - b'a')
+    } else if c.is_ascii_digit() {
+        DIGIT
     } else if c.is_ascii() {
         if c.is_ascii_control() && !matches!(c, '\t' | '\n' | '\x0C' | '\r') {
             ODD
@@ -251,6 +258,18 @@ fn to_steps(p: f64, max_cost: f64) -> u8 {
 /// share of its row, smoothed towards the classes' overall shares (weight
 /// [`BACKOFF`]), at most `max_cost`.
 pub fn smoothed_costs(n: &[f64], k: usize, max_cost: f64) -> Vec<u8> {
+    smoothed(n, k).probs.iter().map(|&p| to_steps(p, max_cost)).collect()
+}
+
+/// Smoothed class bigram probabilities (see [`smoothed_costs`]).
+struct Smoothed {
+    /// The classes' overall shares.
+    unigram: Vec<f64>,
+    /// `k × k` probabilities of a class after another (row: the previous).
+    probs: Vec<f64>,
+}
+
+fn smoothed(n: &[f64], k: usize) -> Smoothed {
     let mut unigram = vec![0f64; k];
     for p in 0..k {
         for c in 0..k {
@@ -259,15 +278,35 @@ pub fn smoothed_costs(n: &[f64], k: usize, max_cost: f64) -> Vec<u8> {
     }
     let all: f64 = unigram.iter().sum();
     let unigram: Vec<f64> = unigram.iter().map(|u| (u + 0.5) / (all + 0.5 * k as f64)).collect();
-    let mut costs = vec![0; k * k];
+    let mut probs = vec![0.0; k * k];
     for p in 0..k {
-        let row: f64 = n[p * k..(p + 1) * k].iter().sum();
-        for c in 0..k {
-            let prob = (n[p * k + c] + BACKOFF * unigram[c]) / (row + BACKOFF);
-            costs[p * k + c] = to_steps(prob, max_cost);
-        }
+        let row = smoothed_row(&n[p * k..(p + 1) * k], &unigram);
+        probs[p * k..(p + 1) * k].copy_from_slice(&row);
     }
-    costs
+    Smoothed { unigram, probs }
+}
+
+/// One row of counts as probabilities, smoothed towards `unigram`.
+fn smoothed_row(counts: &[f64], unigram: &[f64]) -> Vec<f64> {
+    let row: f64 = counts.iter().sum();
+    counts.iter().zip(unigram).map(|(n, u)| (n + BACKOFF * u) / (row + BACKOFF)).collect()
+}
+
+/// A language model's class bigram costs ([`smoothed_costs`]), with what
+/// follows a digit taken from what follows any other ASCII, digits
+/// included: what comes before a digit is told apart (a letter rarely
+/// touches a number, a currency sign or a sign such as `±` often does), what
+/// comes after it is not. The training text (manuals, UI messages) numbers
+/// versions and sections, not prices and measures: the symbols that follow
+/// numbers in documents (`60€`, `20°`, `5×`) are hardly ever seen after its
+/// digits, and would cost more there than a stray letter outside the
+/// alphabet.
+fn language_costs(n: &[f64], k: usize) -> Vec<u8> {
+    let Smoothed { unigram, mut probs } = smoothed(n, k);
+    let (other, digit) = (usize::from(ASCII_OTHER) * k, usize::from(DIGIT) * k);
+    let merged: Vec<f64> = (0..k).map(|c| n[other + c] + n[digit + c]).collect();
+    probs[digit..digit + k].copy_from_slice(&smoothed_row(&merged, &unigram));
+    probs.iter().map(|&p| to_steps(p, MAX_COST)).collect()
 }
 
 /// The stay cost is small (a fraction of a bit), so it has a finer unit.
@@ -281,7 +320,7 @@ impl Model {
     /// Bit `k` set: class `k` is a letter (its case is scored).
     pub fn letters(&self) -> u128 {
         let alphabet = self.alphabet.iter().enumerate().filter(|(_, c)| is_letter(**c));
-        let ascii = (ASCII_LETTER..=LAST_ASCII).fold(0u128, |bits, k| bits | 1 << k);
+        let ascii = (ASCII_LETTER..=LAST_ASCII_LETTER).fold(0u128, |bits, k| bits | 1 << k);
         alphabet.fold(ascii | 1 << OTHER_LETTER | 1 << FAR_LETTER, |bits, (i, _)| {
             bits | 1 << (usize::from(FIRST_LETTER) + i)
         })
@@ -387,7 +426,7 @@ impl Model {
             let (pa, pb) = (model.class(a), model.class(b));
             n[usize::from(pa & !UPPER) * k + usize::from(pb & !UPPER)] += count;
         }
-        model.bigrams = smoothed_costs(&n, k, MAX_COST);
+        model.bigrams = language_costs(&n, k);
         let cost = |p: f64| to_steps(p, MAX_COST);
         // How often plain ASCII goes on as plain ASCII: in a language with
         // few non-ASCII letters, long ASCII runs are likely; in one with
@@ -444,10 +483,12 @@ pub fn emit_models(body: &mut String, models: &[Model]) -> Result<()> {
         (
             "ASCII_OTHER",
             ASCII_OTHER,
-            "Class: ASCII other than letters (space, digits, punctuation).",
+            "Class: ASCII other than letters and digits (space, punctuation).",
         ),
         ("ASCII_LETTER", ASCII_LETTER, "Class: the ASCII letter a (b is 2, …, z is 26)."),
-        ("LAST_ASCII", LAST_ASCII, "The last ASCII class (z): classes up to it are ASCII."),
+        ("LAST_ASCII_LETTER", LAST_ASCII_LETTER, "The class of the last ASCII letter (z)."),
+        ("DIGIT", DIGIT, "Class: an ASCII digit."),
+        ("LAST_ASCII", LAST_ASCII, "The last ASCII class (digits): classes up to it are ASCII."),
         (
             "SYMBOL",
             SYMBOL,
@@ -754,4 +795,38 @@ pub fn emit_symbols(
     }
     body.push_str("];\n");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digits_are_kept_apart_from_other_ascii_in_the_pairs() {
+        let pairs: Vec<(char, char)> = line_pairs("£12, x").collect();
+        let expected =
+            [(' ', '£'), ('£', '0'), ('0', '0'), ('0', ' '), (' ', ' '), (' ', 'a'), ('x', ' ')];
+        assert_eq!(pairs, expected);
+        assert_eq!(category('7'), DIGIT);
+        assert_eq!(category(','), ASCII_OTHER);
+    }
+
+    #[test]
+    fn what_follows_a_digit_is_what_follows_other_ascii() {
+        // Three classes stand for the rest: other ASCII, a digit, a symbol.
+        let k = usize::from(SYMBOL) + 1;
+        let mut n = vec![0.0; k * k];
+        let (other, digit, symbol) =
+            (usize::from(ASCII_OTHER), usize::from(DIGIT), usize::from(SYMBOL));
+        n[other * k + symbol] = 30.0; // ` €`
+        n[digit * k + other] = 50.0; // `5 `, never `5€`
+        n[symbol * k + digit] = 10.0; // `£5`
+        let costs = language_costs(&n, k);
+        let merged = smoothed_costs(&n, k, MAX_COST);
+        // After a digit, a symbol costs what it costs after a space …
+        assert!(costs[digit * k + symbol] < merged[digit * k + symbol]);
+        // … while before a digit the classes are told apart.
+        assert_eq!(costs[symbol * k + digit], merged[symbol * k + digit]);
+        assert_eq!(costs[other * k + symbol], merged[other * k + symbol]);
+    }
 }
