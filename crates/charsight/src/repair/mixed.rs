@@ -197,11 +197,18 @@ fn fragments(block: &Block) -> Vec<Edit> {
         end = end.max(range.end);
         keep
     });
+    // The characters the runs cover, summed in order: the runs are sorted
+    // and apart, so those inside a range are a stretch of them (found by
+    // bisection, not by a pass over every run for every line).
+    debug_assert!(runs.windows(2).all(|w| w[0].0.end <= w[1].0.start));
+    let mut sums = vec![0];
+    for (r, _) in &runs {
+        sums.push(sums.last().copied().unwrap_or(0) + block.text[r.clone()].chars().count());
+    }
     let covered = |range: &Range<usize>| -> usize {
-        runs.iter()
-            .filter(|(r, _)| r.start >= range.start && r.end <= range.end)
-            .map(|(r, _)| block.text[r.clone()].chars().count())
-            .sum()
+        let first = runs.partition_point(|(r, _)| r.start < range.start);
+        let last = runs.partition_point(|(r, _)| r.end <= range.end);
+        sums[last.max(first)] - sums[first]
     };
     let block_share = Share::of(block.text, covered(&(0..block.text.len())));
     // Line by line: each run judged with the line's other runs repaired.
