@@ -163,3 +163,38 @@ fn a_price_list_in_pounds_is_windows_1252_not_a_dos_code_page() {
         found.confidence
     );
 }
+
+/// Prices and measures, a line or a few (a till receipt, a table of
+/// readings): symbols beside digits, which the training text hardly has.
+/// (Not `µg`: see the known problems.)
+const NUMBERS: [&str; 15] = [
+    "Total: £12.50\nCash: £20.00\nChange: £7.50\n",
+    "Rent £850 pcm, deposit £1,200\n",
+    "Temperatur: 21°C, gefühlt 19°C\n",
+    "Preis: 12,50 € inkl. MwSt.\nVersand: 4,90 €\n",
+    "Le billet coûte 45 € et le menu 18,50 €.\n",
+    "Tolerance ±0.05 mm at 20 °C\n",
+    "Mix 1½ cups flour with ¾ cup sugar; bake at 180°C.\n",
+    "Fläche: 120 m², Volumen: 360 m³\n",
+    "Gain: +12% (±3%), cost €1.2m\n",
+    "Size: 3×4 m, weight 15 kg\n",
+    "Lundi 8h–12h, prix 9,90 €\n",
+    "Room 12: 18°, Room 14: 21°\n",
+    "Subtotal $45.00\nTax (8%) $3.60\nTotal £48.60 / €56.10\n",
+    "Koordinaten: 52°31'N 13°24'O\n",
+    "Stock: 1.500 Stück à 2,35 €\n",
+];
+
+#[test]
+fn prices_and_measures_in_windows_1252_read_as_such() {
+    let mut wrong = Vec::new();
+    for text in NUMBERS {
+        let (bytes, unmappable) = Charset::Windows1252.encode(text);
+        assert!(!unmappable, "{text}");
+        let found = Engine::new().detect(&bytes);
+        if !decodes_alike(&bytes, Charset::Windows1252, found.charset) {
+            wrong.push(format!("{text:?}: {} {:.2}", found.charset, found.confidence));
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}

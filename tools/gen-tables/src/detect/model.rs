@@ -292,20 +292,38 @@ fn smoothed_row(counts: &[f64], unigram: &[f64]) -> Vec<f64> {
     counts.iter().zip(unigram).map(|(n, u)| (n + BACKOFF * u) / (row + BACKOFF)).collect()
 }
 
-/// A language model's class bigram costs ([`smoothed_costs`]), with what
-/// follows a digit taken from what follows any other ASCII, digits
-/// included: what comes before a digit is told apart (a letter rarely
-/// touches a number, a currency sign or a sign such as `±` often does), what
-/// comes after it is not. The training text (manuals, UI messages) numbers
-/// versions and sections, not prices and measures: the symbols that follow
-/// numbers in documents (`60€`, `20°`, `5×`) are hardly ever seen after its
-/// digits, and would cost more there than a stray letter outside the
-/// alphabet.
-fn language_costs(n: &[f64], k: usize) -> Vec<u8> {
+/// A language model's class bigram costs ([`smoothed_costs`]), with a
+/// digit told apart from other ASCII only after a letter (class `k` is one
+/// where bit `k` of `letters` is set): a letter rarely touches a number, so
+/// `ú12.50` (IBM850's reading of `£12.50`) is unlikely. Everywhere else a
+/// digit is other ASCII, as before digits had a class: what follows a digit
+/// and a digit after anything but a letter cost what other ASCII does
+/// there, digits included. The training text (manuals, UI messages)
+/// numbers versions and sections, not prices and measures: the symbols
+/// next to numbers in documents (`£5`, `±2`, `60€`, `20°`) are hardly
+/// ever seen beside its digits, and would cost more there than the letters
+/// of a wrong reading.
+fn language_costs(n: &[f64], k: usize, letters: u128) -> Vec<u8> {
     let Smoothed { unigram, mut probs } = smoothed(n, k);
-    let (other, digit) = (usize::from(ASCII_OTHER) * k, usize::from(DIGIT) * k);
-    let merged: Vec<f64> = (0..k).map(|c| n[other + c] + n[digit + c]).collect();
-    probs[digit..digit + k].copy_from_slice(&smoothed_row(&merged, &unigram));
+    let (other, digit) = (usize::from(ASCII_OTHER), usize::from(DIGIT));
+    // Other ASCII with the digits, as one class.
+    let mut merged = n.to_vec();
+    for p in 0..k {
+        merged[p * k + other] += merged[p * k + digit];
+        merged[p * k + digit] = 0.0;
+    }
+    let merged_row: Vec<f64> =
+        (0..k).map(|c| merged[other * k + c] + merged[digit * k + c]).collect();
+    let mut unigram_merged = unigram.clone();
+    unigram_merged[other] += unigram_merged[digit];
+    probs[digit * k..(digit + 1) * k].copy_from_slice(&smoothed_row(&merged_row, &unigram_merged));
+    for p in (0..k).filter(|&p| p != digit && letters >> p & 1 == 0) {
+        let row = smoothed_row(&merged[p * k..(p + 1) * k], &unigram_merged);
+        probs[p * k + digit] = row[other];
+        probs[p * k + other] = row[other];
+    }
+    // After a digit, too, a digit or other ASCII is one event.
+    probs[digit * k + digit] = probs[digit * k + other];
     probs.iter().map(|&p| to_steps(p, MAX_COST)).collect()
 }
 
@@ -426,7 +444,7 @@ impl Model {
             let (pa, pb) = (model.class(a), model.class(b));
             n[usize::from(pa & !UPPER) * k + usize::from(pb & !UPPER)] += count;
         }
-        model.bigrams = language_costs(&n, k);
+        model.bigrams = language_costs(&n, k, model.letters());
         let cost = |p: f64| to_steps(p, MAX_COST);
         // How often plain ASCII goes on as plain ASCII: in a language with
         // few non-ASCII letters, long ASCII runs are likely; in one with
@@ -812,21 +830,28 @@ mod tests {
     }
 
     #[test]
-    fn what_follows_a_digit_is_what_follows_other_ascii() {
-        // Three classes stand for the rest: other ASCII, a digit, a symbol.
-        let k = usize::from(SYMBOL) + 1;
+    fn a_digit_is_told_apart_only_after_a_letter() {
+        // The shared classes and one letter of an alphabet.
+        let k = usize::from(FIRST_LETTER) + 1;
+        let letter = k - 1;
         let mut n = vec![0.0; k * k];
         let (other, digit, symbol) =
             (usize::from(ASCII_OTHER), usize::from(DIGIT), usize::from(SYMBOL));
+        n[letter * k + other] = 90.0; // `ú `
+        n[letter * k + digit] = 1.0; // `ú1`, rare
+        n[symbol * k + other] = 20.0; // `” `, never `£5`
         n[other * k + symbol] = 30.0; // ` €`
         n[digit * k + other] = 50.0; // `5 `, never `5€`
-        n[symbol * k + digit] = 10.0; // `£5`
-        let costs = language_costs(&n, k);
-        let merged = smoothed_costs(&n, k, MAX_COST);
-        // After a digit, a symbol costs what it costs after a space …
-        assert!(costs[digit * k + symbol] < merged[digit * k + symbol]);
-        // … while before a digit the classes are told apart.
-        assert_eq!(costs[symbol * k + digit], merged[symbol * k + digit]);
-        assert_eq!(costs[other * k + symbol], merged[other * k + symbol]);
+        n[other * k + letter] = 40.0;
+        let costs = language_costs(&n, k, 1 << letter);
+        let own = smoothed_costs(&n, k, MAX_COST);
+        // After the letter, a digit costs what the letter's own counts say.
+        assert_eq!(costs[letter * k + digit], own[letter * k + digit]);
+        assert!(costs[letter * k + digit] > costs[letter * k + other]);
+        // After a symbol, a digit is other ASCII.
+        assert_eq!(costs[symbol * k + digit], costs[symbol * k + other]);
+        assert!(costs[symbol * k + digit] < own[symbol * k + digit]);
+        // After a digit, a symbol costs about what it costs after a space.
+        assert!(costs[digit * k + symbol] < own[digit * k + symbol]);
     }
 }
