@@ -69,7 +69,7 @@ use crate::Charset;
 
 pub use self::binary::Ebcdic;
 pub(crate) use self::text::{
-    best_language, cjk_tables_cost, is_no_break_space, language_bits_within, language_cost,
+    best_language_cost, cjk_tables_cost, is_no_break_space, language_bits_within, language_cost,
     plausibility_bits_within,
 };
 pub use self::text::{language_costs, plausibility, LanguageCosts, Plausibility};

@@ -702,8 +702,10 @@ fn may_name(cjk_text: bool) -> impl Fn(usize) -> bool {
 
 /// The language of [`LanguageCosts::best`] of [`language_costs`] of
 /// `text`, found with only the models that may be the best scored to the
-/// end ([`TextScorer::score_bigrams`]): a fraction of the time.
-pub(crate) fn best_language(text: &str) -> Option<&'static str> {
+/// end ([`TextScorer::score_bigrams`]): a fraction of the time; and the
+/// cost of `text` in it, which is its [`language_cost`] (the best model is
+/// scored to the end).
+pub(crate) fn best_language_cost(text: &str) -> Option<(&'static str, f32)> {
     let (scorer, charges, scored) = score_text_in(text, may_be_best(text), Some(u64::MAX));
     if scored == 0 {
         return None;
@@ -714,7 +716,7 @@ pub(crate) fn best_language(text: &str) -> Option<&'static str> {
         let bits = scorer.adjusted(own.as_ref(), i, c, &charges) as f32;
         (i, bits / f32::from(STEPS_PER_BIT))
     });
-    costs.min_by(|a, b| a.1.total_cmp(&b.1)).map(|(i, _)| language_tag(i))
+    costs.min_by(|a, b| a.1.total_cmp(&b.1)).map(|(i, bits)| (language_tag(i), bits))
 }
 
 /// The best cost of the models `scored` says over `text` when it is at
@@ -1115,7 +1117,12 @@ mod tests {
     fn the_best_language_is_that_of_all_the_costs() {
         for text in sample_texts_and_mojibake() {
             let all = language_costs(&text).best().map(|(language, _)| language);
-            assert_eq!(best_language(&text), all, "{text}");
+            let best = best_language_cost(&text);
+            assert_eq!(best.map(|(language, _)| language), all, "{text}");
+            // Its cost is the text's cost in that language, exactly.
+            if let Some((language, bits)) = best {
+                assert_eq!(Some(bits), language_cost(&text, language), "{text}");
+            }
         }
     }
 

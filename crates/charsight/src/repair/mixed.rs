@@ -218,7 +218,8 @@ fn fragments(block: &Block) -> Vec<Edit> {
         let (start, line) = line_of(block.text, &runs[k].0);
         let end = start + line.len();
         let in_line = runs[k..].iter().take_while(|(r, _)| r.end <= end).count().max(1);
-        let language = score::line_language(line);
+        let (language, line_cost) = score::line_language_cost(line).unzip();
+        let line_cost = line_cost.flatten();
         let proposals: Vec<Proposal> = runs[k..k + in_line]
             .iter()
             .map(|(range, fixed)| {
@@ -242,7 +243,9 @@ fn fragments(block: &Block) -> Vec<Edit> {
             Some(l) => score::cost_in(text, l).unwrap_or(f32::INFINITY),
             None => score::costs(text).best().map_or(0.0, |b| b.1),
         };
-        if cost(&mojibake::apply(line, &proposals).0) >= cost(line) {
+        // (The line's own cost comes with its language, when it is scored
+        // as it stands.)
+        if cost(&mojibake::apply(line, &proposals).0) >= line_cost.unwrap_or_else(|| cost(line)) {
             continue;
         }
         for (p, gain) in mojibake::judge_in_place(line, proposals) {

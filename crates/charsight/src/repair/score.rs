@@ -37,7 +37,7 @@ use crate::classify::{class, Class};
 
 use crate::decode::is_escape;
 use crate::detect::{
-    best_language, cjk_tables_cost, language_bits_within, language_cost, language_costs,
+    best_language_cost, cjk_tables_cost, language_bits_within, language_cost, language_costs,
     LanguageCosts,
 };
 use crate::Charset;
@@ -52,11 +52,20 @@ pub(crate) const ENOUGH_TO_TELL: usize = 3;
 /// non-ASCII text to tell ([`ENOUGH_TO_TELL`] characters; undecodable bytes
 /// and U+FFFD left out: they tell nothing).
 pub(crate) fn line_language(line: &str) -> Option<&'static str> {
+    line_language_cost(line).map(|(language, _)| language)
+}
+
+/// [`line_language`], and the line's [`cost_in`] that language when the
+/// same pass gives it: when the line is scored as it stands (no undecodable
+/// byte or U+FFFD left out, nothing [`as_scored`] rewrites).
+pub(crate) fn line_language_cost(line: &str) -> Option<(&'static str, Option<f32>)> {
     if line.chars().filter(|&c| tells_language(c)).take(ENOUGH_TO_TELL).count() < ENOUGH_TO_TELL {
         return None;
     }
     let known: String = line.chars().filter(|&c| !is_escape(c) && c != '\u{FFFD}').collect();
-    best_language(&known)
+    let as_it_stands = known.len() == line.len() && matches!(as_scored(line), Cow::Borrowed(_));
+    let (language, bits) = best_language_cost(&known)?;
+    Some((language, as_it_stands.then_some(bits)))
 }
 
 /// How many texts' [`language_costs`] [`remembered_costs`] keeps.
@@ -67,7 +76,7 @@ const REMEMBERED: usize = 8;
 /// judged in its own window more than once (its layers chosen, then the
 /// repair judged in place, conservatively too), and the window as it
 /// stands is asked for each time. (A line's language and bits are found
-/// with the models pruned, [`best_language`] and [`bits`], not here.)
+/// with the models pruned, [`best_language_cost`] and [`bits`], not here.)
 fn remembered_costs(text: &str) -> LanguageCosts {
     use std::cell::RefCell;
     use std::collections::VecDeque;
