@@ -18,8 +18,8 @@ pub const ASCII_OTHER: u8 = 0;
 /// ASCII letters are classes 1 (a) to 26 (z).
 pub const ASCII_LETTER: u8 = 1;
 pub const LAST_ASCII_LETTER: u8 = 26;
-/// The ASCII digits: what comes next to them is not what comes next to a
-/// space (`£12`, `20°`, `5×3`; a letter rarely touches a number).
+/// The ASCII digits, told apart from other ASCII after a letter, which
+/// rarely touches a number (see [`language_costs`]).
 pub const DIGIT: u8 = 27;
 pub const LAST_ASCII: u8 = 27;
 pub const SYMBOL: u8 = 28;
