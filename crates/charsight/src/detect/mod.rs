@@ -96,6 +96,9 @@ fn needed_gap(base: u64, interesting: u64) -> u64 {
 /// A wide reading waits at most this many characters to be scored in full
 /// (see [`Detector::settle_deferred`]).
 const DEFER_LIMIT: usize = 1024;
+/// What each UTF-8 sequence of two bytes or more costs every other reading
+/// while the bytes are valid UTF-8.
+const UTF8_SEQUENCE_COST: u64 = 4 * STEPS_PER_BIT as u64;
 /// A language model this far behind the best of its reading stops being scored.
 const MODEL_GAP: u64 = 40 * STEPS_PER_BIT as u64;
 /// The detector stops reading once the best is this far ahead of every
@@ -891,6 +894,14 @@ impl Detector {
                 plain * u64::from(ASCII_COST)
             };
             cost + u64::from(e.prior) + ascii
+        };
+        // Bytes that are valid UTF-8 throughout are unlikely in any other
+        // encoding: each sequence beyond ASCII is evidence against the others.
+        let valid_utf8 = self.utf8.as_ref().filter(|(e, _)| legal(*e));
+        let against = valid_utf8.map_or(0, |(_, u)| u.sequences * UTF8_SEQUENCE_COST);
+        let effective = |entry: usize, cost: u64| -> u64 {
+            let other = all[entry].charset != Charset::Utf8;
+            effective(entry, cost) + if other { against } else { 0 }
         };
         let mut live: Vec<(usize, u64, Option<&'static str>)> = Vec::with_capacity(all.len());
         let mut push = |entry: usize, cost: u64, language: Option<&'static str>| {

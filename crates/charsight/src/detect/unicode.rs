@@ -14,11 +14,19 @@ pub(super) struct Utf8Reading {
     carry: [u8; 4],
     carry_len: usize,
     pub broken: bool,
+    /// The sequences of two bytes or more decoded.
+    pub sequences: u64,
 }
 
 impl Default for Utf8Reading {
     fn default() -> Utf8Reading {
-        Utf8Reading { scorer: TextScorer::new(false), carry: [0; 4], carry_len: 0, broken: false }
+        Utf8Reading {
+            scorer: TextScorer::new(false),
+            carry: [0; 4],
+            carry_len: 0,
+            broken: false,
+            sequences: 0,
+        }
     }
 }
 
@@ -51,7 +59,10 @@ impl Utf8Reading {
                 self.broken = true;
             } else if self.carry_len == need {
                 match std::str::from_utf8(&self.carry[..need]) {
-                    Ok(s) => s.chars().for_each(|c| self.scorer.push(c)),
+                    Ok(s) => {
+                        self.sequences += 1;
+                        s.chars().for_each(|c| self.scorer.push(c));
+                    }
                     Err(_) => self.broken = true,
                 }
                 self.carry_len = 0;
