@@ -223,3 +223,23 @@ fn greek_letters_in_english_utf8_read_as_utf8() {
         .collect();
     assert!(wrong.is_empty(), "{wrong:#?}");
 }
+
+/// A long English text thanking someone with a letter beyond ASCII in their
+/// name, in UTF-8: the English model saw hardly a borrowed letter in its
+/// training text, and one `Ü` (`C3 9C`) lost to IBM850's `├£`.
+#[test]
+fn a_foreign_name_in_a_long_english_utf8_text_reads_as_utf8() {
+    let entry = "tool (2.{i}-1) unstable; urgency=medium\n\n  * New upstream release.\n  \
+                 * Drop the patches applied upstream.\n  * Build with the default compiler \
+                 flags on every architecture.\n\n -- Jane Doe <jane@example.org>  Sat, 01 Jun \
+                 2024 12:00:00 +0200\n\n";
+    for name in ["Bernhard Übelacker", "Jürgen Müller", "Antonín Dvořák", "Łukasz Nowak"] {
+        let mut text: String = (0..4).map(|i| entry.replace("{i}", &i.to_string())).collect();
+        text.insert_str(
+            200,
+            &format!("  * Fix the build on big-endian machines. Thanks to {name}.\n"),
+        );
+        let found = Engine::new().detect(text.as_bytes());
+        assert_eq!(found.charset, Charset::Utf8, "{name}: {:.2}", found.confidence);
+    }
+}

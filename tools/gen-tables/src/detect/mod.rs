@@ -57,6 +57,11 @@ const CJK: [&str; 4] = ["ja", "ko", "zh-Hans", "zh-Hant"];
 /// Cost steps per bit, as in `charfreq`.
 const STEPS_PER_BIT: f64 = 8.0;
 
+/// Words with letters a language borrows (`borrowed.tsv`) count this many
+/// times less than their rate in web text: at their full rate, English text
+/// with a lone `‰` or `§` read better as IBM850's `ë` or `º`.
+const BORROWED_WEIGHT: u64 = 8;
+
 fn data() -> PathBuf {
     emit::data_dir().join("detect")
 }
@@ -312,12 +317,16 @@ pub fn emit(out: &mut Output) -> Result<()> {
     let plain = plain::read(&read(data().join("plain.tsv"))?)?;
     let currency = cldr::read_currency(&read(cldr::currency_path())?)?;
     let alphabets = cldr::read_alphabets(&read(cldr::alphabets_path())?)?;
-    let web_symbols = web::read(&read(web::path())?)?;
+    let mut web_words = web::read(&read(web::path())?)?;
+    for (language, words) in web::read(&read(web::borrowed_path())?)? {
+        let weighed = words.into_iter().map(|(w, rate)| (w, rate / BORROWED_WEIGHT));
+        web_words.entry(language).or_default().extend(weighed);
+    }
     let mut models = Vec::new();
     for id in &ids {
         let case = cases.get(id).copied().with_context(|| format!("case.tsv: no {id}"))?;
         let language = id.split('@').next().unwrap_or(id);
-        let web = web_symbols.get(language).map_or(&[][..], Vec::as_slice);
+        let web = web_words.get(language).map_or(&[][..], Vec::as_slice);
         models.push(model::Model::build(id, &read(bigram_path(id))?, case, web)?);
     }
     for lang in CJK {

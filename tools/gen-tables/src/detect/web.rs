@@ -12,8 +12,20 @@
 //! Box drawing (`═══`, `│`) is among them: runs of it are as much a part of
 //! text on screens as of DOS files.
 //!
+//! Names and loanwords are the other thing web text has that the training
+//! text hardly does, in a language written in ASCII alone (English, by
+//! CLDR's main exemplar characters, `alphabets.tsv`): every letter beyond
+//! ASCII in it is borrowed (`café`, `José`, `Müller`, `μm`). Unseen, the
+//! steps into and out of such a letter cost the ceiling, 25 bits each, and
+//! one name in a long English UTF-8 text lost to a DOS reading of its two
+//! bytes as symbols. (Languages with letters of their own lost more in
+//! telling encodings apart than they gained: `m²` in Finnish read as
+//! ISO-8859-10's `mĒ`.)
+//!
 //! `count web-symbols --wordfreq DIR` writes `data/detect/symbols.tsv`:
-//! language TAB word (with a symbol) TAB occurrences per billion characters.
+//! language TAB word (with a symbol) TAB occurrences per billion characters,
+//! and `data/detect/borrowed.tsv`, the same for the words with a letter
+//! beyond ASCII of the languages written in ASCII.
 //! The `emit` step adds each word's character pairs to its language's model
 //! as if the training text had them at that rate, between spaces.
 
@@ -75,6 +87,11 @@ pub fn path() -> PathBuf {
     super::data().join("symbols.tsv")
 }
 
+/// Where the words with a borrowed letter go.
+pub fn borrowed_path() -> PathBuf {
+    super::data().join("borrowed.tsv")
+}
+
 /// Whether `c` counts: a symbol of a single-byte encoding's world (below
 /// the far scripts: emoji and pictographs are UTF-8's alone) that is not a
 /// letter.
@@ -82,37 +99,61 @@ fn counts(c: char) -> bool {
     !c.is_ascii() && c < super::model::FAR_SCRIPTS && !is_letter(c) && !c.is_whitespace()
 }
 
+/// Whether `c` is a letter beyond ASCII in a script of letters (one a
+/// language written in ASCII borrows).
+fn borrowed(c: char) -> bool {
+    !c.is_ascii() && c < super::model::FAR_SCRIPTS && is_letter(c)
+}
+
 pub fn count(out: &mut Output, wordfreq: &Path) -> Result<()> {
-    let mut tsv = String::from(
-        "# detect: words with symbols in web text (wordfreq 3.1.1 word frequencies): language \
-         TAB word TAB occurrences per billion characters (a word's characters and the space \
-         after it).\n",
-    );
+    let header = |what: &str| {
+        format!(
+            "# detect: words with {what} in web text (wordfreq 3.1.1 word frequencies): \
+             language TAB word TAB occurrences per billion characters (a word's characters and \
+             the space after it).\n"
+        )
+    };
+    let mut symbols = header("symbols");
+    let mut borrowed_words =
+        header("a letter beyond ASCII (of a language written in ASCII alone, by CLDR)");
+    let alphabets =
+        crate::cldr::read_alphabets(&std::fs::read_to_string(crate::cldr::alphabets_path())?)?;
     for (language, list) in LISTS {
         let words = crate::charfreq::read_wordfreq(wordfreq, list)?;
         let chars: f64 = words.iter().map(|(w, f)| f * (w.chars().count() + 1) as f64).sum();
-        let mut kept: Vec<(&str, u64)> = words
-            .iter()
-            .filter(|(w, _)| w.chars().any(counts))
-            .map(|(w, f)| (w.as_str(), (f / chars * 1e9).round() as u64))
-            .filter(|&(w, rate)| rate >= MIN_RATE && !w.contains(['\t', '\n']))
-            .collect();
-        kept.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
-        kept.truncate(MAX_WORDS);
-        kept.sort();
-        for (word, rate) in kept {
-            writeln!(tsv, "{language}\t{word}\t{rate}")?;
+        let in_ascii = alphabets.get(language).is_some_and(|a| a.main.is_empty());
+        let kept = |keep: &dyn Fn(&str) -> bool| -> Vec<(&str, u64)> {
+            let mut kept: Vec<(&str, u64)> = words
+                .iter()
+                .filter(|(w, _)| keep(w))
+                .map(|(w, f)| (w.as_str(), (f / chars * 1e9).round() as u64))
+                .filter(|&(w, rate)| rate >= MIN_RATE && !w.contains(['\t', '\n']))
+                .collect();
+            kept.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+            kept.truncate(MAX_WORDS);
+            kept.sort();
+            kept
+        };
+        for (word, rate) in kept(&|w| w.chars().any(counts)) {
+            writeln!(symbols, "{language}\t{word}\t{rate}")?;
+        }
+        if in_ascii {
+            for (word, rate) in kept(&|w| w.chars().any(borrowed)) {
+                writeln!(borrowed_words, "{language}\t{word}\t{rate}")?;
+            }
         }
     }
-    out.file(&path(), tsv.as_bytes())
+    out.file(&path(), symbols.as_bytes())?;
+    out.file(&borrowed_path(), borrowed_words.as_bytes())
 }
 
-/// Reads `symbols.tsv`: per language, (word, rate per billion characters).
+/// Reads `symbols.tsv` or `borrowed.tsv`: per language, (word, rate per
+/// billion characters).
 pub fn read(tsv: &str) -> Result<BTreeMap<String, Vec<(String, u64)>>> {
     let mut map: BTreeMap<String, Vec<(String, u64)>> = BTreeMap::new();
     for line in tsv.lines().filter(|l| !l.starts_with('#')) {
         let f: Vec<&str> = line.split('\t').collect();
-        let [language, word, rate] = f[..] else { bail!("symbols.tsv: bad line {line:?}") };
+        let [language, word, rate] = f[..] else { bail!("web words: bad line {line:?}") };
         map.entry(language.to_owned()).or_default().push((word.to_owned(), rate.parse()?));
     }
     Ok(map)
