@@ -33,7 +33,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 
 use super::model::is_letter;
 use crate::emit::Output;
@@ -116,8 +116,11 @@ pub fn count(out: &mut Output, wordfreq: &Path) -> Result<()> {
     let mut symbols = header("symbols");
     let mut borrowed_words =
         header("a letter beyond ASCII (of a language written in ASCII alone, by CLDR)");
-    let alphabets =
-        crate::cldr::read_alphabets(&std::fs::read_to_string(crate::cldr::alphabets_path())?)?;
+    let alphabets_path = crate::cldr::alphabets_path();
+    let alphabets = crate::cldr::read_alphabets(
+        &std::fs::read_to_string(&alphabets_path)
+            .with_context(|| format!("reading {} (run `count cldr`)", alphabets_path.display()))?,
+    )?;
     for (language, list) in LISTS {
         let words = crate::charfreq::read_wordfreq(wordfreq, list)?;
         let chars: f64 = words.iter().map(|(w, f)| f * (w.chars().count() + 1) as f64).sum();
