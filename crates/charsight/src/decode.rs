@@ -532,24 +532,33 @@ impl TextDecoder {
 /// there), with the length of the text up to each, into `ends`: each run of
 /// ASCII counts as one, as [`TextDecoder`]'s map keeps them. It stops
 /// before a malformed sequence and before a character the bytes end inside
-/// of, which the decoder then reads a byte at a time. A walker of the
-/// encoding is fed the bytes beyond ASCII one at a time: a character ends
-/// where one writes text.
+/// of, which the decoder then reads a byte at a time. A character of one
+/// byte or two is looked up ([`CharLengths`]); the others are fed to a
+/// walker of the encoding a byte at a time: a character ends where it
+/// writes text.
 fn character_ends(
     encoding: &'static encoding_rs::Encoding,
     bytes: &[u8],
     ends: &mut Vec<(usize, u64)>,
 ) {
     ends.clear();
+    let lengths = CharLengths::of(encoding);
     let mut walker = encoding.new_decoder_without_bom_handling();
     let mut units = [0u16; 4];
     let (mut i, mut start, mut text) = (0, 0, 0);
     while i < bytes.len() {
-        if bytes[i] < 0x80 && i == start {
-            let n = bytes[i..].iter().position(|&b| b >= 0x80).unwrap_or(bytes.len() - i);
-            (i, start, text) = (i + n, i + n, text + n as u64);
-            ends.push((i, text));
-            continue;
+        if i == start {
+            if bytes[i] < 0x80 {
+                let n = bytes[i..].iter().position(|&b| b >= 0x80).unwrap_or(bytes.len() - i);
+                (i, start, text) = (i + n, i + n, text + n as u64);
+                ends.push((i, text));
+                continue;
+            }
+            if let Some((len, written)) = lengths.and_then(|l| l.at(&bytes[i..])) {
+                (i, start, text) = (i + len, i + len, text + u64::from(written));
+                ends.push((i, text));
+                continue;
+            }
         }
         let (result, _, written) =
             walker.decode_to_utf16_without_replacement(&bytes[i..=i], &mut units, false);
@@ -557,12 +566,100 @@ fn character_ends(
         match result {
             encoding_rs::DecoderResult::InputEmpty if written == 0 => {}
             encoding_rs::DecoderResult::InputEmpty => {
-                let chars = char::decode_utf16(units[..written].iter().copied());
-                text += chars.map(|c| c.map_or(3, char::len_utf8) as u64).sum::<u64>();
+                text += utf8_len(&units[..written]);
                 start = i;
                 ends.push((i, text));
             }
             _ => return,
+        }
+    }
+}
+
+/// The length in UTF-8 of the text of UTF-16 `units`.
+fn utf8_len(units: &[u16]) -> u64 {
+    let chars = char::decode_utf16(units.iter().copied());
+    chars.map(|c| c.map_or(3, char::len_utf8) as u64).sum()
+}
+
+/// How a double-byte encoding's characters of one byte or two beyond ASCII
+/// decode, as its decoder reads them from between characters: made once per
+/// encoding from the decoder itself (so that [`character_ends`] need not
+/// call it for each), with the characters of three bytes or more and the
+/// malformed sequences left to the decoder.
+struct CharLengths {
+    /// By byte `0x80..`: the UTF-8 length of the text the byte writes on its
+    /// own, [`CharLengths::LEAD`] if it starts a character of two bytes or
+    /// more, 0 if malformed.
+    single: [u8; 128],
+    /// By lead byte `0x80..` and next byte: the UTF-8 length of the text
+    /// the two write, 0 if they do not make a character.
+    pairs: Vec<[u8; 256]>,
+}
+
+impl CharLengths {
+    const LEAD: u8 = u8::MAX;
+
+    /// The lengths for `encoding`, if it is a double-byte encoding.
+    fn of(encoding: &'static encoding_rs::Encoding) -> Option<&'static CharLengths> {
+        use encoding_rs::{BIG5, EUC_JP, EUC_KR, GB18030, GBK, SHIFT_JIS};
+        use std::sync::OnceLock;
+        static MADE: [OnceLock<CharLengths>; 6] = [const { OnceLock::new() }; 6];
+        let all = [SHIFT_JIS, EUC_JP, EUC_KR, BIG5, GBK, GB18030];
+        let k = all.iter().position(|&e| e == encoding)?;
+        Some(MADE[k].get_or_init(|| CharLengths::made(encoding)))
+    }
+
+    fn made(encoding: &'static encoding_rs::Encoding) -> CharLengths {
+        let mut units = [0u16; 8];
+        // What a decoder fed `bytes` one at a time writes after the last:
+        // `None` if some byte is malformed or an earlier byte writes text.
+        let mut read = |bytes: &[u8]| {
+            let mut decoder = encoding.new_decoder_without_bom_handling();
+            let mut written = 0;
+            for (k, b) in bytes.iter().enumerate() {
+                let (result, _, n) = decoder.decode_to_utf16_without_replacement(
+                    std::slice::from_ref(b),
+                    &mut units,
+                    false,
+                );
+                let early = n > 0 && k + 1 < bytes.len();
+                if result != encoding_rs::DecoderResult::InputEmpty || early {
+                    return None;
+                }
+                written = n;
+            }
+            Some(utf8_len(&units[..written]) as u8)
+        };
+        let mut single = [0; 128];
+        let mut pairs = vec![[0; 256]; 128];
+        for lead in 0x80..=0xFF_u8 {
+            let k = usize::from(lead - 0x80);
+            single[k] = match read(&[lead]) {
+                Some(0) => CharLengths::LEAD,
+                Some(n) => n,
+                None => 0,
+            };
+            if single[k] == CharLengths::LEAD {
+                for next in 0..=0xFF_u8 {
+                    pairs[k][usize::from(next)] = read(&[lead, next]).unwrap_or(0);
+                }
+            }
+        }
+        CharLengths { single, pairs }
+    }
+
+    /// The character of one or two bytes `bytes` starts with, from between
+    /// characters: its length in bytes and the UTF-8 length of its text.
+    #[inline]
+    fn at(&self, bytes: &[u8]) -> Option<(usize, u8)> {
+        let k = usize::from(bytes[0].checked_sub(0x80)?);
+        match self.single[k] {
+            0 => None,
+            CharLengths::LEAD => {
+                let n = self.pairs[k][usize::from(*bytes.get(1)?)];
+                (n > 0).then_some((2, n))
+            }
+            n => Some((1, n)),
         }
     }
 }
@@ -1003,6 +1100,30 @@ mod tests {
     /// Every charset whose escape round trip is exact for any input.
     fn restorable(charset: Charset) -> bool {
         charset != Charset::Replacement
+    }
+
+    /// Every pair of bytes after a lead byte, and the lead byte cut at the
+    /// end, maps alike looked up ([`CharLengths`]) and fed a byte at a time.
+    #[test]
+    fn looked_up_characters_map_as_bytes_fed_one_at_a_time() {
+        use Charset::*;
+        for charset in [ShiftJis, EucJp, EucKr, Gbk, Gb18030, Big5] {
+            let mut bytes = Vec::new();
+            for lead in 0x80..=0xFF_u8 {
+                for next in 0..=0xFF_u8 {
+                    bytes.extend([lead, next, b' ']);
+                }
+            }
+            bytes.push(0x81);
+            let mapped = |walk: bool| {
+                let mut decoder = TextDecoder::new(charset, Errors::Replace).with_offsets();
+                decoder.walk = walk;
+                let mut text = String::new();
+                decoder.decode(&bytes, true, &mut text).unwrap();
+                (text, decoder.offsets().unwrap().pieces().to_vec())
+            };
+            assert!(mapped(true) == mapped(false), "{charset}");
+        }
     }
 
     #[test]
