@@ -7,7 +7,11 @@
 //!   are valid UTF-8 ([`Units::utf8_runs`] over the document's characters,
 //!   malformed bytes included) are decoded as UTF-8 when that reads far more
 //!   plausibly (the margin of the `mojibake` repair, of which this is the
-//!   byte-level case; further layers are peeled the same way).
+//!   byte-level case; further layers are peeled the same way). Runs that
+//!   chance makes in clean text are set aside first, as the `mojibake`
+//!   repair sets them aside (a GBK character that is a UTF-8 sequence by
+//!   itself, two Thai letters inside a Thai word): a line with no other run
+//!   is not weighed.
 //! - **Strays**: runs of bytes malformed in the document's encoding (stray
 //!   windows-1252 quotes in UTF-8 are the common case) are decoded by each
 //!   candidate encoding that decodes them cleanly (the legacy ones, and
@@ -205,9 +209,10 @@ fn fragments(block: &Block) -> Vec<Edit> {
     for (r, _) in &runs {
         sums.push(sums.last().copied().unwrap_or(0) + block.text[r.clone()].chars().count());
     }
+    let spans: Vec<Range<usize>> = runs.iter().map(|(r, _)| r.clone()).collect();
     let covered = |range: &Range<usize>| -> usize {
-        let first = runs.partition_point(|(r, _)| r.start < range.start);
-        let last = runs.partition_point(|(r, _)| r.end <= range.end);
+        let first = spans.partition_point(|r| r.start < range.start);
+        let last = spans.partition_point(|r| r.end <= range.end);
         sums[last.max(first)] - sums[first]
     };
     let block_share = Share::of(block.text, covered(&(0..block.text.len())));
@@ -218,13 +223,23 @@ fn fragments(block: &Block) -> Vec<Edit> {
         let (start, line) = line_of(block.text, &runs[k].0);
         let end = start + line.len();
         let in_line = runs[k..].iter().take_while(|(r, _)| r.end <= end).count().max(1);
+        // Runs chance makes in clean text (a double-byte character that is
+        // a UTF-8 sequence by itself, beside letters that stay) are not
+        // weighed, nor a line with only those.
+        let own = runs[k..k + in_line]
+            .iter_mut()
+            .map(|(range, fixed)| (range.start - start..range.end - start, std::mem::take(fixed)));
+        let kept = mojibake::without_stray_readings(line, own.collect());
+        if kept.is_empty() {
+            k += in_line;
+            continue;
+        }
         let (language, line_cost) = score::line_language_cost(line).unzip();
         let line_cost = line_cost.flatten();
-        let proposals: Vec<Proposal> = runs[k..k + in_line]
-            .iter()
+        let proposals: Vec<Proposal> = kept
+            .into_iter()
             .map(|(range, fixed)| {
-                let local = range.start - start..range.end - start;
-                let mut p = Proposal::new(local, fixed.clone(), via);
+                let mut p = Proposal::new(range, fixed, via);
                 p.choose(line, language);
                 p
             })

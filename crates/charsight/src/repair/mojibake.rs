@@ -1989,7 +1989,7 @@ fn choose_slot(
 ///
 /// Weighing those runs made repair of clean text slow, and never repaired
 /// a line.
-fn without_stray_readings(line: &str, runs: Runs) -> Runs {
+pub(crate) fn without_stray_readings(line: &str, runs: Runs) -> Runs {
     // The alphabets of the readings of two letters or more (sorted): made
     // when first needed.
     let words = std::cell::OnceCell::new();
@@ -2137,10 +2137,11 @@ fn one_letter_of_another_script(fixed: &str) -> Option<char> {
     }
 }
 
-/// The letters outside ASCII right before and after `range` of `line`.
+/// The letters and marks outside ASCII right before and after `range` of
+/// `line`.
 fn glued<'a>(line: &'a str, range: &Range<usize>) -> impl Iterator<Item = char> + 'a {
     let (prev, next) = (line[..range.start].chars().next_back(), line[range.end..].chars().next());
-    [prev, next].into_iter().flatten().filter(|&c| !c.is_ascii() && is_letter(c))
+    [prev, next].into_iter().flatten().filter(|&c| !c.is_ascii() && (is_letter(c) || is_mark(c)))
 }
 
 /// A run's own characters and its reading, as [`without_stray_readings`]
@@ -2148,7 +2149,9 @@ fn glued<'a>(line: &'a str, range: &Range<usize>) -> impl Iterator<Item = char> 
 struct OwnLetters {
     /// The alphabet of the first character.
     first: u32,
-    /// Every character is a letter of that alphabet, beyond ASCII.
+    /// Every character is a letter or a mark of that alphabet, beyond
+    /// ASCII (or alphabetic: Thai `ำ` is no letter of text, being a
+    /// compatibility form).
     one_alphabet: bool,
     /// The reading has a letter of it.
     reads_in_it: bool,
@@ -2161,9 +2164,10 @@ impl OwnLetters {
         let first = own.chars().next().map_or(0, word_alphabet);
         OwnLetters {
             first,
-            one_alphabet: own
-                .chars()
-                .all(|c| !c.is_ascii() && is_letter(c) && word_alphabet(c) == first),
+            one_alphabet: own.chars().all(|c| {
+                let wordlike = is_letter(c) || is_mark(c) || c.is_alphabetic();
+                !c.is_ascii() && wordlike && word_alphabet(c) == first
+            }),
             reads_in_it: fixed.chars().any(|c| is_letter(c) && word_alphabet(c) == first),
             cjk: fixed.chars().any(is_cjk),
         }
@@ -2171,11 +2175,12 @@ impl OwnLetters {
 
     /// Letters of one alphabet, in a word that goes on in it as it stands
     /// (`range` of `line`), read as no letter of it (`Ві` of `Він`, read as
-    /// `³` in windows-1251): chance, whatever is around. (Mojibake cut
-    /// inside a word reads as its letters: `РџСЂ` of `РџСЂивет` is `Пр`.)
+    /// `³` in windows-1251), or a mark beside them, even read as CJK
+    /// (windows-874 `่งค` of `แห่งความ` is `觤`): chance, whatever is around.
+    /// (Mojibake cut inside a word reads as its letters: `РџСЂ` of
+    /// `РџСЂивет` is `Пр`.)
     fn glued_in_word(&self, line: &str, range: &Range<usize>) -> bool {
-        !self.cjk
-            && self.one_alphabet
+        self.one_alphabet
             && !self.reads_in_it
             && glued(line, range).any(|g| word_alphabet(g) == self.first)
     }

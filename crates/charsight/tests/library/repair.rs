@@ -109,6 +109,17 @@ fn utf8_fragments_in_legacy_documents() {
     let (text, findings) = repair_all(&bytes, Charset::ShiftJis);
     assert_eq!(text, "これは日本語の文章です。ほかの部分はシフトJISです。");
     assert_eq!(undo(&text, &findings), plain(&bytes, Charset::ShiftJis));
+    // Thai in windows-874 makes UTF-8 every few letters by chance (`่งค` of
+    // `แห่งความ` is `觤`): left as it is, while a word in UTF-8 is read.
+    let clean = "สิทธิมนุษยชนเป็นสิ่งที่ทุกคนพึงมี และเป็นรากฐานแห่งความเสมอภาค";
+    let bytes = Charset::Windows874.encode(clean).0.into_owned();
+    let (text, findings) = repair_all(&bytes, Charset::Windows874);
+    assert_eq!((text.as_str(), findings.len()), (clean, 0));
+    let mut bytes = Charset::Windows874.encode("ประชาชนทุกคนมี").0.into_owned();
+    bytes.extend_from_slice(" เสรีภาพ ".as_bytes());
+    bytes.extend_from_slice(&Charset::Windows874.encode("ในการแสดงความคิดเห็น").0);
+    let (text, findings) = repair_all(&bytes, Charset::Windows874);
+    assert_eq!(text, "ประชาชนทุกคนมี เสรีภาพ ในการแสดงความคิดเห็น", "{findings:?}");
 }
 
 #[test]
