@@ -80,7 +80,7 @@ pub(crate) use self::utf8::{chunks as utf8_chunks, sequence_len};
 /// readings cost little to keep and are never dropped this way.)
 const PRUNE_GAP: u64 = 64 * STEPS_PER_BIT as u64;
 const PRUNE_EVIDENCE: u64 = 8;
-/// Both gaps grow with the square root of the evidence (interesting bytes),
+/// The gaps grow with the square root of the evidence (interesting bytes),
 /// this many bits times it, up to [`GAP_CAP`]: a misleading stretch (a
 /// heading in capitals read in the wrong alphabet) can put a wrong reading
 /// ahead by about a bit per byte for a while, and the gap must outgrow it.
@@ -99,8 +99,12 @@ const DEFER_LIMIT: usize = 1024;
 /// What each UTF-8 sequence of two bytes or more costs every other reading
 /// while the bytes are valid UTF-8.
 const UTF8_SEQUENCE_COST: u64 = 4 * STEPS_PER_BIT as u64;
-/// A language model this far behind the best of its reading stops being scored.
-const MODEL_GAP: u64 = 40 * STEPS_PER_BIT as u64;
+/// A language model this far behind the best of its reading stops being
+/// scored (see [`SingleScorer::prune_models`]), the gap growing as
+/// [`PRUNE_GAP`]'s does: a stretch of foreign names can put another
+/// language ahead for a while (at a fixed 40 bits, an IBM866 Belarusian
+/// text lost its model to Russian and read as CP1125).
+const MODEL_GAP: u64 = 64 * STEPS_PER_BIT as u64;
 /// The detector stops reading once the best is this far ahead of every
 /// reading that decodes differently…
 const STOP_GAP: u64 = 64 * STEPS_PER_BIT as u64;
@@ -1054,14 +1058,15 @@ impl Detector {
         // Charged once: neither pruning models nor settling the wide
         // readings moves a single-byte cursor.
         let charged = self.single.charged(&self.charges);
+        let model_gap = needed_gap(MODEL_GAP, self.scan.interesting);
         if fresh && self.scan.interesting >= PRUNE_EVIDENCE {
-            self.single.prune_models(&charged, MODEL_GAP);
+            self.single.prune_models(&charged, model_gap);
             if let Some((_, u)) = &mut self.utf8 {
-                u.scorer.prune(&self.charges, MODEL_GAP);
+                u.scorer.prune(&self.charges, model_gap);
             }
         }
         for (_, w) in &mut self.wide {
-            w.scorer.prune(&self.own_charges, MODEL_GAP);
+            w.scorer.prune(&self.own_charges, model_gap);
         }
         let mut costs = self.costs(&self.charges, &charged);
         if self.settle_deferred(&costs, false) {

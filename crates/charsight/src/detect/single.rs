@@ -425,20 +425,24 @@ impl SingleScorer {
     }
 
     /// Within each live encoding, drops the models more than `gap` behind
-    /// its best (costs as [`SingleScorer::charged`] gave them).
+    /// its best (costs as [`SingleScorer::charged`] gave them), unless an
+    /// encoding of its group still keeps them: the group scores them once
+    /// for all its encodings, and readings that pair fewer models keep
+    /// theirs longer (windows-1258 kept Dutch as its best while
+    /// windows-1252 dropped it for Catalan on a page's foreign place names,
+    /// and won on the Dutch text after them).
     pub fn prune_models(&mut self, charged: &Charged, gap: u64) {
+        let mut kept = vec![0u64; self.groups.len()];
+        for encoding in self.encodings.iter().filter(|e| e.alive) {
+            let costs = || self.model_costs(encoding, charged);
+            let Some(best) = costs().map(|c| c.0).min() else { continue };
+            let within = costs().filter(|&(cost, _)| cost <= best + gap);
+            kept[encoding.group] |= within.fold(0, |mask, (_, model)| mask | 1 << model);
+        }
         for e in 0..self.encodings.len() {
             let encoding = &self.encodings[e];
-            let Some(best) = self.model_costs(encoding, charged).map(|c| c.0).min() else {
-                continue;
-            };
-            let mut keep = encoding.live;
-            for (cost, model) in self.model_costs(encoding, charged) {
-                if cost > best + gap {
-                    keep &= !(1 << model);
-                }
-            }
-            if keep != encoding.live {
+            let keep = encoding.live & kept[encoding.group];
+            if encoding.alive && keep != encoding.live {
                 let group = encoding.group;
                 self.encodings[e].live = keep;
                 self.groups[group].dirty = true;
