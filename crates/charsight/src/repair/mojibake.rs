@@ -2165,6 +2165,8 @@ impl OwnLetters {
         OwnLetters {
             first,
             one_alphabet: own.chars().all(|c| {
+                // (The generated tables first: the standard library's
+                // alphabetic look-up is slow, and Thai text asks it often.)
                 let wordlike = is_letter(c) || is_mark(c) || c.is_alphabetic();
                 !c.is_ascii() && wordlike && word_alphabet(c) == first
             }),

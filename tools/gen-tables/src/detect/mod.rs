@@ -323,13 +323,12 @@ pub fn emit(out: &mut Output) -> Result<()> {
     let currency = cldr::read_currency(&read(cldr::currency_path())?)?;
     let alphabets = cldr::read_alphabets(&read(cldr::alphabets_path())?)?;
     let mut web_words = web::read(&read(web::path())?)?;
-    for (language, words) in web::read(&read(web::borrowed_path())?)? {
-        let weighed = words.into_iter().map(|(w, rate)| (w, rate / BORROWED_WEIGHT));
-        web_words.entry(language).or_default().extend(weighed);
-    }
-    for (language, words) in web::read(&read(web::apostrophes_path())?)? {
-        let weighed = words.into_iter().map(|(w, rate)| (w, rate / CURLY_SHARE));
-        web_words.entry(language).or_default().extend(weighed);
+    let weighed = [(web::borrowed_path(), BORROWED_WEIGHT), (web::apostrophes_path(), CURLY_SHARE)];
+    for (path, weight) in weighed {
+        for (language, words) in web::read(&read(path)?)? {
+            let words = words.into_iter().map(|(w, rate)| (w, rate / weight));
+            web_words.entry(language).or_default().extend(words);
+        }
     }
     let mut models = Vec::new();
     for id in &ids {
