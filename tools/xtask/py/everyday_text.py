@@ -3,7 +3,7 @@
 Usage: everyday_text.py SEED > pools.json
 
 Prints one JSON object: {"faker": version, "languages": {lang: {field: [str]}},
-"codecs": {python_codec: [256 entries, str or null]}}. The codec tables are
+"foreign": {locale: [str]}, "codecs": {python_codec: [256 entries, str or null]}}. The codec tables are
 Python's own single-byte mappings, so that the Rust side encodes with a table
 that is not charsight's. Deterministic for a seed and a Faker version.
 """
@@ -34,6 +34,12 @@ LOCALES = {
     "ru": ("ru_RU", True),
 }
 
+# Locales whose names and places western pages quote: the `foreign` pools,
+# names and cities as written at home (`Ødegaard`, `Põltsamaa`, `Győr`).
+FOREIGN = ["da_DK", "no_NO", "sv_SE", "fi_FI", "et_EE", "de_DE", "fr_FR",
+           "es_ES", "pt_BR", "pt_PT", "it_IT", "cs_CZ", "sk_SK", "pl_PL", "hu_HU",
+           "hr_HR", "sl_SI", "ro_RO", "tr_TR", "lv_LV", "lt_LT"]
+
 CODECS = ["latin_1", "cp1252", "iso8859_15", "cp1250", "iso8859_2", "cp1251",
           "koi8_r", "cp437", "cp850", "cp852", "cp866"]
 
@@ -60,6 +66,17 @@ def pools(locale, prose, seed):
     return out
 
 
+def foreign(seed):
+    out = {}
+    for locale in FOREIGN:
+        fake = Faker(locale)
+        fake.seed_instance(seed)
+        items = [fake.name() for _ in range(30)] + [fake.city() for _ in range(30)]
+        # Only what has a letter beyond ASCII: the rest says nothing here.
+        out[locale] = [s for s in items if not s.isascii()]
+    return out
+
+
 def codec_table(name):
     table = []
     for b in range(256):
@@ -75,6 +92,7 @@ def main():
     result = {
         "faker": faker.VERSION,
         "languages": {lang: pools(loc, prose, seed) for lang, (loc, prose) in LOCALES.items()},
+        "foreign": foreign(seed),
         "codecs": {name: codec_table(name) for name in CODECS},
     }
     json.dump(result, sys.stdout, ensure_ascii=False, sort_keys=True)

@@ -44,6 +44,10 @@ pub struct Args {
     /// as many in each DOS code page.
     #[arg(long, default_value_t = 360)]
     short: usize,
+    /// Web pages in the western languages quoting names and places of other
+    /// countries.
+    #[arg(long, default_value_t = 240)]
+    names: usize,
 }
 
 /// SplitMix64: small, and the same on every machine.
@@ -255,6 +259,8 @@ impl Tables {
 /// What the generator draws from.
 struct Source {
     languages: BTreeMap<String, Pools>,
+    /// Names and places of other countries, each with a letter beyond ASCII.
+    foreign: Vec<String>,
     tables: Tables,
 }
 
@@ -274,6 +280,11 @@ impl Source {
         // The English pools are ASCII but for a few names.
         let english = self.languages["en"].get(field);
         english.iter().find(|s| s.is_ascii()).cloned().unwrap_or_default()
+    }
+
+    /// A name or place of another country that `encoding` can encode.
+    fn foreign(&self, rng: &mut Rng, encoding: &Encoding) -> Option<String> {
+        (0..50).map(|_| rng.pick(&self.foreign)).find(|s| self.tables.fits(encoding, s)).cloned()
     }
 
     /// A paragraph: sentences where the language has Faker prose, else a
@@ -317,6 +328,9 @@ fn load(seed: u64) -> Result<Source> {
         }
         languages.insert(lang.clone(), pools);
     }
+    let foreign = json["foreign"].as_object().context("no foreign names")?.values();
+    let foreign = foreign.filter_map(Value::as_array).flatten().filter_map(Value::as_str);
+    let foreign = foreign.map(str::to_owned).collect();
     let codecs = ["latin_1", "cp1252", "iso8859_15", "cp1250", "iso8859_2", "cp1251", "koi8_r"];
     let codecs = codecs.into_iter().chain(["cp437", "cp850", "cp852", "cp866"]);
     let mut tables = HashMap::new();
@@ -330,7 +344,7 @@ fn load(seed: u64) -> Result<Source> {
         }
         tables.insert(codec, table);
     }
-    Ok(Source { languages, tables: Tables(tables) })
+    Ok(Source { languages, foreign, tables: Tables(tables) })
 }
 
 /// A phrase carrying `symbol` as real text carries it.
@@ -509,7 +523,7 @@ fn compose(rng: &mut Rng, source: &Source, page: &Page) -> String {
             phrases.push(phrase);
         }
     }
-    let paragraphs: Vec<String> = (0..rng.range(1, 5))
+    let mut paragraphs: Vec<String> = (0..rng.range(1, 5))
         .map(|_| {
             let mut p = source.paragraph(rng, lang, enc);
             // Symbols sit inside the text, not in a list of their own.
@@ -520,9 +534,23 @@ fn compose(rng: &mut Rng, source: &Source, page: &Page) -> String {
             p
         })
         .collect();
-    let people: Vec<String> = (0..rng.range(0, 4))
+    // A page of kind `names` quotes people and places of other countries:
+    // after some of its sentences, and in its list of people.
+    let names = page.kind == "names";
+    if names {
+        for p in &mut paragraphs {
+            for _ in 0..rng.range(0, 2) {
+                if let Some(name) = source.foreign(rng, enc) {
+                    let word = word_of(rng);
+                    *p = format!("{p} {name}: {word}.");
+                }
+            }
+        }
+    }
+    let people: Vec<String> = (0..rng.range(usize::from(names) * 2, 4))
         .map(|_| {
-            let name = source.pick(rng, lang, "names", enc);
+            let own = source.pick(rng, lang, "names", enc);
+            let name = if names { source.foreign(rng, enc).unwrap_or(own) } else { own };
             let job = source.pick(rng, lang, "jobs", enc);
             let line = format!("{name} – {job}");
             if source.tables.fits(enc, &line) {
@@ -699,7 +727,7 @@ pub fn run(args: &Args) -> Result<()> {
     let mut rng = Rng(args.seed);
     let mut writer = Writer { out: args.out.clone(), lines: Vec::new(), counts: BTreeMap::new() };
     if args.out.join("labels.tsv").exists() {
-        for kind in ["declared", "undeclared", "plain", "dos", "binary", "short"] {
+        for kind in ["declared", "undeclared", "plain", "dos", "binary", "short", "names"] {
             let _ = std::fs::remove_dir_all(args.out.join(kind));
         }
     }
@@ -789,6 +817,21 @@ pub fn run(args: &Args) -> Result<()> {
         write_short(&mut rng, &source, &mut writer, args.short / 4, |rng, _| {
             (*rng.pick(langs), enc)
         })?;
+    }
+
+    // Pages quoting names and places of other countries, last so that the
+    // files before them stay as they were: in the languages Faker writes
+    // prose in, half of them declared.
+    let has_prose = |w: &&(&str, [&str; 5])| !source.languages[w.0].get("sentences").is_empty();
+    let prose: Vec<_> = WESTERN.iter().filter(has_prose).collect();
+    for _ in 0..args.names {
+        let (lang, nav) = **rng.pick(&prose);
+        let encoding = *rng.pick(&western);
+        let declared = rng.chance(0.5).then(|| *rng.pick(encoding.declare));
+        let page = Page { kind: "names", lang, encoding, declared, nav };
+        let text = compose(&mut rng, &source, &page);
+        let bytes = source.tables.encode(&encoding, &text).context("a names page")?;
+        writer.write("names", lang, encoding.label, "html", declared.unwrap_or(""), &bytes)?;
     }
 
     let python = venv::python()?;
