@@ -59,7 +59,7 @@ use charsight_tables::detect::Kind;
 
 use self::iso2022::Iso2022Scorer;
 use self::multi::MultiScorer;
-use self::score::{language_tag, AsciiPairs, Charges, Gaps, Hints, ASCII_COST};
+use self::score::{language_tag, AsciiPairs, Charges, Gaps, Hints, Word, ASCII_COST};
 
 use self::single::{Charged, SingleScorer};
 use self::tables::{entries, Entry, STEPS_PER_BIT};
@@ -243,13 +243,32 @@ struct Scan {
     controls: u64,
     /// Interesting bytes since the last checkpoint.
     fresh: bool,
+    /// The word the next run would be part of.
+    word: Word,
 }
 
 impl Scan {
+    /// Notes the plain bytes before a run (or part of them): which word
+    /// the run would be part of.
+    fn note_word(&mut self, bytes: &[u8]) {
+        match bytes.iter().rposition(|b| !b.is_ascii_alphabetic()) {
+            Some(p) => {
+                let first = bytes.get(p + 1);
+                self.word = first.map_or(Word::Start, |b| Word::Ascii(b.is_ascii_uppercase()));
+            }
+            None => {
+                if let (Word::Start, Some(b)) = (self.word, bytes.first()) {
+                    self.word = Word::Ascii(b.is_ascii_uppercase());
+                }
+            }
+        }
+    }
+
     /// Notes plain bytes skipped between runs: the text among them (what
     /// is outside markup tags) is evidence of the language (see
     /// `Model::stay`).
     fn plain(&mut self, bytes: &[u8]) {
+        self.note_word(bytes);
         let mut from = 0;
         for at in memchr::memchr2_iter(b'<', b'>', bytes) {
             self.text(&bytes[from..at]);
@@ -594,6 +613,7 @@ impl Detector {
                 zeros: [0; 4],
                 controls: 0,
                 fresh: false,
+                word: Word::Start,
             },
             offset: 0,
             watch: None,
@@ -681,6 +701,7 @@ impl Detector {
                 self.run(&piece[i..end], self.offset + i as u64, after);
                 let Some(after) = after else { return };
                 self.after(after);
+                self.scan.word = Word::AfterRun;
                 self.scan.plain(&piece[end..=end]);
                 self.scan.in_run = false;
                 self.scan.after_end = self.offset + end as u64 + 1;
@@ -730,6 +751,8 @@ impl Detector {
         self.watching = false;
         self.scan.after_end = u64::MAX;
         self.scan.before = if start > 0 { context[start - 1] } else { b' ' };
+        self.scan.word = Word::Start;
+        self.scan.note_word(&context[..start]);
         self.begin(false);
         self.scan.in_run = true;
         self.run(&context[start..], abs, None);
@@ -797,7 +820,7 @@ impl Detector {
     /// A run of interesting bytes starts after the plain byte `scan.before`.
     fn begin(&mut self, contiguous: bool) {
         let before = self.scan.before;
-        self.single.begin(before);
+        self.single.begin(before, self.scan.word);
         for (entry, m) in &mut self.multi {
             if self.status[*entry] == Status::Alive {
                 m.begin(contiguous, before);

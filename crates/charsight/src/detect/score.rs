@@ -111,6 +111,25 @@ pub(super) fn code(model: &Model, class: u8, emission: u8) -> u32 {
     u32::from(class) | u32::from(is_letter(model, c)) << 8 | u32::from(emission) << 16
 }
 
+/// The word a run of bytes beyond ASCII is part of, by the plain bytes
+/// before it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Word {
+    /// None: the run starts a word, if it holds a letter.
+    Start,
+    /// One of ASCII letters right before it, whose first is a capital or
+    /// not.
+    Ascii(bool),
+    /// The word of the run before, and ASCII letters since.
+    AfterRun,
+}
+
+/// Whether a character's [`code`] is a letter in its model.
+#[inline]
+pub(super) fn is_letter_code(code: u32) -> bool {
+    code >> 8 & 1 == 1
+}
+
 impl Cursor {
     /// [`Cursor::step`] from a character's [`code`] in `model` (the
     /// single-byte readings look codes up, built once per model).
@@ -478,11 +497,11 @@ impl AsciiPairs {
         self.prev = 0;
     }
 
-    /// What each language is charged for the pairs (by language index): a
-    /// share of its cost above the best language's, at most [`PAIR_CAP`].
-    fn charges(&self, out: &mut [u32; LANGUAGES]) {
+    /// What the pairs cost each language (by language index) above the
+    /// language they fit best, in steps.
+    fn excess(&self) -> [u32; LANGUAGES] {
         // Pair by pair, every language at once (the pairs' costs by pair).
-        *out = [0; LANGUAGES];
+        let mut out = [0; LANGUAGES];
         let by_pair = pair_costs_by_pair();
         for &k in &self.seen {
             let count = u32::from(self.counts[usize::from(k)]);
@@ -491,9 +510,8 @@ impl AsciiPairs {
             }
         }
         let best = out.iter().copied().min().unwrap_or(0);
-        for charge in out.iter_mut() {
-            *charge = (u64::from(*charge - best) / PAIR_WEIGHT).min(PAIR_CAP) as u32;
-        }
+        out.iter_mut().for_each(|charge| *charge -= best);
+        out
     }
 }
 
@@ -541,11 +559,19 @@ pub(super) struct Charges {
     plain: [u64; LANGUAGES],
     bonus: [u32; LANGUAGES],
     pairs: [u32; LANGUAGES],
+    /// What the pairs cost each language beyond `pairs`, without the cap:
+    /// the reading's language is the one that writes all its text.
+    naming: [u32; LANGUAGES],
 }
 
 impl Default for Charges {
     fn default() -> Charges {
-        Charges { plain: [0; LANGUAGES], bonus: [0; LANGUAGES], pairs: [0; LANGUAGES] }
+        Charges {
+            plain: [0; LANGUAGES],
+            bonus: [0; LANGUAGES],
+            pairs: [0; LANGUAGES],
+            naming: [0; LANGUAGES],
+        }
     }
 }
 
@@ -562,8 +588,24 @@ impl Charges {
     /// (They are at most [`PAIR_CAP`], far less than the gaps that prune
     /// and stop, so the checkpoints leave them out.)
     pub fn with_pairs(mut self, pairs: &AsciiPairs) -> Charges {
-        pairs.charges(&mut self.pairs);
+        let excess = pairs.excess();
+        for ((charge, naming), &excess) in self.pairs.iter_mut().zip(&mut self.naming).zip(&excess)
+        {
+            *charge = (u64::from(excess) / PAIR_WEIGHT).min(PAIR_CAP) as u32;
+            *naming = excess - *charge;
+        }
         self
+    }
+
+    /// What language `i` pays on top of its charged cost for naming a
+    /// reading's language: the rest of its pairs' cost, in full (the share
+    /// and the cap keep the plain ASCII text from outweighing the
+    /// characters that tell encodings apart, not from telling the
+    /// language: a Dutch page naming Norwegian, Estonian and Portuguese
+    /// places is Dutch).
+    #[inline]
+    pub fn naming(&self, i: usize) -> u64 {
+        u64::from(self.naming[i])
     }
 
     /// Recomputes the charges in place, without the pairs'.
@@ -576,6 +618,7 @@ impl Charges {
             *bonus = hints.bonus(i);
         }
         self.pairs = [0; LANGUAGES];
+        self.naming = [0; LANGUAGES];
     }
 
     /// The cost (in steps) of `events` in language `i`'s models, charged.

@@ -8,9 +8,26 @@
 //! once for all of them (windows-1252, ISO-8859-15 and windows-1254 on most
 //! French). A group splits when a byte its encodings decode differently
 //! arrives, each part carrying on from the scores so far.
+//!
+//! A language's text quotes names and places of other languages (`Tromsø`
+//! and `São Paulo` in Dutch, `Núñez` in German). A run of letters beyond
+//! ASCII in a word that starts with a capital may be such a name: it costs
+//! a model at most [`NAME_LETTER_BITS`] a letter, the steps into and out of
+//! it included, whatever the letters are. Without that, a Dutch page naming
+//! Norwegian, Estonian and Portuguese places paid 35–40 bits for each such
+//! letter, and read better as Hungarian in ISO-8859-16 (`Tromsű`, `Pőhja`),
+//! whose language has them, at confidence 1.00. The cap is the same for
+//! every reading (a name's letters are no evidence of the encoding beyond
+//! it), so the readings' other text and their priors decide; a letter the
+//! language writes costs less than the cap in its own reading.
 
-use super::score::{self, ascii_class, is_symbol_run, Charges, Cursor};
-use super::tables::{SingleByte, FOREIGN_COST, ILLEGAL, MODELS, SINGLE_BYTE};
+use super::score::{self, ascii_class, is_symbol_run, Charges, Cursor, Word};
+use super::tables::{SingleByte, FOREIGN_COST, ILLEGAL, MODELS, SINGLE_BYTE, STEPS_PER_BIT, UPPER};
+
+const QUOTE_BITS: u32 = 12;
+
+const FNV_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 
 /// One encoding.
 #[derive(Clone, Debug)]
@@ -128,6 +145,16 @@ struct Group {
     /// Members left or dropped models: `cursors` may hold some no member
     /// needs.
     dirty: bool,
+    /// Each cursor's (model, cost) where the run being scored started.
+    run_start: Vec<(u8, u32)>,
+    /// The run may be part of a name: its bytes read so far are letters,
+    /// in a word that starts with a capital (`run_start` and `run_text`
+    /// are kept only then).
+    named: bool,
+    /// A hash of the characters the group reads the run as.
+    run_text: u64,
+    /// The run is in a word that starts with a capital.
+    in_name: bool,
 }
 
 /// The groups' cursors charged ([`SingleScorer::charged`]): group `g`'s
@@ -138,6 +165,39 @@ pub(super) struct Charged {
     starts: Vec<usize>,
     index: Vec<[u8; 64]>,
     costs: Vec<(u64, u64)>,
+    /// [`Charges::naming`] by model index.
+    naming: Vec<u64>,
+}
+
+impl Group {
+    /// What the run just scored cost the model that read it best, if the
+    /// group has models.
+    fn least(&self) -> Option<u32> {
+        let mut start = self.run_start.iter().peekable();
+        let mut spent = |s: &Shared| {
+            while start.next_if(|&&(model, _)| model < s.model).is_some() {}
+            let &&(model, cost) = start.peek()?;
+            (model == s.model).then(|| s.cursor.cost.saturating_sub(cost))
+        };
+        self.cursors.iter().filter_map(&mut spent).min()
+    }
+
+    /// The run just scored is in a name: no model pays more for it than
+    /// `least`, what the best model of any reading of the same text paid,
+    /// plus [`QUOTE_BITS`]. (A model the group took on during the run, when
+    /// it split, is left as it is.)
+    fn name(&mut self, least: u32) {
+        let most = least + QUOTE_BITS * u32::from(STEPS_PER_BIT);
+        let mut start = self.run_start.iter().peekable();
+        for shared in &mut self.cursors {
+            while start.next_if(|&&(model, _)| model < shared.model).is_some() {}
+            if let Some(&&(model, cost)) = start.peek() {
+                if model == shared.model && shared.cursor.cost.saturating_sub(cost) > most {
+                    shared.cursor.cost = cost + most;
+                }
+            }
+        }
+    }
 }
 
 /// Every single-byte encoding's models over the same bytes.
@@ -151,12 +211,16 @@ pub(super) struct SingleScorer {
     /// The class of the plain byte before the run that starts, until its
     /// first bytes are scored.
     pending: Option<u8>,
+    /// The word the run being scored is part of.
+    word: Word,
     /// The last byte of the run scored so far (a run may come in pieces):
     /// a symbol that repeats it continues a run of symbols.
     last: Option<u8>,
     /// The cursor list the last [`SingleScorer::refresh`] replaced, for the
     /// next to fill: refreshes seldom allocate.
     spare: Vec<Shared>,
+    /// Each group's reading of the last run, for [`SingleScorer::names`].
+    reads: Vec<Option<(u64, u32)>>,
 }
 
 /// The high bytes of `run` (bit `b - 0x80`).
@@ -189,14 +253,20 @@ impl SingleScorer {
             needed: 0,
             cursors: Vec::new(),
             dirty: true,
+            run_start: Vec::new(),
+            named: false,
+            run_text: 0,
+            in_name: false,
         };
         let mut scorer = SingleScorer {
             encodings,
             groups: vec![all],
             seen: 0,
             pending: None,
+            word: Word::Start,
             last: None,
             spare: Vec::new(),
+            reads: Vec::new(),
         };
         scorer.refresh(0, 0);
         scorer
@@ -251,11 +321,9 @@ impl SingleScorer {
         // What encoding `e` decodes the bytes to: `None` if it is out of the
         // running or does not decode one, else a hash of the characters.
         let read = |e: &Encoding| -> Option<u64> {
-            super::bits(highs).try_fold(0xcbf2_9ce4_8422_2325_u64, |hash, high| {
-                match e.read(high) {
-                    None | Some(0) => None,
-                    Some(c) => Some((hash ^ u64::from(c)).wrapping_mul(0x0000_0100_0000_01b3)),
-                }
+            super::bits(highs).try_fold(FNV_BASIS, |hash, high| match e.read(high) {
+                None | Some(0) => None,
+                Some(c) => Some((hash ^ u64::from(c)).wrapping_mul(FNV_PRIME)),
             })
         };
         let alike = |a: &Encoding, b: &Encoding| {
@@ -299,7 +367,16 @@ impl SingleScorer {
                 for e in bits(members) {
                     self.encodings[e as usize].group = self.groups.len();
                 }
-                let group = Group { members, needed: 0, cursors: Vec::new(), dirty: true };
+                let group = Group {
+                    members,
+                    needed: 0,
+                    cursors: Vec::new(),
+                    dirty: true,
+                    run_start: Vec::new(),
+                    named: false,
+                    run_text: 0,
+                    in_name: false,
+                };
                 self.groups.push(group);
                 self.refresh(self.groups.len() - 1, g);
             }
@@ -308,8 +385,9 @@ impl SingleScorer {
 
     /// A run of interesting bytes starts after the (plain ASCII) byte
     /// `before` (the models restart from it with the run's first bytes).
-    pub fn begin(&mut self, before: u8) {
+    pub fn begin(&mut self, before: u8, word: Word) {
         self.pending = Some(ascii_class(before));
+        self.word = word;
         self.last = None;
     }
 
@@ -323,7 +401,42 @@ impl SingleScorer {
         }
         self.tidy();
         let start = self.pending.take();
+        // Only a run of letters in a word may be part of a name (a byte
+        // standing alone is a symbol in one reading as often as a letter
+        // in another), and only in a word that starts with a capital
+        // (`crŽation` is no name, `Škoda` may be).
+        let in_word = self.word != Word::Start || after.is_some_and(|b| b.is_ascii_alphabetic());
+        let may_be_in_word = in_word || after.is_none();
+        let mut names = false;
         for group in &mut self.groups {
+            // The group's models read the same characters: one says which
+            // are letters and capitals.
+            let codes = group.cursors.first().map_or(&UNREAD, |s| s.codes);
+            if start.is_some() {
+                group.in_name = match self.word {
+                    Word::Ascii(capital) => capital,
+                    Word::Start => {
+                        run.first().is_some_and(|&b| codes[usize::from(b)] as u8 & UPPER != 0)
+                    }
+                    Word::AfterRun => group.in_name,
+                };
+                group.named = group.in_name && may_be_in_word;
+                if group.named {
+                    group.run_start.clear();
+                    let costs = group.cursors.iter().map(|s| (s.model, s.cursor.cost));
+                    group.run_start.extend(costs);
+                    group.run_text = FNV_BASIS;
+                }
+            }
+            group.named &= run.iter().all(|&b| score::is_letter_code(codes[usize::from(b)]));
+            if let Some(e) = bits(group.members).next().filter(|_| group.named) {
+                let chars = &self.encodings[e as usize].table().chars;
+                group.run_text = run.iter().fold(group.run_text, |hash, &b| {
+                    let c = b.checked_sub(0x80).map_or(u16::from(b), |h| chars[usize::from(h)]);
+                    (hash ^ u64::from(c)).wrapping_mul(FNV_PRIME)
+                });
+            }
+            names |= group.named;
             for shared in &mut group.cursors {
                 let model = &MODELS[usize::from(shared.model)];
                 let codes = shared.codes;
@@ -349,7 +462,34 @@ impl SingleScorer {
                 shared.cursor = c;
             }
         }
+        if after.is_some() && in_word && names {
+            self.names();
+        }
         self.last = run.last().copied().or(self.last);
+    }
+
+    /// Caps what the run just scored costs the groups that read it as
+    /// letters of a name ([`Group::name`]): the same text, whichever
+    /// encoding reads it, is explained by the best model of any of them
+    /// (the models an encoding pairs with, and those it still scores,
+    /// differ: `Álava` must not be a cheaper name in windows-1250, with
+    /// Hungarian, than in windows-1252 after Spanish fell behind on a
+    /// German page).
+    fn names(&mut self) {
+        let mut reads = std::mem::take(&mut self.reads);
+        reads.clear();
+        for group in &self.groups {
+            let read = group.least().filter(|_| group.named);
+            reads.push(read.map(|least| (group.run_text, least)));
+        }
+        for (g, read) in reads.iter().enumerate() {
+            let Some((text, _)) = *read else { continue };
+            let same = reads.iter().flatten().filter(|r| r.0 == text);
+            if let Some(least) = same.map(|r| r.1).min() {
+                self.groups[g].name(least);
+            }
+        }
+        self.reads = reads;
     }
 
     /// Every group's cursors charged once, flat in group order: the cost of
@@ -374,7 +514,8 @@ impl SingleScorer {
             }
             index.push(at);
         }
-        Charged { starts, index, costs }
+        let naming = (0..MODELS.len()).map(|m| charges.naming(m)).collect();
+        Charged { starts, index, costs, naming }
     }
 
     /// The cost of each model encoding `e` still scores: (cost, model).
@@ -400,8 +541,18 @@ impl SingleScorer {
         self.encodings.iter().filter(|e| !e.disqualified).map(move |e| {
             // An encoding with no model for any language scores as an
             // encoding of nothing: it can only win on a tie.
-            match self.model_costs(e, charged).min() {
-                Some((cost, m)) => (e.entry, cost, Some(MODELS[m as usize].language)),
+            // One pass: the cheapest model, and the one that names the
+            // language ([`Charges::naming`]).
+            let (mut cheapest, mut naming) = (None, (u64::MAX, 0));
+            for (cost, m) in self.model_costs(e, charged) {
+                cheapest = Some(cheapest.map_or(cost, |c: u64| c.min(cost)));
+                let named = cost + charged.naming[m as usize];
+                if named < naming.0 {
+                    naming = (named, m);
+                }
+            }
+            match cheapest {
+                Some(cost) => (e.entry, cost, Some(MODELS[naming.1 as usize].language)),
                 None => (e.entry, u64::from(u32::MAX), None),
             }
         })
@@ -489,14 +640,14 @@ mod tests {
         let mut s = scorer();
         assert_eq!(s.groups.len(), 1);
         let (bytes, _) = Charset::Windows1252.encode("déjà");
-        s.begin(b' ');
+        s.begin(b' ', Word::Start);
         s.bytes(&bytes[1..], Some(b' '));
         // windows-1252 and ISO-8859-15 read é and à alike: one group.
         assert_eq!(group(&s, Charset::Windows1252), group(&s, Charset::Iso8859_15));
         assert_ne!(group(&s, Charset::Windows1252), group(&s, Charset::Windows1251));
         assert_eq!(cost_of(&s, Charset::Windows1252), cost_of(&s, Charset::Iso8859_15));
         // 0xA4 is ¤ in windows-1252, € in ISO-8859-15.
-        s.begin(b' ');
+        s.begin(b' ', Word::Start);
         s.bytes(b"\xA4", Some(b' '));
         assert_ne!(group(&s, Charset::Windows1252), group(&s, Charset::Iso8859_15));
         assert!(cost_of(&s, Charset::Iso8859_15).is_some());
@@ -524,9 +675,34 @@ mod tests {
     #[test]
     fn undefined_bytes_disqualify() {
         let mut s = scorer();
-        s.begin(b' ');
+        s.begin(b' ', Word::Start);
         s.bytes(b"\x81", None);
         assert_eq!(cost_of(&s, Charset::Windows1252), None);
         assert!(cost_of(&s, Charset::Windows1251).is_some());
+    }
+
+    /// What the model of `language` paid in the group that reads
+    /// windows-1252.
+    fn paid(s: &SingleScorer, language: &str) -> u32 {
+        let group = &s.groups[group(s, Charset::Windows1252)];
+        let shared =
+            group.cursors.iter().find(|c| MODELS[usize::from(c.model)].language == language);
+        shared.map(|c| c.cursor.cost).unwrap()
+    }
+
+    #[test]
+    fn a_name_costs_at_most_its_best_reading_and_the_switch() {
+        let most = QUOTE_BITS * u32::from(STEPS_PER_BIT);
+        // `Tromsø` in a Dutch text: a name, as Norwegian reads it.
+        let mut s = scorer();
+        s.begin(b's', Word::Ascii(true));
+        s.bytes(b"\xF8", Some(b' '));
+        assert!(paid(&s, "nl") <= paid(&s, "no") + most);
+        assert!(paid(&s, "no") < paid(&s, "nl"));
+        // `trøp`, a word in lowercase: no name, Dutch pays for the letter.
+        let mut s = scorer();
+        s.begin(b'r', Word::Ascii(false));
+        s.bytes(b"\xF8", Some(b'p'));
+        assert!(paid(&s, "nl") > paid(&s, "no") + most);
     }
 }

@@ -393,13 +393,25 @@ impl TextScorer {
             // names it and is scored to the end.
             let cjk = (MODELS.len()..cursors.len()).filter(|&i| cursors[i].alive && self.cjk_text);
             let mut bound =
-                cjk.map(|i| cost(&cursors[i], i, 0)).min().unwrap_or(u64::MAX).min(limit);
-            // A model that pays more than the bound for what every model
+                cjk.clone().map(|i| cost(&cursors[i], i, 0)).min().unwrap_or(u64::MAX).min(limit);
+            // With no limit to speak of, a model may also be the one that
+            // names the language ([`Charges::naming`]): it stops only when
+            // it can be neither. (With a limit, the language is not asked.)
+            let named = |cost: u64, i: usize| cost.saturating_add(charges.naming(i));
+            let mut named_bound = match limit {
+                u64::MAX => cjk.map(|i| named(cost(&cursors[i], i, 0), i)).min().unwrap_or(limit),
+                _ => 0,
+            };
+            let beaten = |cost: u64, i: usize, bound: u64, named_bound: u64| {
+                cost > bound && named(cost, i) > named_bound
+            };
+            // A model that pays more than the bounds for what every model
             // pays at least is dead before its first event (it would stop
             // at its first check, and cost more than the best if none):
             // in most readings a repair weighs, every one is.
             alive.retain(|&i| {
-                cursors[i].alive = cost(&cursors[i], i, floor.cost) <= bound;
+                let at_least = cost(&cursors[i], i, floor.cost);
+                cursors[i].alive = !beaten(at_least, i, bound, named_bound);
                 cursors[i].alive
             });
             // The models likeliest on the first events go first, to set a
@@ -409,7 +421,7 @@ impl TextScorer {
             for i in alive {
                 let cursor = &mut cursors[i];
                 for (chunk, &rest) in tail.chunks(every).zip(&rest) {
-                    if cost(cursor, i, rest) > bound {
+                    if beaten(cost(cursor, i, rest), i, bound, named_bound) {
                         cursor.alive = false;
                         break;
                     }
@@ -417,6 +429,7 @@ impl TextScorer {
                 }
                 if cursor.alive {
                     bound = bound.min(cost(cursor, i, 0));
+                    named_bound = named_bound.min(named(cost(cursor, i, 0), i));
                 }
             }
         } else {
@@ -562,7 +575,8 @@ impl TextScorer {
         let costs = &charged[..live];
         let (cost, best) = costs.iter().copied().min().unwrap_or((0, 0));
         let language = if self.letters {
-            let named = costs.iter().filter(|&&(_, i)| may_name(self.cjk_text)(i)).min();
+            let named = costs.iter().filter(|&&(_, i)| may_name(self.cjk_text)(i));
+            let named = named.min_by_key(|&&(cost, i)| (cost + charges.naming(i), i));
             Some(language_tag(named.map_or(best, |&(_, i)| i)))
         } else {
             // A reading that scores its own ASCII (UTF-16, UTF-32) has its

@@ -311,3 +311,52 @@ fn a_page_opening_with_foreign_place_names_keeps_its_language_in_the_running() {
     );
     assert_eq!(found.language, Some("nl"));
 }
+
+/// Pages that quote names and places of other countries, in ISO-8859-1: a
+/// Dutch one naming Norwegian, Estonian and Portuguese places read as
+/// Hungarian in ISO-8859-16 (`Tromsű`, `Pőhja`) at 1.00, an Italian one
+/// naming Czech and Danish people as Czech in windows-1250, an English one
+/// declared ISO-8859-1 whose one `Møller` was `Műller` (the declaration
+/// overruled).
+#[test]
+fn pages_quoting_foreign_names_keep_their_encoding() {
+    let pages = [
+        (
+            "nl",
+            "We bezochten vorig jaar Tromsø en daarna reden we naar Põhja-Eesti. \
+                De trein naar São Paulo was vol. Onze gids kwam uit Bodø. \
+                Het museum in Mõisaküla was gesloten, jammer genoeg. \
+                In Ærøskøbing sliepen we in een klein hotel aan de rand van de stad.",
+        ),
+        (
+            "it",
+            "Il concerto di ieri sera è stato bellissimo. Hanno suonato Jiří Bělohlávek \
+                e Søren Kierkegaard Nørgaard, poi il pubblico è andato a cena. \
+                Però la città era piena e abbiamo mangiato più tardi del solito.",
+        ),
+        (
+            "en",
+            "The committee met in Székesfehérvár last week. Present were Nagy Levente \
+                Péter, Simon Møller and Ricardo del Manjón, who spoke about the budget \
+                for the coming year and the plans for the new library.",
+        ),
+    ];
+    for (language, text) in pages {
+        let page = format!(
+            "<html><head><title>{language}</title></head><body><p>{text}</p></body></html>"
+        );
+        let (bytes, _) = Charset::Windows1252.encode(&page);
+        let found = Engine::new().detect(&bytes);
+        assert!(
+            decodes_alike(&bytes, Charset::Windows1252, found.charset),
+            "{language}: {} {:.2}",
+            found.charset,
+            found.confidence
+        );
+        assert_eq!(found.language, Some(language), "{language}: {}", found.charset);
+        let declared = format!("<meta charset=\"iso-8859-1\">{page}");
+        let (bytes, _) = Charset::Windows1252.encode(&declared);
+        let found = Engine::new().detect(&bytes);
+        assert_eq!(found.charset, Charset::Windows1252, "{language}, declared");
+    }
+}
