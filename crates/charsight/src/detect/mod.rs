@@ -1652,6 +1652,23 @@ mod tests {
     }
 
     #[test]
+    fn a_name_split_across_chunks_scores_as_one() {
+        // A chunk boundary inside a run of letters in a capitalised word,
+        // where a new byte splits the groups: the new groups carry on the
+        // run's allowance for names (the fuzzer found the guess differ).
+        let bytes = b"Ah\xb3\xff\xe7A\x10";
+        let whole = guess(bytes);
+        for size in 1..bytes.len() {
+            let mut d = Detector::new();
+            for piece in bytes.chunks(size) {
+                d.feed(piece, false);
+            }
+            d.feed(b"", true);
+            assert_eq!(d.guess(), whole, "chunks of {size}");
+        }
+    }
+
+    #[test]
     fn interesting_bytes() {
         assert_eq!(find_interesting(b"plain\ttext\r\n"), None);
         let mut long = vec![b'a'; 100];

@@ -367,15 +367,18 @@ impl SingleScorer {
                 for e in bits(members) {
                     self.encodings[e as usize].group = self.groups.len();
                 }
+                // It carries on the run being scored, if one is (a run fed in
+                // pieces splits groups where its new bytes come).
+                let from = &self.groups[g];
                 let group = Group {
                     members,
                     needed: 0,
                     cursors: Vec::new(),
                     dirty: true,
-                    run_start: Vec::new(),
-                    named: false,
-                    run_text: 0,
-                    in_name: false,
+                    run_start: from.run_start.clone(),
+                    named: from.named,
+                    run_text: from.run_text,
+                    in_name: from.in_name,
                 };
                 self.groups.push(group);
                 self.refresh(self.groups.len() - 1, g);
