@@ -115,12 +115,13 @@ pub(super) fn code(model: &Model, class: u8, emission: u8) -> u32 {
 /// before it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Word {
-    /// None: the run starts a word, if it holds a letter.
+    /// No letter right before it: the run starts a word, if it holds a
+    /// letter.
     Start,
-    /// One of ASCII letters right before it, whose first is a capital or
-    /// not.
+    /// A word of ASCII letters right before it, whose first letter is a
+    /// capital or not.
     Ascii(bool),
-    /// The word of the run before, and ASCII letters since.
+    /// The word of the run before it, and ASCII letters since.
     AfterRun,
 }
 

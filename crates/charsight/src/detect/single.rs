@@ -12,20 +12,23 @@
 //! A language's text quotes names and places of other languages (`Tromsø`
 //! and `São Paulo` in Dutch, `Núñez` in German). A run of letters beyond
 //! ASCII in a word that starts with a capital may be such a name: it costs
-//! a model at most [`NAME_LETTER_BITS`] a letter, the steps into and out of
-//! it included, whatever the letters are. Without that, a Dutch page naming
-//! Norwegian, Estonian and Portuguese places paid 35–40 bits for each such
-//! letter, and read better as Hungarian in ISO-8859-16 (`Tromsű`, `Pőhja`),
-//! whose language has them, at confidence 1.00. The cap is the same for
-//! every reading (a name's letters are no evidence of the encoding beyond
-//! it), so the readings' other text and their priors decide; a letter the
-//! language writes costs less than the cap in its own reading.
+//! a model at most what the model that reads it best paid for it (the run
+//! and the steps into and out of it), plus [`QUOTE_BITS`]; the best is
+//! taken over every group that reads the run as the same characters, so a
+//! name costs the same whichever encoding reads it. Without that, a Dutch
+//! page naming Norwegian, Estonian and Portuguese places paid 35–40 bits
+//! for each such letter, and read better as Hungarian in ISO-8859-16
+//! (`Tromsű`, `Pőhja`), whose language has them, at confidence 1.00.
 
 use super::score::{self, ascii_class, is_symbol_run, Charges, Cursor, Word};
 use super::tables::{SingleByte, FOREIGN_COST, ILLEGAL, MODELS, SINGLE_BYTE, STEPS_PER_BIT, UPPER};
 
+/// What a name costs a model beyond the best reading of it: the odds (1 in
+/// 4,096) of a quotation from another language where a capitalised word
+/// has letters beyond ASCII.
 const QUOTE_BITS: u32 = 12;
 
+/// FNV-1a, for hashing the characters a reading decodes bytes to.
 const FNV_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 
@@ -482,7 +485,7 @@ impl SingleScorer {
         let mut reads = std::mem::take(&mut self.reads);
         reads.clear();
         for group in &self.groups {
-            let read = group.least().filter(|_| group.named);
+            let read = group.named.then(|| group.least()).flatten();
             reads.push(read.map(|least| (group.run_text, least)));
         }
         for (g, read) in reads.iter().enumerate() {
