@@ -169,7 +169,7 @@ pub(super) struct Charged {
     index: Vec<[u8; 64]>,
     costs: Vec<(u64, u64)>,
     /// [`Charges::naming`] by model index.
-    naming: Vec<u64>,
+    naming: [u64; 64],
 }
 
 impl Group {
@@ -434,7 +434,9 @@ impl SingleScorer {
                     group.run_text = FNV_BASIS;
                 }
             }
-            group.named &= run.iter().all(|&b| score::is_letter_code(codes[usize::from(b)]));
+            if group.named {
+                group.named = run.iter().all(|&b| score::is_letter_code(codes[usize::from(b)]));
+            }
             if let Some(e) = bits(group.members).next().filter(|_| group.named) {
                 let chars = &self.encodings[e as usize].table().chars;
                 group.run_text = run.iter().fold(group.run_text, |hash, &b| {
@@ -520,7 +522,7 @@ impl SingleScorer {
             }
             index.push(at);
         }
-        let naming = (0..MODELS.len()).map(|m| charges.naming(m)).collect();
+        let naming = std::array::from_fn(|m| if m < MODELS.len() { charges.naming(m) } else { 0 });
         Charged { starts, index, costs, naming }
     }
 
