@@ -172,17 +172,30 @@ pub(super) struct Charged {
     naming: [u64; 64],
 }
 
+/// Where each model's cost stood when the run began: looked up in model
+/// order, alongside a group's cursors (both are in model order).
+struct RunStart<'a>(std::iter::Peekable<std::slice::Iter<'a, (u8, u32)>>);
+
+impl RunStart<'_> {
+    /// The cost of `model` at the run's start; `None` for a model the
+    /// group took on during the run, when it split.
+    fn of(&mut self, model: u8) -> Option<u32> {
+        while self.0.next_if(|&&(m, _)| m < model).is_some() {}
+        self.0.peek().filter(|&&&(m, _)| m == model).map(|&&(_, cost)| cost)
+    }
+}
+
 impl Group {
+    fn run_start(&self) -> RunStart<'_> {
+        RunStart(self.run_start.iter().peekable())
+    }
+
     /// What the run just scored cost the model that read it best, if the
     /// group has models.
     fn least(&self) -> Option<u32> {
-        let mut start = self.run_start.iter().peekable();
-        let mut spent = |s: &Shared| {
-            while start.next_if(|&&(model, _)| model < s.model).is_some() {}
-            let &&(model, cost) = start.peek()?;
-            (model == s.model).then(|| s.cursor.cost.saturating_sub(cost))
-        };
-        self.cursors.iter().filter_map(&mut spent).min()
+        let mut start = self.run_start();
+        let spent = |s: &Shared| Some(s.cursor.cost.saturating_sub(start.of(s.model)?));
+        self.cursors.iter().filter_map(spent).min()
     }
 
     /// The run just scored is in a name: no model pays more for it than
@@ -191,11 +204,10 @@ impl Group {
     /// it split, is left as it is.)
     fn name(&mut self, least: u32) {
         let most = least + QUOTE_BITS * u32::from(STEPS_PER_BIT);
-        let mut start = self.run_start.iter().peekable();
+        let mut start = RunStart(self.run_start.iter().peekable());
         for shared in &mut self.cursors {
-            while start.next_if(|&&(model, _)| model < shared.model).is_some() {}
-            if let Some(&&(model, cost)) = start.peek() {
-                if model == shared.model && shared.cursor.cost.saturating_sub(cost) > most {
+            if let Some(cost) = start.of(shared.model) {
+                if shared.cursor.cost.saturating_sub(cost) > most {
                     shared.cursor.cost = cost + most;
                 }
             }
