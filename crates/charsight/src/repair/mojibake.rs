@@ -2624,7 +2624,7 @@ fn repair_line(line: &str, by_via: ByVia, block: &[(Via, Share)]) -> (Vec<Edit>,
         let share = Share::of(line, covered(line, &proposals));
         let in_block = block.iter().find(|(v, _)| *v == via).map_or(share, |&(_, s)| s);
         let margin = share.margin(in_block, MARGIN);
-        let judged = judge_in_place(line, proposals);
+        let judged = at_most_the_line_gains(line, judge_in_place(line, proposals), margin);
         // A stretch that is weak evidence ([`is_weak`]) is repaired only
         // beside another repair of the same encoding, or with the margin of
         // a stretch whose line vouches against it.
@@ -2671,6 +2671,35 @@ fn repair_line(line: &str, by_via: ByVia, block: &[(Via, Share)]) -> (Vec<Edit>,
     });
     possible.dedup_by(|later, kept| later.range.start < kept.range.end);
     (edits, possible)
+}
+
+/// `judged` (one encoding's proposals for `line`, sorted, with their gains)
+/// with no gain above the line's own: what the line gains with every
+/// proposal that clears `margin` made, as it stands and so repaired each
+/// read in its own most plausible language. Judged in place, proposals
+/// vouch for each other (text garbled throughout reads as its language only
+/// once repaired); text that is correct as it stands reads about as well as
+/// its "repair" does, each in its own language (`HÅØYA ER BLÅØYD`,
+/// Norwegian, and `HŨYA ER BLŨYD` through windows-1257, which the
+/// Vietnamese model prices alike), and gains nothing as a whole.
+fn at_most_the_line_gains(
+    line: &str,
+    mut judged: Vec<(Proposal, f32)>,
+    margin: f32,
+) -> Vec<(Proposal, f32)> {
+    let passing: Vec<(Range<usize>, String)> = judged
+        .iter()
+        .filter(|(_, gain)| *gain >= margin)
+        .map(|(p, _)| (p.range.clone(), p.after().to_owned()))
+        .collect();
+    if passing.len() < 2 {
+        return judged;
+    }
+    let whole = score::bits(line) - score::bits(&undone(line, &passing));
+    for (_, gain) in &mut judged {
+        *gain = gain.min(whole);
+    }
+    judged
 }
 
 /// Whether proposal `p` for `line` is weak evidence of mojibake: one
@@ -3239,6 +3268,32 @@ mod tests {
         // CJK (`你` is `E4 BD A0`).
         let garbled = garble("Linux你 是", Via::Windows1252, 1).replace('\u{A0}', " ");
         assert_eq!(runs(&garbled, LostSpaces::Kept), ["你", "是"]);
+    }
+
+    #[test]
+    fn repairs_that_vouch_for_each_other_gain_no_more_than_their_line() {
+        // Norwegian capitals: `ÅØ` is `C5 A8` in windows-1257, `Ũ`, and
+        // each stretch judged with the other made reads as Vietnamese.
+        // The line as it stands reads as well in Norwegian as the "repair"
+        // does in Vietnamese, so neither is made.
+        for line in ["SKÅØYA OG BLÅØYD", "BLÅØYD OG BLÅØYD IGJEN"] {
+            assert_eq!(repair(line), line);
+        }
+        // Mojibake throughout gains as a whole what it gains in part.
+        let garbled = garble("Håøya og Tråøya i Oslofjorden", Via::Windows1252, 1);
+        assert_eq!(repair(&garbled), "Håøya og Tråøya i Oslofjorden");
+    }
+
+    #[test]
+    fn a_repair_to_a_letter_no_text_showed_needs_more_evidence() {
+        // Line art through IBM437: `┼┐` is `C5 BF`, the long s `ſ`, which
+        // no language of the models writes.
+        for line in ["┤e┼┐e┼┐e┼┐e", "│x┼┐y┼┐z│"] {
+            assert_eq!(repair(line), line);
+        }
+        // Mojibake of text that writes it is still repaired.
+        let text = "Die Wahrheit ſagt er, daß es ſo ſey.";
+        assert_eq!(repair(&garble(text, Via::Windows1252, 1)), text);
     }
 
     #[test]

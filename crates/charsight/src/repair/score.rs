@@ -534,12 +534,16 @@ pub(crate) fn unseen(text: &str) -> f32 {
         if crate::detect::is_no_break_space(c) {
             return UNSEEN_SYMBOL_BITS;
         }
-        // (A letter by the generated table first: most are, and the
-        // standard library's look-up is a search.)
-        if c.is_ascii() || class(c) == Class::Letter || c.is_alphabetic() || is_undecodable(c) {
+        if c.is_ascii() || is_undecodable(c) {
             return 0.0;
         }
-        if SYMBOLS.binary_search(&c.to_lowercase().next().unwrap_or(c)).is_ok() {
+        let seen = SYMBOLS.binary_search(&c.to_lowercase().next().unwrap_or(c)).is_ok();
+        // (A letter by the generated table first: most are, and the
+        // standard library's look-up is a search.)
+        if class(c) == Class::Letter || c.is_alphabetic() {
+            return if seen || !in_modelled_alphabet(c) { 0.0 } else { UNSEEN_SYMBOL_BITS };
+        }
+        if seen {
             return 0.0;
         }
         match class(c) {
@@ -550,6 +554,16 @@ pub(crate) fn unseen(text: &str) -> f32 {
         }
     };
     scored_chars(text).map(charge).sum()
+}
+
+/// Whether `c` is in a block of the Latin, Greek or Cyrillic alphabets,
+/// whose languages the models were trained on: a letter there that no
+/// training text showed (`ſ`, Komi `Ԭ`, most of Latin Extended-B) is far
+/// rarer in text than the letters of other languages that text quotes, and
+/// is charged as an unseen symbol is. Letters of other scripts are not: the
+/// models know too few of their languages to call one unseen.
+fn in_modelled_alphabet(c: char) -> bool {
+    matches!(c, '\u{C0}'..='\u{2AF}' | '\u{370}'..='\u{52F}' | '\u{1E00}'..='\u{1FFF}')
 }
 
 /// A variation selector (U+FE00–U+FE0F): it picks a form of the character
@@ -587,6 +601,19 @@ mod tests {
     fn lines_tell_their_language_when_they_can() {
         assert_eq!(line_language("Съешь же ещё этих мягких французских булок"), Some("ru"));
         assert_eq!(line_language("only ascii, and one é"), None);
+    }
+
+    #[test]
+    fn letters_of_the_modelled_alphabets_that_no_text_showed_are_charged() {
+        // The long s, Komi `Ԭ`, a Latin Extended-B letter.
+        for c in ['ſ', 'Ԭ', 'ԭ', 'Ƥ'] {
+            assert_eq!(unseen(&c.to_string()), UNSEEN_SYMBOL_BITS, "{c}");
+        }
+        // Letters some language writes, capitals included, and letters of
+        // scripts the models know too few languages of.
+        for c in ['ũ', 'Ũ', 'ø', 'Ø', 'ē', 'ș', 'ж', 'λ', 'ა', 'ሀ', '中'] {
+            assert_eq!(unseen(&c.to_string()), 0.0, "{c}");
+        }
     }
 
     #[test]
