@@ -215,7 +215,7 @@ fn candidates(
 /// How far behind the detector's pick a weighed reading is scored
 /// ([`Candidate::behind`]): a reading at least this many bits behind is
 /// behind for every rule that weighs it (the widest margin, a declaration's
-/// [`refuting_margin`], is 148 bits), so it is not scored to the end, and
+/// [`refuting_margin`], is 532 bits), so it is not scored to the end, and
 /// its `behind` is this.
 pub(crate) const FAR_BEHIND_BITS: f32 = 1000.0;
 const _: () = assert!(FAR_BEHIND_BITS > IMPLAUSIBLE_BITS + 128.0 * IMPLAUSIBLE_BITS_PER_VALUE);
@@ -245,54 +245,147 @@ const IMPLAUSIBLE_BITS_PER_VALUE: f32 = 1.0;
 /// readings is a word, Italian `è` read as `č`, and is weighed.)
 const LONE_VALUES: usize = 2;
 
+/// What a declaration's text may cost beyond the detector's pick's, on top
+/// of its margin, for each occurrence of a byte it reads as a letter of a
+/// capitalised word while the pick reads it otherwise, where every
+/// occurrence of that byte value is so: a name (`Žibert`, `Gradiška` on a
+/// German page declared ISO-8859-15, windows-1252's `´ibert`, `Gradi¨ka`).
+/// The detector allows a name as much over the best reading of its letters
+/// ([`crate::detect`]'s names allowance); the models price a letter no
+/// language of the page writes far above a symbol, and names are where
+/// pages have them.
+const NAME_BITS: f32 = 12.0;
+
+/// The most occurrences [`NAME_BITS`] are counted for: a declaration whose
+/// every differing byte is in names is still refuted by text far worse.
+const MAX_NAMED: usize = 32;
+const _: () = assert!(
+    FAR_BEHIND_BITS
+        > IMPLAUSIBLE_BITS + 128.0 * IMPLAUSIBLE_BITS_PER_VALUE + MAX_NAMED as f32 * NAME_BITS
+);
+
 /// The margin in bits by which a declaration's text must read worse than
-/// the detector's pick's to be implausible: [`IMPLAUSIBLE_BITS`] and
+/// the detector's pick's to be implausible: [`IMPLAUSIBLE_BITS`],
 /// [`IMPLAUSIBLE_BITS_PER_VALUE`] for each non-ASCII byte value the two
-/// read differently; `None` when those are at most [`LONE_VALUES`] that
-/// each stand alone, which the models never refute a declaration on.
-fn refuting_margin(sample: &[u8], a: Charset, b: Charset) -> Option<f32> {
-    let (values, lone) = differing_byte_values(sample, a, b);
-    (values > LONE_VALUES || lone < values)
-        .then_some(IMPLAUSIBLE_BITS + IMPLAUSIBLE_BITS_PER_VALUE * values as f32)
+/// read differently and [`NAME_BITS`] for each byte of a name; `None` when
+/// those are at most [`LONE_VALUES`] that each stand alone, which the
+/// models never refute a declaration on. `declared` is the declaration's
+/// encoding, `pick` the detector's.
+fn refuting_margin(sample: &[u8], declared: Charset, pick: Charset) -> Option<f32> {
+    let d = differing_byte_values(sample, declared, pick);
+    let named = d.named.min(MAX_NAMED) as f32;
+    (d.values > LONE_VALUES || d.lone < d.values).then_some(
+        IMPLAUSIBLE_BITS + IMPLAUSIBLE_BITS_PER_VALUE * d.values as f32 + NAME_BITS * named,
+    )
 }
 
-/// How many distinct non-ASCII byte values of the start of `sample`
-/// ([`WEIGHED_BYTES`]) `a` and `b` read differently, and how many of those
-/// always stand alone (no letter and no other non-ASCII byte beside them)
-/// and are a symbol in at least one of the two:
-/// for two single-byte encodings, the bytes they decode to different
-/// characters; otherwise every one (a multibyte encoding reads a byte by
-/// its neighbours, and none stands alone).
-fn differing_byte_values(sample: &[u8], a: Charset, b: Charset) -> (usize, usize) {
-    let sample = &sample[..sample.len().min(WEIGHED_BYTES)];
-    let (mut seen, mut joined) = ([false; 128], [false; 128]);
-    let word = |at: Option<&u8>| at.is_some_and(|&b| b >= 0x80 || b.is_ascii_alphabetic());
-    for (i, &byte) in sample.iter().enumerate() {
-        if byte >= 0x80 {
-            seen[usize::from(byte - 0x80)] = true;
-            let beside = word(i.checked_sub(1).and_then(|j| sample.get(j)));
-            joined[usize::from(byte - 0x80)] |= beside || word(sample.get(i + 1));
+/// The non-ASCII byte values of the start of a sample that two encodings
+/// read differently ([`differing_byte_values`]).
+#[derive(Debug, Default, PartialEq)]
+struct Differing {
+    /// How many distinct values.
+    values: usize,
+    /// How many of those always stand alone (no letter and no other
+    /// non-ASCII byte beside them) and are a symbol in at least one of the
+    /// two readings.
+    lone: usize,
+    /// How many occurrences there are of the values that the first
+    /// encoding reads, every time, as a letter of a capitalised word (an
+    /// uppercase letter, then lowercase ones), and the second as no letter.
+    named: usize,
+}
+
+/// What a byte reads as, for telling a name ([`differing_byte_values`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct Case {
+    upper: bool,
+    lower: bool,
+    /// Whether the other encoding reads it as a letter.
+    other_letter: bool,
+}
+
+impl Case {
+    /// The case of `text`, a byte's reading: a letter's, or none.
+    fn of(text: &str) -> Case {
+        let letter = text.chars().all(crate::classify::is_letter);
+        let first = text.chars().next();
+        Case {
+            upper: letter && first.is_some_and(char::is_uppercase),
+            lower: letter && first.is_some_and(char::is_lowercase),
+            other_letter: false,
         }
     }
+
+    /// The case of an ASCII byte.
+    fn of_ascii(byte: u8) -> Case {
+        Case {
+            upper: byte.is_ascii_uppercase(),
+            lower: byte.is_ascii_lowercase(),
+            other_letter: false,
+        }
+    }
+}
+
+/// The byte values of the start of `sample` ([`WEIGHED_BYTES`]) that `a`
+/// and `b` read differently ([`Differing`]): for two single-byte
+/// encodings, the bytes they decode to different characters; otherwise
+/// every one, none alone or named (a multibyte encoding reads a byte by its
+/// neighbours).
+fn differing_byte_values(sample: &[u8], a: Charset, b: Charset) -> Differing {
+    let sample = &sample[..sample.len().min(WEIGHED_BYTES)];
     let single = a.is_single_byte() && b.is_single_byte();
-    let (mut values, mut lone) = (0, 0);
-    for byte in (0x80..=0xFFu8).filter(|&byte| seen[usize::from(byte - 0x80)]) {
+    // A word's bytes: ASCII letters and every byte beyond ASCII.
+    let in_word = |b: &u8| *b >= 0x80 || b.is_ascii_alphabetic();
+    let read = |charset: Charset, byte: u8| charset.decode(&[byte]).0.into_owned();
+    // Each byte beyond ASCII as `a` reads it: a letter, an uppercase one, a
+    // lowercase one; and whether `b` reads it as a letter.
+    let mut case = [Case::default(); 128];
+    if single {
+        for (k, entry) in case.iter_mut().enumerate() {
+            *entry = Case::of(&read(a, 0x80 + k as u8));
+            entry.other_letter = read(b, 0x80 + k as u8).chars().all(crate::classify::is_letter);
+        }
+    }
+    let case_of = |byte: u8| match byte {
+        0x80.. => case[usize::from(byte - 0x80)],
+        _ => Case::of_ascii(byte),
+    };
+    let (mut seen, mut joined) = ([0usize; 128], [false; 128]);
+    // Whether every occurrence so far is a name's letter ([`Differing`]).
+    let mut named = [single; 128];
+    for word in sample.split(|b| !in_word(b)) {
+        // Capitalised: an uppercase letter, then lowercase ones only.
+        let capitalised = word.first().is_some_and(|&b| case_of(b).upper)
+            && word.iter().skip(1).all(|&b| case_of(b).lower);
+        for &byte in word.iter().filter(|&&b| b >= 0x80) {
+            let k = usize::from(byte - 0x80);
+            seen[k] += 1;
+            let here = word.len() > 1;
+            joined[k] |= here;
+            named[k] &= here && capitalised && !case[k].other_letter;
+        }
+    }
+    let mut d = Differing::default();
+    for byte in (0x80..=0xFFu8).filter(|&byte| seen[usize::from(byte - 0x80)] > 0) {
         if !single {
-            values += 1;
+            d.values += 1;
             continue;
         }
-        let one = [byte];
-        let (x, y) = (a.decode(&one).0, b.decode(&one).0);
+        let (x, y) = (read(a, byte), read(b, byte));
         if x == y {
             continue;
         }
-        values += 1;
+        let k = usize::from(byte - 0x80);
+        d.values += 1;
         // A letter standing alone in both readings is a word (Italian `è`),
         // which the models weigh like any other; a symbol in either is not.
         let symbol = |text: &str| !text.chars().all(crate::classify::is_letter);
-        lone += usize::from(!joined[usize::from(byte - 0x80)] && (symbol(&x) || symbol(&y)));
+        d.lone += usize::from(!joined[k] && (symbol(&x) || symbol(&y)));
+        if named[k] {
+            d.named += seen[k];
+        }
     }
-    (values, lone)
+    d
 }
 
 /// Whether the bytes' valid UTF-8 (`utf8_sequences` multibyte sequences, or
@@ -625,6 +718,27 @@ fn font_layer(charset: Charset, prefix: &[u8]) -> Option<FontLayer> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_is_a_letter_of_a_capitalised_word_the_pick_reads_as_no_letter() {
+        let (declared, pick) = (Charset::Iso8859_15, Charset::Windows1252);
+        let names = |text: &str| {
+            let (bytes, _) = declared.encode(text);
+            differing_byte_values(&bytes, declared, pick).named
+        };
+        // `Š`, `ž` and `š` (`¦`, `¸`, `¨` in windows-1252), four times.
+        assert_eq!(names("Šimunić und Žužek aus Ljubljana"), 3);
+        assert_eq!(names("Šimunić und Žužek, Vukašin"), 4);
+        // Not in a lowercase or all-capital word, nor where one
+        // occurrence of the value is not in a name.
+        assert_eq!(names("gibtŽs heute"), 0);
+        assert_eq!(names("ŠIMUNIĆ UND ŽUŽEK"), 0);
+        assert_eq!(names("Žužek und žužek"), 1);
+        // Letters in both readings are weighed as letters: KOI8-R's
+        // capitals are Cyrillic, windows-1251's small letters.
+        let (bytes, _) = Charset::Koi8R.encode("Вася и Петя");
+        assert_eq!(differing_byte_values(&bytes, Charset::Koi8R, Charset::Windows1251).named, 0);
+    }
     use crate::sniff::Note;
     use crate::Engine;
 
