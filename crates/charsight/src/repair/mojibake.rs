@@ -2491,7 +2491,9 @@ fn proposals(line: &str, suspects: u16, lost: &BlockSpaces) -> ByVia {
 /// the share of the line's and the block's non-ASCII text that the encoding
 /// leaves as it is ([`Share::margin`]), and by [`score::WITNESS_BITS`] for a
 /// lone stretch that is weak evidence ([`is_weak`]: `√π`, `¬´` on their
-/// own). An encoding whose stretches, all undone once, leave the text
+/// own); once one clears it, the encoding's others in the line need only
+/// [`MARGIN`]. Proposals gain no more than their line as a whole
+/// ([`at_most_the_line_gains`]). An encoding whose stretches, all undone once, leave the text
 /// around them ([`around`]) no more plausible than it is proposes nothing.
 /// Encodings are tried in order of how plausible the line is with all of
 /// their proposals made, and a proposal overlapping one kept is dropped.
@@ -2627,7 +2629,12 @@ fn repair_line(line: &str, by_via: ByVia, block: &[(Via, Share)]) -> (Vec<Edit>,
         let judged = at_most_the_line_gains(line, judge_in_place(line, proposals), margin);
         // A stretch that is weak evidence ([`is_weak`]) is repaired only
         // beside another repair of the same encoding, or with the margin of
-        // a stretch whose line vouches against it.
+        // a stretch whose line vouches against it. Where a repair of the
+        // encoding clears the line's margin, its mojibake is in the line,
+        // and the others need only the base margin: the text left as it is
+        // raised it against a lone mojibake-looking stretch, and correct
+        // text beside mojibake (`Thành phố: SÃ£o TomÃ© và PrÃ­ncipe`) left
+        // `TomÃ©` once `PrÃ­ncipe` was repaired.
         let mut passing = judged.iter().filter(|(_, gain)| *gain >= margin);
         let vouched = passing.clone().count() > 1 || passing.any(|(p, _)| !is_weak(line, p, words));
         for (p, gain) in judged {
@@ -2640,6 +2647,7 @@ fn repair_line(line: &str, by_via: ByVia, block: &[(Via, Share)]) -> (Vec<Edit>,
             let c1 = before.chars().all(is_c1_control);
             let margin = match (c1, vouched || !is_weak(line, &p, words)) {
                 (true, _) => MARGIN,
+                (false, true) if vouched => MARGIN,
                 (false, true) => margin,
                 (false, false) => margin + score::WITNESS_BITS,
             };
@@ -3282,6 +3290,14 @@ mod tests {
         // Mojibake throughout gains as a whole what it gains in part.
         let garbled = garble("Håøya og Tråøya i Oslofjorden", Via::Windows1252, 1);
         assert_eq!(repair(&garbled), "Håøya og Tråøya i Oslofjorden");
+    }
+
+    #[test]
+    fn a_repair_made_in_a_line_vouches_for_the_others_of_its_encoding() {
+        // Correct Vietnamese beside mojibake: the text left as it is
+        // raises the margin, which `Ã­` clears and `Ã£`, `Ã©` alone do not.
+        let line = "Thành phố: SÃ£o TomÃ© và PrÃ\u{AD}ncipe";
+        assert_eq!(repair(line), "Thành phố: São Tomé và Príncipe");
     }
 
     #[test]
