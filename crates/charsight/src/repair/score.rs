@@ -511,7 +511,9 @@ pub(crate) const UNSEEN_SYMBOL_BITS: f32 = 12.0;
 /// training (non-ASCII characters that are not letters and are not in the
 /// models' symbol table): the class models give every such character one
 /// class with one cost, so a box-drawing piece or a stray combining mark
-/// would cost no more than the typographic quote it stands in for.
+/// would cost no more than the typographic quote it stands in for. A
+/// letter of the models' own alphabets that no training text showed is
+/// charged alike ([`in_modelled_alphabet`]: `ſ`, `Ԭ`).
 ///
 /// Invisible characters (C1 controls, format characters such as U+2064
 /// INVISIBLE PLUS), private-use and unassigned code points are charged

@@ -78,7 +78,8 @@ const WINDOW_BITS: f64 = 24.0;
 const SINGLE_BYTE_TEMPERATURE: f64 = 2.25;
 
 /// What a reading pays for each word it makes of ASCII letters and letters
-/// of another alphabet (Cyrillic, Greek, Hebrew, Arabic, Thai…) glued
+/// of another alphabet (the scripts from Greek to Georgian, U+0370–U+10FF:
+/// Cyrillic, Armenian, Hebrew, Arabic, the Indic scripts, Thai…) glued
 /// together: `caf%E9` read as windows-1251 is `cafй`, as ISO-8859-7
 /// `cafι`. Text hardly ever writes such words, while the models, which
 /// charge ASCII letters little in any language, price `cafй` only about 9
@@ -90,8 +91,8 @@ const MIXED_WORD_BITS: f64 = 12.0;
 /// The words of `text` that glue ASCII letters to letters of another
 /// alphabet ([`MIXED_WORD_BITS`]).
 fn mixed_words(text: &str) -> usize {
-    // Greek, Cyrillic, Armenian, Hebrew, Arabic, Thai, Georgian and their
-    // supplements (not `µ`, `ª`, `º`: Latin-1's letters).
+    // The scripts from Greek to Georgian, Cyrillic's supplements and Greek
+    // Extended (not `µ`, `ª`, `º`: Latin-1's letters).
     let other = |c: char| matches!(c, '\u{370}'..='\u{10FF}' | '\u{1C80}'..='\u{1C8F}' | '\u{1F00}'..='\u{1FFF}');
     text.split(|c: char| !c.is_alphabetic())
         .filter(|word| word.chars().any(|c| c.is_ascii_alphabetic()) && word.chars().any(other))
