@@ -2493,8 +2493,9 @@ fn proposals(line: &str, suspects: u16, lost: &BlockSpaces) -> ByVia {
 /// lone stretch that is weak evidence ([`is_weak`]: `√π`, `¬´` on their
 /// own); once one clears it, the encoding's others in the line need only
 /// [`MARGIN`]. Proposals gain no more than their line as a whole
-/// ([`at_most_the_line_gains`]). An encoding whose stretches, all undone once, leave the text
-/// around them ([`around`]) no more plausible than it is proposes nothing.
+/// ([`at_most_the_line_gains`]). An encoding whose stretches, all undone
+/// once, leave the text around them ([`around`]) no more plausible than it
+/// is proposes nothing.
 /// Encodings are tried in order of how plausible the line is with all of
 /// their proposals made, and a proposal overlapping one kept is dropped.
 ///
@@ -2645,11 +2646,12 @@ fn repair_line(line: &str, by_via: ByVia, block: &[(Via, Share)]) -> (Vec<Edit>,
             // is does not vouch against reading it so.
             let before = &line[p.range.clone()];
             let c1 = before.chars().all(is_c1_control);
-            let margin = match (c1, vouched || !is_weak(line, &p, words)) {
-                (true, _) => MARGIN,
-                (false, true) if vouched => MARGIN,
-                (false, true) => margin,
-                (false, false) => margin + score::WITNESS_BITS,
+            let margin = if c1 || vouched {
+                MARGIN
+            } else if is_weak(line, &p, words) {
+                margin + score::WITNESS_BITS
+            } else {
+                margin
             };
             let confidence = score::confidence(gain, margin);
             if gain < margin && confidence < POSSIBLE {
