@@ -3,7 +3,7 @@
 //! screens. The texts are written here by hand, not taken from the
 //! training text; the larger battery is `xtask everyday`.
 
-use charsight::{Charset, Engine, Source};
+use charsight::{Charset, Detection, Engine, Source};
 
 /// About 500 bytes of English, with `SYM` where a symbol goes.
 const ENGLISH: &str = "Our team has been building reliable tools for small businesses \
@@ -35,6 +35,19 @@ const SYMBOLS: [char; 39] = [
 /// Whether `bytes` decode with `found` to the text `truth` gives them.
 fn decodes_alike(bytes: &[u8], truth: Charset, found: Charset) -> bool {
     truth.decode(bytes).0 == found.decode(bytes).0
+}
+
+/// What the engine finds in `bytes`, asserting it decodes them as `truth`
+/// does (`what` names the input in the message).
+fn detected_alike(bytes: &[u8], truth: Charset, what: &str) -> Detection {
+    let found = Engine::new().detect(bytes);
+    assert!(
+        decodes_alike(bytes, truth, found.charset),
+        "{what}: {} {:.2}",
+        found.charset,
+        found.confidence
+    );
+    found
 }
 
 #[test]
@@ -155,13 +168,7 @@ fn a_price_list_in_pounds_is_windows_1252_not_a_dos_code_page() {
     let csv = "date,item,amount\r\n2024-03-01,Coffee beans,£12.50\r\n2024-03-02,Milk,£1.20\r\n\
                2024-03-04,Bread,£2.35\r\n2024-03-05,Newspaper,£3.10\r\n";
     let (bytes, _) = Charset::Windows1252.encode(csv);
-    let found = Engine::new().detect(&bytes);
-    assert!(
-        decodes_alike(&bytes, Charset::Windows1252, found.charset),
-        "{} {}",
-        found.charset,
-        found.confidence
-    );
+    detected_alike(&bytes, Charset::Windows1252, "price list");
 }
 
 /// Prices and measures, a line or a few (a till receipt, a table of
@@ -258,13 +265,7 @@ fn english_with_curly_apostrophes_in_windows_1252_reads_as_such() {
         "Don’t worry — it’s the “best” crème brûlée I’ve had.",
     ] {
         let (bytes, _) = Charset::Windows1252.encode(text);
-        let found = Engine::new().detect(&bytes);
-        assert!(
-            decodes_alike(&bytes, Charset::Windows1252, found.charset),
-            "{text}: {} {:.2}",
-            found.charset,
-            found.confidence
-        );
+        let found = detected_alike(&bytes, Charset::Windows1252, text);
         assert_eq!(found.language, Some("en"), "{text}: {}", found.charset);
     }
 }
@@ -302,13 +303,7 @@ fn a_page_opening_with_foreign_place_names_keeps_its_language_in_the_running() {
     }
     page.push_str("</body></html>\n");
     let (bytes, _) = Charset::Windows1252.encode(&page);
-    let found = Engine::new().detect(&bytes);
-    assert!(
-        decodes_alike(&bytes, Charset::Windows1252, found.charset),
-        "{} {:.2}",
-        found.charset,
-        found.confidence
-    );
+    let found = detected_alike(&bytes, Charset::Windows1252, "page");
     assert_eq!(found.language, Some("nl"));
 }
 
@@ -346,13 +341,7 @@ fn pages_quoting_foreign_names_keep_their_encoding() {
             "<html><head><title>{language}</title></head><body><p>{text}</p></body></html>"
         );
         let (bytes, _) = Charset::Windows1252.encode(&page);
-        let found = Engine::new().detect(&bytes);
-        assert!(
-            decodes_alike(&bytes, Charset::Windows1252, found.charset),
-            "{language}: {} {:.2}",
-            found.charset,
-            found.confidence
-        );
+        let found = detected_alike(&bytes, Charset::Windows1252, language);
         assert_eq!(found.language, Some(language), "{language}: {}", found.charset);
         let declared = format!("<meta charset=\"iso-8859-1\">{page}");
         let (bytes, _) = Charset::Windows1252.encode(&declared);
@@ -390,11 +379,5 @@ fn a_declaration_stands_for_the_names_it_spells() {
          <body><p>{text}</p></body></html>"
     );
     let (bytes, _) = Charset::Windows1252.encode(&page);
-    let found = Engine::new().detect(&bytes);
-    assert!(
-        decodes_alike(&bytes, Charset::Windows1252, found.charset),
-        "{} {:.2}",
-        found.charset,
-        found.confidence
-    );
+    detected_alike(&bytes, Charset::Windows1252, "apostrophes");
 }
