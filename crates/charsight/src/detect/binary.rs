@@ -19,7 +19,9 @@
 //!    without a malformed unit or NUL, to characters that are text
 //!    (letters, marks, digits, punctuation, symbols, spaces; at most one in
 //!    a hundred controls, private-use, unassigned or noncharacters), in few
-//!    256-character blocks or with words that repeat ([`wide_structure`]).
+//!    256-character blocks or with words that repeat, and, when the prefix
+//!    is the whole input and holds no zero byte, in whole code units
+//!    ([`wide_structure`]).
 //! 3. Binary: a file signature ([`signature`], from the
 //!    [MIME Sniffing](https://mimesniff.spec.whatwg.org/#matching-an-image-type-pattern)
 //!    image, audio/video, font and archive pattern tables and the `file`
@@ -42,6 +44,8 @@ pub(super) const PREFIX: usize = 16 * 1024;
 #[derive(Clone, Debug, Default)]
 pub(super) struct Prefix {
     bytes: Vec<u8>,
+    /// Bytes fed that did not fit.
+    cut: bool,
 }
 
 impl Prefix {
@@ -49,6 +53,7 @@ impl Prefix {
     pub fn feed(&mut self, chunk: &[u8]) {
         let room = PREFIX.saturating_sub(self.bytes.len());
         self.bytes.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        self.cut |= chunk.len() > room;
     }
 
     /// The bytes kept.
@@ -56,9 +61,10 @@ impl Prefix {
         &self.bytes
     }
 
-    /// The verdict on the bytes kept.
-    pub fn verdict(&self) -> Verdict {
-        verdict(&self.bytes)
+    /// The verdict on the bytes kept; `ended` says the bytes fed are the
+    /// whole input.
+    pub fn verdict(&self, ended: bool) -> Verdict {
+        verdict(&self.bytes, ended && !self.cut)
     }
 }
 
@@ -127,13 +133,14 @@ impl Verdict {
     }
 }
 
-/// The verdict on `bytes` (see the module docs for the order).
-fn verdict(bytes: &[u8]) -> Verdict {
+/// The verdict on `bytes`, the whole input if `whole` (see the module docs
+/// for the order).
+fn verdict(bytes: &[u8], whole: bool) -> Verdict {
     let counts = byte_counts(bytes);
     let ebcdic = ebcdic(&counts, bytes.len());
     let wide = match ebcdic {
         Some(_) => [false; 4],
-        None => WIDE.map(|c| wide_structure(bytes, c)),
+        None => WIDE.map(|c| wide_structure(bytes, c, whole)),
     };
     let text_like = ebcdic.is_none() && !wide.contains(&true);
     let binary = text_like
@@ -364,9 +371,17 @@ fn ebcdic(counts: &[u32; 256], len: usize) -> Option<Ebcdic> {
 const EBCDIC_MIN: usize = 16;
 
 /// Whether `bytes` have the structure of text in the wide form `charset`
-/// (see the module docs).
-fn wide_structure(bytes: &[u8], charset: Charset) -> bool {
+/// (see the module docs); `whole`: they are the whole input.
+fn wide_structure(bytes: &[u8], charset: Charset, whole: bool) -> bool {
     let unit = if matches!(charset, Charset::Utf16Le | Charset::Utf16Be) { 2 } else { 4 };
+    // Text of the form is whole code units. An input cut short keeps its
+    // zero bytes (ASCII, Latin letters) as evidence; without one, the
+    // characters' plausibility is all there is, and a length that is no
+    // number of units says the bytes are something else (23 bytes of Big5
+    // read as eleven ideographs and a Gujarati letter).
+    if whole && !bytes.len().is_multiple_of(unit) && memchr::memchr(0, bytes).is_none() {
+        return false;
+    }
     let mut whole = &bytes[..bytes.len() / unit * unit];
     if unit == 2 {
         // A high surrogate cut from its low one by the end of the prefix.
@@ -486,7 +501,7 @@ mod tests {
     fn judge(bytes: &[u8]) -> Verdict {
         let mut prefix = Prefix::default();
         prefix.feed(bytes);
-        prefix.verdict()
+        prefix.verdict(true)
     }
 
     const TEXT: &str = "The quick brown fox jumps over the lazy dog. Pack my box with five \
@@ -610,6 +625,31 @@ mod tests {
         // units are beyond Unicode.
         let v = judge(&Charset::Utf32Le.encode(TEXT).0);
         assert_eq!(v.wide, [false, false, true, false]);
+    }
+
+    #[test]
+    fn a_whole_input_of_no_number_of_units_has_no_wide_structure() {
+        let chinese = "我们的团队多年来为小企业提供可靠的工具，每份订单都会在两个工作日内发出。";
+        for charset in [Charset::Utf16Le, Charset::Utf16Be] {
+            let i = WIDE.iter().position(|&c| c == charset).unwrap_or_default();
+            let mut bytes = charset.encode(chinese).0.into_owned();
+            assert!(judge(&bytes).wide[i], "{charset}");
+            bytes.push(b'\n');
+            // The whole input: an odd byte and no zero byte.
+            assert!(!judge(&bytes).wide[i], "{charset}");
+            // A prefix of more to come may end anywhere.
+            let mut prefix = Prefix::default();
+            prefix.feed(&bytes);
+            assert!(prefix.verdict(false).wide[i], "{charset}");
+            // Cut short, text with zero bytes keeps its structure.
+            let mut english = charset.encode(TEXT).0.into_owned();
+            english.pop();
+            assert!(judge(&english).wide[i], "{charset}");
+        }
+        // More than the prefix holds: the bytes kept are no whole input.
+        let mut long = Charset::Utf16Be.encode(&chinese.repeat(400)).0.into_owned();
+        long.truncate(PREFIX + 1);
+        assert!(judge(&long).wide[1]);
     }
 
     /// IBM037 (`cp037`) and IBM500 (`cp500`) of the ASCII letters, digits,

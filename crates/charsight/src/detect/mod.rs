@@ -654,7 +654,9 @@ impl Detector {
             self.utf8_valid.feed(b"", true);
             // The prefix is whole: a wide reading without the structure of
             // its form was never in the running, and costs nothing more.
-            let verdict = self.prefix.verdict();
+            // (It is the whole input only if every byte was fed: a caller
+            // stops once the detector has decided.)
+            let verdict = self.prefix.verdict(!self.done);
             for (entry, _) in &self.wide {
                 if !verdict.allows(entries()[*entry].charset) {
                     self.status[*entry] = Status::Disqualified;
@@ -1189,7 +1191,7 @@ impl Detector {
             Charges::new(Some(&self.scan.gaps_so_far()), &self.hints).with_pairs(&self.scan.pairs);
         // UTF-16 and UTF-32 readings of bytes without their structure (random
         // bytes, EBCDIC text) are out.
-        let verdict = self.verdict.unwrap_or_else(|| self.prefix.verdict());
+        let verdict = self.verdict.unwrap_or_else(|| self.prefix.verdict(false));
         let allowed = |c: &(usize, u64, Option<&str>)| verdict.allows(all[c.0].charset);
         // Promoting the wide readings (below) leaves the single-byte ones.
         let charged = self.single.charged(&charges);

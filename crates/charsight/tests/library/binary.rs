@@ -161,6 +161,21 @@ fn wide_text_without_bom_is_still_wide() {
     }
 }
 
+/// A few bytes of Big5-HKSCS (CPython's codec test line: ideographs of
+/// plane 2, `Ê̄`, which WHATWG's Big5 decodes as a letter and a mark) were
+/// UTF-16BE at confidence 1.00: 23 bytes, so the last one no code unit, and
+/// without the letter and mark pairs Big5 was ruled out.
+#[test]
+fn hkscs_bytes_are_big5_not_utf16() {
+    let bytes =
+        b"\x88\x45\x88\x5c\x8a\x73\x8b\xda\x8d\xd8\n\x88\x66\x88\x62\x88\xa7 \x88\xa7\x88\xa3\n";
+    let found = Engine::new().detect(bytes);
+    assert_eq!(found.charset, Charset::Big5);
+    assert!(found.confidence < 0.9, "{}", found.confidence);
+    let text = Engine::new().decode(bytes).0;
+    assert_eq!(text, "\u{2010C}\u{11A}鵮罓洆\nÊÊ\u{304}ê ê\u{EA}\u{304}\n");
+}
+
 #[test]
 fn binary_declared_by_http_stays_binary() {
     let bytes = testkit::random_bytes(11, 2000);

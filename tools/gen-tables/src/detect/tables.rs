@@ -45,6 +45,17 @@ fn decode_one(charset: Charset, bytes: &[u8]) -> Option<char> {
     (!had_errors && chars.next().is_none()).then_some(c)
 }
 
+/// The character `bytes` decode to in `charset` as its decoder writes it,
+/// combining marks after it included: four Big5 (HKSCS) pairs are a letter
+/// and a mark (`88 62` is `Ê̄`, U+00CA U+0304), and are legal.
+fn decode_char(charset: Charset, bytes: &[u8]) -> Option<char> {
+    let (text, had_errors) = charset.decode(bytes);
+    let mut chars = text.chars();
+    let c = chars.next()?;
+    let mark = |m: char| ('\u{300}'..='\u{36F}').contains(&m);
+    (!had_errors && chars.all(mark)).then_some(c)
+}
+
 fn is_c1(c: char) -> bool {
     ('\u{80}'..='\u{9F}').contains(&c)
 }
@@ -223,7 +234,7 @@ pub fn emit_multi(body: &mut String, encodings: &[&Encoding]) -> Result<Vec<(Cha
             let b = 0x80 + i as u8;
             *single = if let Some(c) = decode_one(charset, &[b]) {
                 cost(c)
-            } else if (FIRST_TRAIL..=0xFE).any(|t| decode_one(charset, &[b, t]).is_some()) {
+            } else if (FIRST_TRAIL..=0xFE).any(|t| decode_char(charset, &[b, t]).is_some()) {
                 LEAD
             } else if decode_one(charset, &[b, 0xB0, 0xA1]).is_some() {
                 EXT3
@@ -240,7 +251,7 @@ pub fn emit_multi(body: &mut String, encodings: &[&Encoding]) -> Result<Vec<(Cha
             }
             for trail in FIRST_TRAIL..=0xFE {
                 let at = usize::from(lead - FIRST_LEAD) * TRAILS + usize::from(trail - FIRST_TRAIL);
-                doubles[at] = match decode_one(charset, &[lead, trail]) {
+                doubles[at] = match decode_char(charset, &[lead, trail]) {
                     Some(c) => cost(c),
                     None if decode_one(charset, &[lead, trail, 0x81, 0x30]).is_some() => GB4,
                     None => ILLEGAL,
