@@ -21,9 +21,9 @@ pub enum Command {
     /// Report the encoding of each input, with every piece of evidence.
     ///
     /// Gathers the declared evidence (byte order mark, HTTP Content-Type
-    /// charset, <meta> and XML declarations) from a bounded prefix of each
-    /// input, looks at the content, verifies each candidate by decoding, and
-    /// decides by the policy (--policy).
+    /// charset, <meta> and XML declarations, coding comments) from a bounded
+    /// prefix of each input, looks at the content, verifies each candidate
+    /// by decoding, and decides by the policy (--policy).
     Detect(DetectArgs),
     /// Decode inputs to text (UTF-8, or --to ENC), with a report.
     ///
@@ -181,8 +181,9 @@ pub struct DecodeArgs {
     pub errors: ErrorsArg,
 
     /// Rewrite the document's own declarations (<meta charset>, the charset
-    /// in <meta http-equiv> content, the XML declaration's encoding) to name
-    /// the output encoding, so that the output is self-consistent.
+    /// in <meta http-equiv> content, the XML declaration's encoding, a
+    /// coding comment's label) to name the output encoding, so that the
+    /// output is self-consistent.
     ///
     /// Not the default: decode changes nothing it is not asked to. Without
     /// it (or --keep-encoding, or --to the declared encoding), a document

@@ -899,7 +899,7 @@ pub fn declaration_fixes(detection: &Detection, output: Charset) -> Vec<Splice> 
     detection
         .evidence
         .iter()
-        .filter(|e| matches!(e.source, Source::Meta | Source::Xml) && e.len > 0)
+        .filter(|e| matches!(e.source, Source::Meta | Source::Xml | Source::Coding) && e.len > 0)
         .filter(|e| !e.notes.contains(&Note::Autodetected))
         .filter(|e| crate::label::resolve(e.label.as_bytes()).ok() != Some(output))
         .map(|e| Splice {

@@ -7,7 +7,8 @@
 //!  bytes + context (Content-Type, default, forced, hints)
 //!    │
 //!    ├─ label      labels → Charset (WHATWG + aliases seen in the wild)
-//!    ├─ sniff      declared evidence: BOM, HTTP charset, <meta>, XML declaration
+//!    ├─ sniff      declared evidence: BOM, HTTP charset, <meta>, XML declaration,
+//!    │             coding comment
 //!    ├─ detect     what the content says: statistical readings of 73 encodings
 //!    │             (language models), ranked, with a calibrated confidence;
 //!    │             binary and EBCDIC recognised

@@ -72,6 +72,10 @@ fn gather(engine: &Context<'_>, prefix: &[u8]) -> (Vec<Evidence>, DocumentKind) 
             e.offset += start;
             e
         }));
+        evidence.extend(sniff::coding::sniff(&prefix[start..]).map(|mut e| {
+            e.offset += start;
+            e
+        }));
     }
     if engine.policy == Policy::Whatwg {
         evidence.iter_mut().for_each(as_a_browser_reads);
@@ -93,6 +97,10 @@ fn gather(engine: &Context<'_>, prefix: &[u8]) -> (Vec<Evidence>, DocumentKind) 
 /// by its own rule (UTF-16 in a `<meta>` means UTF-8) keeps its reading.
 fn as_a_browser_reads(e: &mut Evidence) {
     let declared = matches!(e.source, Source::Http | Source::Meta | Source::Xml);
+    if e.source == Source::Coding && e.charset.is_some() {
+        e.charset = None;
+        e.notes.push(crate::sniff::Note::NotWhatwg);
+    }
     if !declared || e.charset.is_none() {
         return;
     }
@@ -134,7 +142,9 @@ fn candidates(
             behind: None,
         }),
     };
-    for source in [Source::Forced, Source::Bom, Source::Http, Source::Xml, Source::Meta] {
+    for source in
+        [Source::Forced, Source::Bom, Source::Http, Source::Xml, Source::Meta, Source::Coding]
+    {
         for e in evidence.iter().filter(|e| e.source == source) {
             if let Some(charset) = e.usable() {
                 add(charset, Some(source));
@@ -169,8 +179,9 @@ fn candidates(
     // evidence against a declaration.
     let bits = |charset: Charset| weigh(charset, sample).bits;
     let best = std::cell::OnceCell::new();
-    let declared =
-        |s: &Source| matches!(s, Source::Bom | Source::Http | Source::Meta | Source::Xml);
+    let declared = |s: &Source| {
+        matches!(s, Source::Bom | Source::Http | Source::Meta | Source::Xml | Source::Coding)
+    };
     let pick = guess.candidates.first();
     let mut leader_read = None;
     for c in &mut list {
@@ -696,7 +707,7 @@ fn confidence(chosen: &Candidate, source: Source, rule: Rule, guess: &Guess) -> 
         // The detector ruled it out for its stray bytes only.
         (Rule::StrayBytes, _) => 0.8,
         (_, Source::Http) => 0.9,
-        (_, Source::Meta | Source::Xml) => 0.85,
+        (_, Source::Meta | Source::Xml | Source::Coding) => 0.85,
         _ => 0.0,
     };
     let p = base.max(chosen.detector);

@@ -14,8 +14,10 @@
 //! | `Content-Type` charset | [`http`] | [RFC 9110 §8.3](https://www.rfc-editor.org/rfc/rfc9110#section-8.3), [Fetch: extract a MIME type](https://fetch.spec.whatwg.org/#concept-header-extract-mime-type) |
 //! | `<meta>` | [`meta`] | [HTML: prescan a byte stream](https://html.spec.whatwg.org/multipage/parsing.html#prescan-a-byte-stream-to-determine-its-encoding) |
 //! | XML declaration | [`xml`] | [XML 1.0 §4.3.3, Appendix F](https://www.w3.org/TR/xml/#sec-guessing), [RFC 7303](https://www.rfc-editor.org/rfc/rfc7303) |
+//! | coding comment | [`coding`] | [PEP 263](https://peps.python.org/pep-0263/), [Emacs file variables](https://www.gnu.org/software/emacs/manual/html_node/emacs/Specifying-File-Variables.html) |
 
 pub mod bom;
+pub mod coding;
 pub mod http;
 pub mod meta;
 pub mod xml;
@@ -37,6 +39,9 @@ pub enum Source {
     Meta,
     /// An XML declaration, or the XML 1.0 Appendix F pattern of the first bytes.
     Xml,
+    /// A coding comment on the first two lines of a source or text file
+    /// (`# -*- coding: koi8-r -*-`, see [`coding`]).
+    Coding,
     /// Statistical detection from the content.
     Detected,
     /// The caller's default, used when nothing else decides.
@@ -53,6 +58,7 @@ impl Source {
             Source::Http => "http",
             Source::Meta => "meta",
             Source::Xml => "xml",
+            Source::Coding => "coding",
             Source::Detected => "detected",
             Source::Default => "default",
             Source::Forced => "forced",
@@ -88,8 +94,9 @@ pub enum Note {
     /// a `<meta>` or XML declaration that reads as ASCII); ignored.
     Mismatch,
     /// Under the `whatwg` policy, a label the Encoding Standard does not
-    /// have (`cp437`, `johab`, `utf-32`, …): a browser ignores it, and so
-    /// is it. The `verify` policy uses it.
+    /// have (`cp437`, `johab`, `utf-32`, …), or a declaration a browser
+    /// does not read (a coding comment): a browser ignores it, and so is
+    /// it. The `verify` policy uses it.
     NotWhatwg,
 }
 
@@ -196,7 +203,8 @@ impl DocumentKind {
     /// The in-document declaration that counts, of the `evidence` gathered
     /// (only a usable one): for XML the XML declaration, else the Appendix F
     /// pattern; for HTML the UTF-16 XML pattern, then the first usable
-    /// `<meta>`, then an XML declaration at the very start.
+    /// `<meta>`, then an XML declaration at the very start; for either,
+    /// lastly a coding comment.
     pub fn declaration(self, evidence: &[Evidence]) -> Option<&Evidence> {
         let xml = |pattern: bool| {
             evidence
@@ -207,6 +215,8 @@ impl DocumentKind {
                 .filter(|e| e.usable().is_some())
         };
         let meta = || evidence.iter().find(|e| e.source == Source::Meta && e.usable().is_some());
+        let coding =
+            || evidence.iter().find(|e| e.source == Source::Coding && e.usable().is_some());
         match self {
             DocumentKind::Xml => xml(false).or_else(|| xml(true)),
             DocumentKind::Html => xml(true)
@@ -214,6 +224,7 @@ impl DocumentKind {
                 .or_else(meta)
                 .or_else(|| xml(false)),
         }
+        .or_else(coding)
     }
 }
 

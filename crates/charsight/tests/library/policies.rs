@@ -592,3 +592,44 @@ fn one_or_two_symbol_bytes_never_override_a_latin_declaration() {
         }
     }
 }
+
+/// A Python or Emacs coding comment is a source file's declaration: a
+/// module with a Russian string in KOI8-R among English code read as a DOS
+/// code page's box drawing (`≡╔╘╧╬` for `Питон`) at confidence 1.00 for
+/// want of one. A browser does not read it; a lying one is overridden.
+#[test]
+fn a_coding_comment_declares_a_source_file() {
+    let source = "# -*- coding: koi8-r -*-\n\"\"\"Greetings for the command line.\"\"\"\n\nimport sys\n\n\
+                  GREETING = \"Привет\"\n\n\ndef main(argv):\n    name = argv[1] if len(argv) > 1 else \"Питон\"\n    \
+                  print(f\"{GREETING}, {name}!\")\n    return 0\n\n\nif __name__ == \"__main__\":\n    \
+                  sys.exit(main(sys.argv))\n";
+    let bytes = Charset::Koi8R.encode(source).0.into_owned();
+    let found = Engine::new().detect(&bytes);
+    assert_eq!(
+        (found.charset, found.source, found.rule),
+        (Charset::Koi8R, Source::Coding, Rule::Verified)
+    );
+    let comment = found.evidence.iter().find(|e| e.source == Source::Coding).expect("evidence");
+    assert_eq!((comment.label.as_str(), comment.offset, comment.len), ("koi8-r", 14, 6));
+    // Its label is rewritten as the others are.
+    let fixes = charsight::decode::declaration_fixes(&found, Charset::Utf8);
+    assert_eq!((fixes[0].range.clone(), fixes[0].text.as_str()), (14..20, "UTF-8"));
+    // A browser ignores it.
+    let found = Engine::new().policy(Policy::Whatwg).detect(&bytes);
+    assert_ne!(found.source, Source::Coding);
+    let comment = found.evidence.iter().find(|e| e.source == Source::Coding).expect("reported");
+    assert_eq!((comment.charset, comment.notes.as_slice()), (None, &[Note::NotWhatwg][..]));
+    // UTF-8 that says Latin-1.
+    let lying = source.replace("koi8-r", "latin-1");
+    let found = Engine::new().detect(lying.as_bytes());
+    assert_eq!(found.charset, Charset::Utf8);
+    assert!(
+        matches!(found.rule, Rule::Overridden { reason: Doubt::ValidUtf8, .. }),
+        "{:?}",
+        found.rule
+    );
+    // On the third line, or after a line of code, it is no declaration.
+    let late = format!("import sys\n{source}");
+    let found = Engine::new().detect(&Charset::Koi8R.encode(&late).0);
+    assert!(found.evidence.iter().all(|e| e.source != Source::Coding));
+}
