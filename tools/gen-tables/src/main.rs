@@ -90,6 +90,8 @@ enum Family {
     },
     /// Pairs of ASCII characters in the training text of ../shared/text (for the `detect` models).
     PlainAscii,
+    /// Letters as words of one letter in the training text of ../shared/text (for the repair).
+    OneLetterWords,
     /// How often web text uses symbols, from wordfreq (for the `detect` models).
     WebSymbols {
         /// The unpacked wordfreq wheel pinned in inputs.toml.
@@ -134,6 +136,7 @@ fn main() -> Result<()> {
                 Family::UnicodeMap { deb } => charmaps::count_unicode_map(&deb, &mut out)?,
                 Family::Detect { udhr } => detect::count(&mut out, &udhr)?,
                 Family::PlainAscii => detect::count_plain(&mut out)?,
+                Family::OneLetterWords => detect::count_alone(&mut out)?,
                 Family::WebSymbols { wordfreq } => detect::count_web_symbols(&mut out, &wordfreq)?,
                 Family::Cldr { core, numbers, misc } => {
                     let tarballs = cldr::Tarballs { core: &core, numbers: &numbers, misc: &misc };

@@ -1925,6 +1925,10 @@ fn choose_slot(
         }
         None => lo..hi,
     };
+    // Where a space may stand for a no-break space, the readings differ in
+    // their words: a letter the choice leaves alone pays for standing as a
+    // word ([`score::alone_bits`]).
+    let spaces = options.iter().any(|o| matches!(o, Slot::Space { .. }));
     let bits = |own: &Runs| {
         let inside =
             |(r, _): &&(Range<usize>, String)| window.start <= r.start && r.end <= window.end;
@@ -1933,7 +1937,14 @@ fn choose_slot(
             *r = r.start - window.start..r.end - window.start;
         }
         runs.sort_unstable_by_key(|r| r.0.start);
-        bits_undone(&line[window.clone()], &runs, language)
+        let text = undone(&line[window.clone()], &runs);
+        // (Without the line's language, in the reading's own.)
+        let words = match language {
+            _ if !spaces => 0.0,
+            Some(language) => score::alone_bits(&text, language),
+            None => score::costs(&text).best().map_or(0.0, |(l, _)| score::alone_bits(&text, l)),
+        };
+        score::bits_in(&text, language) + words
     };
     // A tie keeps the way it has: the models cannot tell the readings
     // apart (`❤` from `⍤`, two symbols they never saw).
@@ -2297,12 +2308,6 @@ fn around(line: &str, runs: &[(Range<usize>, String)]) -> (String, String) {
         undone.push_str(&line[last..window.end]);
     }
     (as_is, undone)
-}
-
-/// How plausible `line` is with `runs` undone once, in `language` or,
-/// without one, its most plausible ([`score::bits_in`]).
-fn bits_undone(line: &str, runs: &[(Range<usize>, String)], language: Option<&str>) -> f32 {
-    score::bits_in(&undone(line, runs), language)
 }
 
 /// A proposed repair of one stretch of a line.
@@ -2998,9 +3003,15 @@ mod tests {
             assert_eq!(repair(&garbled), text, "{garbled}");
         }
         // With a space after it collapsed into that one, the space may be
-        // the word break after `à` too: the more plausible reading wins.
-        for text in ["Il est à la maison, prêt à partir.", "Šiame lange rasite visą sąrašą."]
-        {
+        // the word break after `à` too: the more plausible reading wins,
+        // words of one letter weighed as words (`à` is one in Portuguese,
+        // `s` is not; Catalan has no `à` alone).
+        for text in [
+            "Il est à la maison, prêt à partir.",
+            "Šiame lange rasite visą sąrašą.",
+            "Com especial atenção às crianças e à família.",
+            "Aquesta àrea és petita però útil, també per a vós.",
+        ] {
             let collapsed =
                 garble(text, Via::Windows1252, 1).replace("\u{A0} ", " ").replace('\u{A0}', " ");
             assert_eq!(repair(&collapsed), text, "{collapsed}");

@@ -558,6 +558,34 @@ pub(crate) fn unseen(text: &str) -> f32 {
     scored_chars(text).map(charge).sum()
 }
 
+/// What the words of one letter in `text` cost as words in `language`
+/// (`ALONE_COSTS`: the share of the letter's occurrences in the training
+/// text that stand alone), in bits; letters the table does not list cost
+/// nothing. A word is a run of letters and apostrophes. The character
+/// models see a letter and its neighbours, not a word: `s` alone in
+/// Portuguese (`à s crianças` for `às crianças`) or `à` alone in Catalan
+/// (`à rea`) costs them no more than inside one.
+pub(crate) fn alone_bits(text: &str, language: &str) -> f32 {
+    use charsight_tables::detect::{ALONE_COSTS, STEPS_PER_BIT};
+    let language = language.split('@').next().unwrap_or(language);
+    let Ok(at) = ALONE_COSTS.binary_search_by(|(tag, _)| (*tag).cmp(language)) else {
+        return 0.0;
+    };
+    let letters = ALONE_COSTS[at].1;
+    let in_word = |c: char| c.is_alphabetic() || c == '\'' || c == '\u{2019}';
+    let steps: u32 = text
+        .split(|c: char| !in_word(c))
+        .filter_map(|word| {
+            let mut chars = word.chars();
+            let c = chars.next().filter(|c| c.is_alphabetic() && chars.next().is_none())?;
+            let c = c.to_lowercase().next().unwrap_or(c);
+            let k = letters.binary_search_by(|(l, _)| l.cmp(&c)).ok()?;
+            Some(u32::from(letters[k].1))
+        })
+        .sum();
+    steps as f32 / f32::from(STEPS_PER_BIT)
+}
+
 /// Whether `c` is in a block of the Latin, Greek or Cyrillic alphabets,
 /// whose languages the models were trained on: a letter there that no
 /// training text showed (`ſ`, Komi `Ԭ`, most of Latin Extended-B) is far
@@ -588,6 +616,18 @@ pub(crate) fn confidence(gain: f32, margin: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn letters_alone_cost_by_language() {
+        // `s` is seldom a word in Portuguese, `à` often; in Catalan `à` never.
+        assert!(alone_bits("à s crianças", "pt") > alone_bits("às crianças", "pt") + 6.0);
+        assert!(alone_bits("à la", "fr") < 1.0);
+        assert!(alone_bits("à rea", "ca") > 8.0);
+        assert!(alone_bits("l'àrea", "ca") == 0.0);
+        // A language without the table, and words of more letters, cost nothing.
+        assert_eq!(alone_bits("à s", "xx"), 0.0);
+        assert_eq!(alone_bits("às crianças", "pt"), 0.0);
+    }
 
     #[test]
     fn windows_take_context_on_both_sides() {

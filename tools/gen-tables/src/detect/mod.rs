@@ -32,6 +32,7 @@
 //!   Every table comes from decoding bytes with `charsight::Charset`, so a
 //!   new encoding is a line in `encodings.tsv` and a regeneration.
 
+mod alone;
 mod ascii;
 mod model;
 mod plain;
@@ -75,6 +76,12 @@ fn data() -> PathBuf {
 pub fn count_plain(out: &mut Output) -> Result<()> {
     let tsv = plain::count_all(&languages()?)?;
     out.file(&data().join("plain.tsv"), tsv.as_bytes())
+}
+
+/// The `count one-letter-words` step (see [`alone`]).
+pub fn count_alone(out: &mut Output) -> Result<()> {
+    let tsv = alone::count_all(&languages()?)?;
+    out.file(&data().join("alone.tsv"), tsv.as_bytes())
 }
 
 /// The `count web-symbols` step (see [`web`]).
@@ -320,6 +327,7 @@ pub fn emit(out: &mut Output) -> Result<()> {
     let cjk = read_cjk(&read(data().join("cjk.tsv"))?)?;
     let pairs = ascii::read(&read(data().join("ascii.tsv"))?)?;
     let plain = plain::read(&read(data().join("plain.tsv"))?)?;
+    let alone = alone::read(&read(data().join("alone.tsv"))?)?;
     let currency = cldr::read_currency(&read(cldr::currency_path())?)?;
     let alphabets = cldr::read_alphabets(&read(cldr::alphabets_path())?)?;
     let mut web_words = web::read(&read(web::path())?)?;
@@ -368,6 +376,7 @@ pub fn emit(out: &mut Output) -> Result<()> {
         models.iter().map(|m| m.id.as_str()).chain(cjk.keys().map(String::as_str)).collect();
     ascii::emit(&mut body, &languages, &pairs)?;
     plain::emit(&mut body, &plain)?;
+    alone::emit(&mut body, &alone)?;
     let multi: Vec<&Encoding> = encodings.iter().filter(|e| e.kind == Kind::Multi).collect();
     for (encoding, table) in tables::emit_multi(&mut body, &multi)? {
         let path = out_dir().join(format!("{}.bin", file_stem(encoding)));
