@@ -15,6 +15,9 @@ use std::fmt::Write as _;
 
 use anyhow::{bail, Context, Result};
 
+/// Each language's letters: (letter, as a word of its own, in all).
+pub type Letters = BTreeMap<String, Vec<(char, u64, u64)>>;
+
 /// Letters seen fewer times than this in a language are left out (no cost).
 const MIN_SEEN: u64 = 50;
 
@@ -64,8 +67,8 @@ pub fn count_all(languages: &[String]) -> Result<String> {
 }
 
 /// Reads `alone.tsv`: each language's letters with their counts.
-pub fn read(tsv: &str) -> Result<BTreeMap<String, Vec<(char, u64, u64)>>> {
-    let mut map: BTreeMap<String, Vec<(char, u64, u64)>> = BTreeMap::new();
+pub fn read(tsv: &str) -> Result<Letters> {
+    let mut map = Letters::new();
     for line in tsv.lines().filter(|l| !l.starts_with('#')) {
         let f: Vec<&str> = line.split('\t').collect();
         let [tag, letter, alone, all] = f[..] else { bail!("alone.tsv: bad line {line:?}") };
@@ -81,7 +84,7 @@ pub fn read(tsv: &str) -> Result<BTreeMap<String, Vec<(char, u64, u64)>>> {
 }
 
 /// Emits `ALONE_COSTS`.
-pub fn emit(body: &mut String, map: &BTreeMap<String, Vec<(char, u64, u64)>>) -> Result<()> {
+pub fn emit(body: &mut String, map: &Letters) -> Result<()> {
     writeln!(
         body,
         "/// What a letter standing as a word by itself costs, in steps: `-log2` of\n\
