@@ -92,7 +92,8 @@ fn gather(engine: &Context<'_>, prefix: &[u8]) -> (Vec<Evidence>, DocumentKind) 
 
 /// A declaration as a browser reads it, by the Encoding Standard's labels
 /// only: one the standard lacks (`cp437`, `x-mac-ce`, `utf-32`) is ignored
-/// ([`crate::sniff::Note::NotWhatwg`]), and one charsight reads otherwise means what the
+/// ([`crate::sniff::Note::NotWhatwg`]), as is a coding comment, which no
+/// browser reads, and one charsight reads otherwise means what the
 /// standard says (`iso-2022-kr`: `replacement`). A label already rewritten
 /// by its own rule (UTF-16 in a `<meta>` means UTF-8) keeps its reading.
 fn as_a_browser_reads(e: &mut Evidence) {

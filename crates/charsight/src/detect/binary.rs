@@ -133,14 +133,14 @@ impl Verdict {
     }
 }
 
-/// The verdict on `bytes`, the whole input if `whole` (see the module docs
-/// for the order).
-fn verdict(bytes: &[u8], whole: bool) -> Verdict {
+/// The verdict on `bytes`, the whole input if `entire` (see the module
+/// docs for the order).
+fn verdict(bytes: &[u8], entire: bool) -> Verdict {
     let counts = byte_counts(bytes);
     let ebcdic = ebcdic(&counts, bytes.len());
     let wide = match ebcdic {
         Some(_) => [false; 4],
-        None => WIDE.map(|c| wide_structure(bytes, c, whole)),
+        None => WIDE.map(|c| wide_structure(bytes, c, entire)),
     };
     let text_like = ebcdic.is_none() && !wide.contains(&true);
     let binary = text_like
@@ -379,15 +379,15 @@ fn ebcdic(counts: &[u32; 256], len: usize) -> Option<Ebcdic> {
 const EBCDIC_MIN: usize = 16;
 
 /// Whether `bytes` have the structure of text in the wide form `charset`
-/// (see the module docs); `whole`: they are the whole input.
-fn wide_structure(bytes: &[u8], charset: Charset, whole: bool) -> bool {
+/// (see the module docs); `entire`: they are the whole input.
+fn wide_structure(bytes: &[u8], charset: Charset, entire: bool) -> bool {
     let unit = if matches!(charset, Charset::Utf16Le | Charset::Utf16Be) { 2 } else { 4 };
     // Text of the form is whole code units. An input cut short keeps its
     // zero bytes (ASCII, Latin letters) as evidence; without one, the
     // characters' plausibility is all there is, and a length that is no
     // number of units says the bytes are something else (23 bytes of Big5
     // read as eleven ideographs and a Gujarati letter).
-    if whole && !bytes.len().is_multiple_of(unit) && memchr::memchr(0, bytes).is_none() {
+    if entire && !bytes.len().is_multiple_of(unit) && memchr::memchr(0, bytes).is_none() {
         return false;
     }
     let mut whole = &bytes[..bytes.len() / unit * unit];
