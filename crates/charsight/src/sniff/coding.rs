@@ -116,25 +116,19 @@ mod tests {
     fn python_and_emacs_comments() {
         let koi8 = Some((Some(Charset::Koi8R), "koi8-r".to_owned(), 14));
         assert_eq!(found(b"# -*- coding: koi8-r -*-\n\nimport unittest\n"), koi8);
-        assert_eq!(
-            found(b"#!/usr/bin/python\n# coding=latin-1\n").map(|f| f.0),
-            Some(Some(Charset::Windows1252))
-        );
-        assert_eq!(
-            found(b"# vim: set fileencoding=iso-8859-15 :\n").map(|f| f.0),
-            Some(Some(Charset::Iso8859_15))
-        );
+        let forms: [(&[u8], Charset); 4] = [
+            (b"#!/usr/bin/python\n# coding=latin-1\n", Charset::Windows1252),
+            (b"# vim: set fileencoding=iso-8859-15 :\n", Charset::Iso8859_15),
+            (b"% -*- coding: iso-latin-1 -*-\n\\documentclass{article}", Charset::Windows1252),
+            (b"/* -*- coding: utf-8-with-signature -*- */", Charset::Utf8),
+        ];
+        for (bytes, charset) in forms {
+            let read = found(bytes).map(|f| f.0);
+            assert_eq!(read, Some(Some(charset)), "{}", String::from_utf8_lossy(bytes));
+        }
         assert_eq!(
             found(b";; -*- mode: lisp; coding: utf-8-unix -*-\n").map(|f| (f.0, f.1)),
             Some((Some(Charset::Utf8), "utf-8-unix".to_owned()))
-        );
-        assert_eq!(
-            found(b"% -*- coding: iso-latin-1 -*-\n\\documentclass{article}").map(|f| f.0),
-            Some(Some(Charset::Windows1252))
-        );
-        assert_eq!(
-            found(b"/* -*- coding: utf-8-with-signature -*- */").map(|f| f.0),
-            Some(Some(Charset::Utf8))
         );
         // An unknown label is evidence that names nothing.
         let unknown = sniff(b"# coding: klingon\n").expect("a coding comment");
