@@ -80,7 +80,7 @@ struct Unit {
 
 /// The units of the block, in order; `None` stands for a splice.
 fn units(block: &Block) -> Vec<Option<Unit>> {
-    let mut units = Vec::new();
+    let mut units = Vec::with_capacity(block.input.len());
     for Segment { text, input, kind } in block.segments() {
         let part = &block.text[text.clone()];
         let one_byte_each = kind == PieceKind::Malformed
@@ -126,13 +126,13 @@ fn multibyte_utf8(bytes: &[u8]) -> usize {
 /// the share of the line's and the block's non-ASCII text left as it is
 /// ([`Share::margin`]).
 fn fragments(block: &Block) -> Vec<Edit> {
-    // Every run holds a lead byte with a continuation byte after it
-    // ([`utf8::opens_sequence`]): most blocks of legacy text have none (a
+    // Every run holds a whole multibyte UTF-8 sequence
+    // ([`utf8::holds_multibyte`]): most blocks of legacy text have none (a
     // letter with an accent is a lead byte in windows-1252, and ASCII
-    // follows it), and no unit is read.
-    if block.charset.is_unicode()
-        || crate::pairs::first_pair(block.input, 0xC2, utf8::opens_sequence).is_none()
-    {
+    // follows it; in windows-1251 a small letter before `ё` or `»` is a
+    // lead byte needing two continuation bytes, and what follows is no
+    // second one), and no unit is read.
+    if block.charset.is_unicode() || !utf8::holds_multibyte(block.input) {
         return Vec::new();
     }
     let via = Via::of(block.charset);
@@ -148,19 +148,19 @@ fn fragments(block: &Block) -> Vec<Edit> {
             i += 1;
             continue;
         }
-        // A group whose bytes hold no lead byte with a continuation byte
-        // after it has no run (a word of Cyrillic in windows-1251: its
-        // letters are lead bytes, or no UTF-8 at all).
+        // A group whose bytes hold no whole multibyte sequence has no run
+        // (a word of Cyrillic in windows-1251: its letters are lead bytes,
+        // or no UTF-8 at all).
         // (A group's units are all read, and side by side in the input: a
         // splice ends it.)
         let input = |j: usize| unit(j).expect("a group's units are read").input.clone();
         let bytes = block.bytes(input(i).start..input(group_end - 1).end);
-        if crate::pairs::first_pair(bytes, 0xC2, utf8::opens_sequence).is_none() {
+        if !utf8::holds_multibyte(bytes) {
             i = group_end;
             continue;
         }
         let group: Vec<&Unit> = (i..group_end).filter_map(unit).collect();
-        let mut bytes = Units::new();
+        let mut bytes = Units::with_capacity(bytes.len());
         for u in &group {
             bytes.push(block.bytes(u.input.clone()));
         }

@@ -20,10 +20,6 @@ pub(crate) struct Units {
 }
 
 impl Units {
-    pub(crate) fn new() -> Units {
-        Units::with_capacity(0)
-    }
-
     /// Room for `bytes` bytes in units of two bytes or more, without
     /// growing.
     pub(crate) fn with_capacity(bytes: usize) -> Units {
@@ -88,6 +84,26 @@ impl Units {
             None
         })
     }
+}
+
+/// Whether `bytes` hold a valid multibyte UTF-8 sequence (or a surrogate
+/// pair, [`surrogate_pair`]) anywhere: every stretch of units
+/// [`Units::utf8_runs`] finds holds one. Found where a lead byte and a
+/// continuation byte meet ([`opens_sequence`], at vector speed), which most
+/// legacy text has often (a capital Cyrillic letter and a small one in
+/// windows-1251) and UTF-8 sequences rarely.
+pub(crate) fn holds_multibyte(bytes: &[u8]) -> bool {
+    let mut at = 0;
+    while let Some(found) =
+        bytes.get(at..).and_then(|rest| crate::pairs::first_pair(rest, 0xC2, opens_sequence))
+    {
+        at += found;
+        if sequence_len(&bytes[at..]).is_some_and(|len| len > 1) {
+            return true;
+        }
+        at += 1;
+    }
+    false
 }
 
 /// The length of the valid UTF-8 sequence `bytes` starts with, if any; a
@@ -202,9 +218,29 @@ mod tests {
     use super::*;
 
     fn units(list: &[&[u8]]) -> Units {
-        let mut u = Units::new();
+        let mut u = Units::with_capacity(0);
         list.iter().for_each(|b| u.push(b));
         u
+    }
+
+    #[test]
+    fn a_whole_multibyte_sequence_is_held_anywhere() {
+        assert!(!holds_multibyte(b""));
+        assert!(!holds_multibyte(b"plain ASCII"));
+        // Lead bytes and one continuation byte where two or three are due
+        // (windows-1251 `\xE5\xB8 ` is `\u{0435}\u{0451} `), a lone
+        // surrogate half, a lead byte at the end.
+        assert!(!holds_multibyte(b"\xE5\xB8 \xF1\xB8\xE0 \xED\xA0\x80x \xC3"));
+        for held in [&b"x\xC3\xA9"[..], b"\xE5\xB8\xB8", b"ab\xF0\x9F\x98\x80"] {
+            assert!(holds_multibyte(held), "{held:?}");
+        }
+        // A surrogate pair written as two three-byte sequences (CESU-8).
+        assert!(holds_multibyte(b"\xED\xA0\xBD\xED\xB8\x80"));
+        // Past the first 64 bytes, after many lead bytes that open nothing.
+        let mut long = b"\xE5\xB8 ".repeat(40);
+        assert!(!holds_multibyte(&long));
+        long.extend_from_slice(b"\xD0\x96");
+        assert!(holds_multibyte(&long));
     }
 
     #[test]
@@ -315,7 +351,7 @@ mod tests {
                 1..3,
             ), 0..40),
         ) {
-            let mut u = Units::new();
+            let mut u = Units::with_capacity(0);
             list.iter().for_each(|b| u.push(b));
             proptest::prop_assert_eq!(u.utf8_runs().collect::<Vec<_>>(), runs_by_definition(&u));
         }
