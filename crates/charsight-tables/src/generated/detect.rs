@@ -14943,6 +14943,9 @@ pub static UNSEEN_SYMBOL_EMISSIONS: [u8; 51] = [
 pub const FAR_LETTER_EMISSION: u8 = 112;
 /// The no-break spaces, read as the space they stand for ([`ASCII_OTHER`]).
 pub const NO_BREAK_SPACES: [char; 2] = ['\u{a0}', '\u{202f}'];
+/// The spacing diacritics (`¨ ¸ ˛`…), which text hardly writes alone: no run of
+/// one is a run of a symbol.
+pub const SPACING_DIACRITICS: [char; 9] = ['¨', '¯', '¸', '˘', '˙', '˚', '˛', '˜', '˝'];
 /// Lowercase characters with a class in [`SYMBOL_CLASSES`], ascending.
 pub static SYMBOLS: [char; 931] = [
     '\u{28}', '\u{29}', '\u{2C}', '\u{2D}', '\u{2E}', '\u{A0}', '\u{A1}', '\u{A2}', '\u{A3}',

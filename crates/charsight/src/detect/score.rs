@@ -13,8 +13,8 @@ use std::sync::OnceLock;
 
 use super::tables::{
     Model, ASCII_LETTER, ASCII_OTHER, ASCII_PAIRS, CJK_COSTS, DIGIT, FAR_LETTER, LAST_ASCII,
-    LAST_ASCII_LETTER, MODELS, ODD, OTHER_LETTER, PLAIN_PAIRS, STAY_STEPS_PER_BIT, STEPS_PER_BIT,
-    SYMBOL, TLDS, UPPER,
+    LAST_ASCII_LETTER, MODELS, ODD, OTHER_LETTER, PLAIN_PAIRS, SPACING_DIACRITICS,
+    STAY_STEPS_PER_BIT, STEPS_PER_BIT, SYMBOL, TLDS, UPPER,
 };
 
 /// The cost of one plain ASCII character: about the entropy of English
@@ -175,6 +175,15 @@ pub(super) const REPEAT_COST: u32 = STEPS_PER_BIT as u32;
 #[inline]
 pub(super) fn is_symbol_run(class: u8, repeats: bool) -> bool {
     repeats && class & !UPPER == SYMBOL
+}
+
+/// Whether `c`, where it repeats the character before, may continue a run
+/// of a symbol: not a spacing diacritic, which text hardly writes alone,
+/// let alone twice (windows-1252's `apa¨¨ikielet` is ISO-8859-15's
+/// `apaššikielet`).
+#[inline]
+pub(super) fn runs_on(c: char) -> bool {
+    !SPACING_DIACRITICS.contains(&c)
 }
 
 impl Cursor {

@@ -457,6 +457,14 @@ impl SingleScorer {
                 });
             }
             names |= group.named;
+            // Whether high byte `b`, repeating the one before, continues a
+            // run of a symbol ([`score::runs_on`]).
+            let member = bits(group.members).next();
+            let chars = member.map(|e| &self.encodings[e as usize].table().chars);
+            let runs_on = |b: u8| {
+                let c = chars.and_then(|chars| chars.get(usize::from(b.checked_sub(0x80)?)));
+                c.and_then(|&c| char::from_u32(u32::from(c))).is_none_or(score::runs_on)
+            };
             for shared in &mut group.cursors {
                 let model = &MODELS[usize::from(shared.model)];
                 let codes = shared.codes;
@@ -469,7 +477,7 @@ impl SingleScorer {
                 for &b in run {
                     let code = codes[usize::from(b)];
                     debug_assert_ne!(code as u8, ILLEGAL);
-                    if is_symbol_run(code as u8, before == Some(b)) {
+                    if is_symbol_run(code as u8, before == Some(b) && runs_on(b)) {
                         c.repeat();
                     } else {
                         c.step_code(model, code);

@@ -445,7 +445,8 @@ impl TextScorer {
     fn read(&mut self, c: char, mut apply: impl FnMut(&mut [Cursor], Event)) {
         // Runs of a symbol are cheap only in readings of ASCII-compatible
         // bytes: in UTF-16 a run of ASCII spaces reads `†††`.
-        let repeats = std::mem::replace(&mut self.before, c) == c && !self.charge_ascii;
+        let repeats =
+            std::mem::replace(&mut self.before, c) == c && !self.charge_ascii && score::runs_on(c);
         if c.is_ascii() {
             return self.read_ascii(c as u8, apply);
         }

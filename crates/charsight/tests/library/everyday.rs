@@ -133,6 +133,17 @@ fn french_with_slavic_names_in_iso_8859_15_keeps_its_s_and_z_caron() {
 }
 
 #[test]
+fn a_doubled_s_caron_in_iso_8859_15_is_no_run_of_diaeresis_symbols() {
+    // windows-1252 reads `šš` as `¨¨`: a repeated symbol continues a run
+    // cheaply (`═══`), but a spacing diacritic repeated is no rule drawn.
+    let text = "Sanakirjaan lisättiin apaššin kieli; käännökset päivitetään ensi viikolla, \
+                kun tarkistus on valmis.";
+    let (bytes, _) = Charset::Iso8859_15.encode(text);
+    let found = Engine::new().detect(&bytes);
+    assert!(decodes_alike(&bytes, Charset::Iso8859_15, found.charset), "{}", found.charset);
+}
+
+#[test]
 fn r17_estonian_in_iso_8859_15_is_not_gbk() {
     let text = "Põdur Zagrebi tšellomängija-följetonist Ciqo külmetas kehvas garaažis. Šveitsi \
                 žürii otsustas, et äärmiselt ühtlane öösel.";
