@@ -547,7 +547,7 @@ mod tests {
             range,
             after: after.to_owned(),
             kind: Kind::Mojibake,
-            cause: Cause::C1Control { guessed: false },
+            cause: Cause::C1Control { bytes: Charset::Windows1252, guessed: false },
             confidence: 1.0,
         };
         // `xÃ©y z` with its `Ã©` made `é`: `xéy z`.

@@ -32,9 +32,12 @@ pub enum Cause {
         /// Bytes that encoding leaves undefined were lost, and guessed.
         guessed: bool,
     },
-    /// windows-1252 text read as ISO-8859-1: its punctuation became C1
-    /// controls.
+    /// Text in an encoding that writes characters at bytes 0x80–0x9F read
+    /// as ISO-8859-1: those characters became C1 controls (windows-1252's
+    /// punctuation, MacRoman's small accented letters).
     C1Control {
+        /// The encoding of the text (windows-1252 or macintosh).
+        bytes: Charset,
         /// Bytes windows-1252 leaves undefined were lost, and guessed.
         guessed: bool,
     },
@@ -105,8 +108,8 @@ impl fmt::Display for Cause {
                 }
                 Ok(())
             }
-            Cause::C1Control { guessed } => {
-                f.write_str("windows-1252 read as ISO-8859-1 (a C1 control)")?;
+            Cause::C1Control { bytes, guessed } => {
+                write!(f, "{bytes} read as ISO-8859-1 (a C1 control)")?;
                 if *guessed {
                     f.write_str(", its undefined bytes lost (guessed)")?;
                 }

@@ -197,6 +197,8 @@ impl Via {
 
 /// windows-1252's bit in masks over [`Via::ALL`].
 const WINDOWS_1252: u16 = 1 << Via::Windows1252 as u16;
+/// MacRoman's bit in masks over [`Via::ALL`].
+const MACINTOSH: u16 = 1 << Via::Macintosh as u16;
 
 /// Non-ASCII characters of a single-byte encoding and their bytes, sorted
 /// by character: the encoding's own decoding of bytes 0x80–0xFF, plus for
@@ -855,6 +857,10 @@ fn suspects(line: &str) -> u16 {
         };
         if is_c1_control(c) || (lead && score::is_undecodable(c)) || dropped {
             found |= WINDOWS_1252;
+        }
+        if is_c1_control(c) {
+            // MacRoman's small accented letters are its bytes 0x87–0x9F.
+            found |= MACINTOSH;
         }
         // Where a chain ended at its boundary, the character is in that run.
         let ended_here = chains.complete();
@@ -1753,23 +1759,61 @@ fn may_start_a_run(line: &str, group: &[Range<usize>], via: Via) -> bool {
     text.chars().zip(text.chars().skip(1)).any(|(c, next)| opens(c) && goes_on(next))
 }
 
-/// The C1 controls of `line` outside `runs` that stand for a byte
-/// windows-1252 defines, each as that character: a windows-1252 byte
-/// decoded as ISO-8859-1 (`\u{84}Handwerk\u{93}` for `„Handwerk“`). Text
-/// holds C1 controls far more rarely than the punctuation they stand for
-/// ([`score::unseen`] charges them as invisible characters).
-fn c1_controls(line: &str, runs: &Runs) -> Runs {
+/// The C1 controls of `line` outside `runs` that stand for a byte `via`
+/// (windows-1252 or MacRoman) defines, each as that character: a byte of
+/// the encoding decoded as ISO-8859-1 (`\u{84}Handwerk\u{93}` for
+/// `„Handwerk“` in windows-1252, `tur\u{92}stico` for `turístico` in
+/// MacRoman, whose small accented letters are its bytes 0x87–0x9F). Text
+/// holds C1 controls far more rarely than the characters they stand for
+/// ([`score::unseen`] charges them as invisible characters); which
+/// encoding they stand for, the line's plausibility says ([`repair_line`]).
+fn c1_controls(line: &str, runs: &Runs, via: Via) -> Runs {
     let mut found = Vec::new();
     for (i, c) in line.char_indices().filter(|&(_, c)| is_c1_control(c)) {
-        if UNDEFINED.contains(&c) || runs.iter().any(|(r, _)| r.start <= i && i < r.end) {
+        if runs.iter().any(|(r, _)| r.start <= i && i < r.end) {
             continue;
         }
         // U+0080-U+009F is the byte itself in ISO-8859-1.
         let byte = [u32::from(c) as u8];
-        let (fixed, _) = Charset::Windows1252.decode(&byte);
-        found.push((i..i + c.len_utf8(), fixed.into_owned()));
+        // (A byte windows-1252 leaves undefined decodes to its C1 control.)
+        let (fixed, malformed) = via.charset().decode(&byte);
+        // MacRoman's are letters: one read so is glued to a letter of its
+        // word (a control standing alone may be meant: `intentional \u{81}`
+        // is no `Å`).
+        let glued = line[..i].chars().next_back().is_some_and(char::is_alphabetic)
+            || line[i + c.len_utf8()..].chars().next().is_some_and(char::is_alphabetic);
+        if !malformed && !fixed.chars().any(is_c1_control) && (via == Via::Windows1252 || glued) {
+            found.push((i..i + c.len_utf8(), fixed.into_owned()));
+        }
     }
     found
+}
+
+/// `runs` (each encoding's, of `line`) with the line's C1 controls read
+/// in one encoding only: the one whose reading of them all makes the line
+/// most plausible (`“próximo a resolverse”` in windows-1252, not MacRoman's
+/// `ìpróximo a resolverseî`; `turístico` in MacRoman). A line's C1
+/// controls are the bytes of the one encoding it was written in, and each
+/// read apart, the most plausible reading of one may be the other
+/// encoding's.
+fn c1_controls_of_one(line: &str, mut runs: Vec<(Via, Runs)>) -> Vec<(Via, Runs)> {
+    let is_c1 =
+        |(range, _): &(Range<usize>, String)| line[range.clone()].chars().all(is_c1_control);
+    if !runs.iter().any(|(_, found)| found.iter().any(is_c1)) {
+        return runs;
+    }
+    // Every C1 control of the line read in each (whatever runs hold some,
+    // and in the rounds after a first repair).
+    let bits = |via: Via| score::bits(&undone(line, &c1_controls(line, &Vec::new(), via)));
+    let vias = [Via::Windows1252, Via::Macintosh];
+    let best = vias.into_iter().min_by(|&a, &b| bits(a).total_cmp(&bits(b)));
+    for (via, found) in &mut runs {
+        if Some(*via) != best {
+            found.retain(|run| !is_c1(run));
+        }
+    }
+    runs.retain(|(_, found)| !found.is_empty());
+    runs
 }
 
 /// Whether `c` is a C1 control (U+0080-U+009F).
@@ -2405,18 +2449,31 @@ fn runs_in(line: &str, via: Via, groups: &[Vec<Range<usize>>], lost: LostSpaces)
     if via == Via::Windows1252 {
         // C1 controls are not UTF-8 by chance: none is set aside.
         let runs = spaced_runs(line, via, groups, lost);
-        let c1 = c1_controls(line, &runs);
-        let mut runs = without_stray_readings(line, runs);
-        runs.extend(c1);
-        runs.sort_unstable_by_key(|(r, _)| r.start);
-        return runs;
+        return with_c1_controls(line, via, runs);
     }
     let runs = groups.iter().flat_map(|group| {
         let (first, last) = (group[0].start, group[group.len() - 1].end);
         let runs = encodable_runs(via, &line[first..last]).into_iter();
         runs.map(move |(r, fixed)| (first + r.start..first + r.end, fixed))
     });
-    without_stray_readings(line, runs.collect())
+    with_c1_controls(line, via, runs.collect())
+}
+
+/// `runs` of `line` in `via` without those chance makes in clean text
+/// ([`without_stray_readings`]), and, in windows-1252 and MacRoman, the C1
+/// controls outside them ([`c1_controls`]; not UTF-8 by chance: none is
+/// set aside).
+fn with_c1_controls(line: &str, via: Via, runs: Runs) -> Runs {
+    let c1 = match via {
+        Via::Windows1252 | Via::Macintosh => c1_controls(line, &runs, via),
+        _ => Vec::new(),
+    };
+    let mut runs = without_stray_readings(line, runs);
+    if !c1.is_empty() {
+        runs.extend(c1);
+        runs.sort_unstable_by_key(|(r, _)| r.start);
+    }
+    runs
 }
 
 /// Each encoding's proposals for `line` (its stretches whose bytes are
@@ -2470,8 +2527,9 @@ fn proposals(line: &str, suspects: u16, lost: &BlockSpaces) -> ByVia {
     let runs = runs.into_iter().map(|(via, found)| match via {
         Via::Windows1252 => (via, found),
         _ if !via.is_single_byte() || !shows(&found) => (via, found),
-        _ => (via, without_stray_readings(line, spaced_runs(line, via, &groups, lost.get(via)))),
+        _ => (via, with_c1_controls(line, via, spaced_runs(line, via, &groups, lost.get(via)))),
     });
+    let runs = c1_controls_of_one(line, runs.collect());
     let language = score::line_language(line);
     runs.into_iter()
         .map(|(via, found)| {
@@ -2664,7 +2722,7 @@ fn repair_line(line: &str, by_via: ByVia, block: &[(Via, Share)]) -> (Vec<Edit>,
             }
             let guessed = via == Via::Windows1252 && guessed(before, &p.layers[0]);
             let cause = if c1 {
-                Cause::C1Control { guessed }
+                Cause::C1Control { bytes: via.charset(), guessed }
             } else {
                 Cause::Mojibake { read_as: via.name(before), layers: p.chosen + 1, guessed }
             };
@@ -2980,13 +3038,47 @@ mod tests {
         let line = "\u{84}Handwerk bringt dich \u{fc}berall hin\u{93}: Von der YOU bis nach Monaco";
         assert_eq!(repair(line), "„Handwerk bringt dich überall hin“: Von der YOU bis nach Monaco");
         let edits = repair_text(line).0;
-        assert_eq!(edits[0].cause, Cause::C1Control { guessed: false });
+        assert_eq!(
+            edits[0].cause,
+            Cause::C1Control { bytes: Charset::Windows1252, guessed: false }
+        );
         // Beside mojibake, and undefined bytes left alone.
         assert_eq!(
             repair("ok \u{e2}\u{80}\u{9c}senza modifiche\u{94} qui"),
             "ok “senza modifiche” qui"
         );
         assert!(repair_text("x \u{81} y").0.is_empty());
+    }
+
+    #[test]
+    fn c1_controls_of_macroman_text_are_its_letters() {
+        // MacRoman's small accented letters are its bytes 0x87–0x9F: Spanish
+        // from a Mac read as ISO-8859-1 (0x92 `í`, 0x87 `á`, 0x96 `ñ`).
+        for (garbled, text) in [
+            (
+                "Llegaron al puerto en un autobus tur\u{92}stico desde la capital.",
+                "Llegaron al puerto en un autobus turístico desde la capital.",
+            ),
+            ("El gu\u{92}a habl\u{97} con el capit\u{87}n.", "El guía habló con el capitán."),
+            (
+                "Habitantes de Coatl\u{87}n conf\u{92}an en el edil",
+                "Habitantes de Coatlán confían en el edil",
+            ),
+            ("El ni\u{96}o y la ni\u{96}a", "El niño y la niña"),
+        ] {
+            assert_eq!(repair(garbled), text);
+            let edits = repair_text(garbled).0;
+            assert_eq!(
+                edits[0].cause,
+                Cause::C1Control { bytes: Charset::Macintosh, guessed: false }
+            );
+        }
+        // A line's controls are one encoding's bytes, the one that reads best:
+        // windows-1252's quotes here, not MacRoman's `ì…î`.
+        assert_eq!(repair("Dijo \u{93}ma\u{f1}ana\u{94} y se fue."), "Dijo “mañana” y se fue.");
+        // A control standing alone may be meant: it is no MacRoman letter.
+        let meant = "These control characters \u{1a} are apparently intentional \u{81}";
+        assert!(repair_text(meant).0.is_empty());
     }
 
     #[test]

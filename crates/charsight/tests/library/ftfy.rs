@@ -13,7 +13,7 @@ use charsight::Charset;
 /// Must-stay cases changed, at most (of 49), and fixable cases fixed, at
 /// least (of 112): floors so that neither can regress.
 const MAX_CHANGED: usize = 2;
-const MIN_FIXED: usize = 96;
+const MIN_FIXED: usize = 98;
 
 /// Tallies of one file's cases.
 #[derive(Default)]
