@@ -2,6 +2,6 @@ use charsight::detect::language_costs;
 fn main() {
     for t in std::env::args().skip(1) {
         let c = language_costs(&t);
-        println!("{t:?}: best {:?} en {:?} zh {:?}", c.best(), c.get("en"), c.get("zh-Hans"));
+        println!("{t:?}: best {:?} en {:?} ko {:?}", c.best(), c.get("en"), c.get("ko"));
     }
 }

@@ -618,6 +618,13 @@ fn read_stray(
             _ => {}
         }
     }
+    // Box drawing and block elements (KOI8's bytes 0x80–0xBF) are a text
+    // screen's: a stray byte reads as one only in a line that draws with
+    // them already (`‘정말’` in Korean UTF-8 is windows-1252's quotes, which
+    // the Korean model prices above KOI8-R's `▒정말▓`).
+    if !line.text.chars().any(is_box_drawing) {
+        readings.retain(|(_, text, _)| !text.chars().any(is_box_drawing));
+    }
     let stretch = text.start..text.end + tail.len();
     let in_mojibake = line.map(&stretch).is_none();
     // Scored in the unmangled line, unless a mojibake repair touches it.
@@ -648,4 +655,10 @@ fn read_stray(
         verdicts.gains[i] -= score::prior(*charset);
     }
     Stray { stretch, run_end: text.end, readings, verdicts, in_mojibake }
+}
+
+/// Whether `c` is a box-drawing character or a block element
+/// (U+2500–U+259F).
+fn is_box_drawing(c: char) -> bool {
+    ('\u{2500}'..='\u{259F}').contains(&c)
 }

@@ -51,6 +51,25 @@ fn stray_windows_1252_in_utf8() {
     assert_eq!(undo(&text, &findings), plain(damaged, Charset::Utf8));
 }
 
+#[test]
+fn stray_windows_1252_punctuation_in_korean_utf8_is_no_box_drawing() {
+    // KOI8-R reads 0x91, 0x92 and 0xB7 as `▒ ▓ ╥`, which the Korean model
+    // prices below quotes: box drawing is a text screen's, not a stray's.
+    let damaged: Vec<u8> = [
+        "오늘은 날씨가 좋습니다. ".as_bytes(),
+        b"\x91",
+        "정말".as_bytes(),
+        b"\x92",
+        " 좋아요 ".as_bytes(),
+        b"\xB7",
+        " 내일도 맑음\n".as_bytes(),
+    ]
+    .concat();
+    let (text, findings) = repair_all(&damaged, Charset::Utf8);
+    assert_eq!(text, "오늘은 날씨가 좋습니다. ‘정말’ 좋아요 · 내일도 맑음\n");
+    assert!(findings.iter().all(|f| f.cause.to_string().starts_with("windows-1252")));
+}
+
 /// `text` with its characters beyond U+FFFF written as CESU-8 (each half of
 /// its surrogate pair as a three-byte sequence).
 fn cesu8(text: &str) -> Vec<u8> {
