@@ -1766,7 +1766,8 @@ fn may_start_a_run(line: &str, group: &[Range<usize>], via: Via) -> bool {
 /// MacRoman, whose small accented letters are its bytes 0x87–0x9F). Text
 /// holds C1 controls far more rarely than the characters they stand for
 /// ([`score::unseen`] charges them as invisible characters); which
-/// encoding they stand for, the line's plausibility says ([`repair_line`]).
+/// encoding they stand for, the line's plausibility says
+/// ([`c1_controls_of_one`]).
 fn c1_controls(line: &str, runs: &Runs, via: Via) -> Runs {
     let mut found = Vec::new();
     for (i, c) in line.char_indices().filter(|&(_, c)| is_c1_control(c)) {
@@ -1791,8 +1792,8 @@ fn c1_controls(line: &str, runs: &Runs, via: Via) -> Runs {
 
 /// `runs` (each encoding's, of `line`) with the line's C1 controls read
 /// in one encoding only: the one whose reading of them all makes the line
-/// most plausible (`“próximo a resolverse”` in windows-1252, not MacRoman's
-/// `ìpróximo a resolverseî`; `turístico` in MacRoman). A line's C1
+/// most plausible (`\u{93}mañana\u{94}` is windows-1252's `“mañana”`, not
+/// MacRoman's `ìmañanaî`; `tur\u{92}stico` is MacRoman's `turístico`). A line's C1
 /// controls are the bytes of the one encoding it was written in, and each
 /// read apart, the most plausible reading of one may be the other
 /// encoding's.
@@ -1804,7 +1805,7 @@ fn c1_controls_of_one(line: &str, mut runs: Vec<(Via, Runs)>) -> Vec<(Via, Runs)
     }
     // Every C1 control of the line read in each (whatever runs hold some,
     // and in the rounds after a first repair).
-    let bits = |via: Via| score::bits(&undone(line, &c1_controls(line, &Vec::new(), via)));
+    let bits = |via: Via| score::bits(&undone(line, &c1_controls(line, &Runs::new(), via)));
     let vias = [Via::Windows1252, Via::Macintosh];
     let best = vias.into_iter().min_by(|&a, &b| bits(a).total_cmp(&bits(b)));
     for (via, found) in &mut runs {
