@@ -555,6 +555,8 @@ struct Unmangled {
     /// The mojibake repairs made (ranges in the line as it stands).
     edits: Vec<Edit>,
     language: Option<&'static str>,
+    /// It has box drawing or block elements: a stray byte may read as one.
+    draws: bool,
 }
 
 impl Unmangled {
@@ -562,7 +564,8 @@ impl Unmangled {
         let edits = mojibake::repair_text(line).0;
         let text = super::block::apply(line, &edits);
         let language = score::line_language(&text);
-        Unmangled { start, text, edits, language }
+        let draws = text.chars().any(is_box_drawing);
+        Unmangled { start, text, edits, language, draws }
     }
 
     /// `range` (in the block's text, inside the line) in the unmangled
@@ -622,7 +625,7 @@ fn read_stray(
     // screen's: a stray byte reads as one only in a line that draws with
     // them already (`‘정말’` in Korean UTF-8 is windows-1252's quotes, which
     // the Korean model prices above KOI8-R's `▒정말▓`).
-    if !line.text.chars().any(is_box_drawing) {
+    if !line.draws {
         readings.retain(|(_, text, _)| !text.chars().any(is_box_drawing));
     }
     let stretch = text.start..text.end + tail.len();

@@ -89,9 +89,10 @@ impl Units {
 /// Whether `bytes` hold a valid multibyte UTF-8 sequence (or a surrogate
 /// pair, [`surrogate_pair`]) anywhere: every stretch of units
 /// [`Units::utf8_runs`] finds holds one. Found where a lead byte and a
-/// continuation byte meet ([`opens_sequence`], at vector speed), which most
-/// legacy text has often (a capital Cyrillic letter and a small one in
-/// windows-1251) and UTF-8 sequences rarely.
+/// continuation byte meet ([`opens_sequence`], at vector speed), which
+/// legacy text has often where it holds no whole sequence (in windows-1251
+/// a small letter before `ё` or `»` is a lead byte needing two continuation
+/// bytes, and what follows is no second one).
 pub(crate) fn holds_multibyte(bytes: &[u8]) -> bool {
     let mut at = 0;
     while let Some(found) =
