@@ -463,7 +463,7 @@ fn parse_mariadb_table(name: &str, text: &str) -> Result<Vec<Mapping>> {
 }
 
 /// Checks a package against its pin and unpacks it with `dpkg-deb -x`.
-fn unpack(deb: &Path, pin: &Pin) -> Result<tempfile::TempDir> {
+pub(crate) fn unpack(deb: &Path, pin: &Pin) -> Result<tempfile::TempDir> {
     emit::read_pinned(deb, &format!("{} {}", pin.file, pin.version), &pin.sha256)?;
     let dir = tempfile::tempdir()?;
     let status = Command::new("dpkg-deb")
@@ -677,14 +677,14 @@ fn python_random(command: &str, codecs: &[&str]) -> Result<String> {
 }
 
 /// A pin of `inputs.toml`: the table at `path` (`["charmaps", "python"]`).
-struct Pin {
-    file: String,
-    version: String,
+pub(crate) struct Pin {
+    pub(crate) file: String,
+    pub(crate) version: String,
     sha256: String,
 }
 
 impl Pin {
-    fn read(path: &[&str]) -> Result<Pin> {
+    pub(crate) fn read(path: &[&str]) -> Result<Pin> {
         let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("inputs.toml");
         let inputs: toml::Table = std::fs::read_to_string(&file)?.parse()?;
         let mut table = Some(&inputs);

@@ -98,6 +98,11 @@ enum Family {
         #[arg(long, value_name = "DIR")]
         wordfreq: PathBuf,
     },
+    /// How often Spanish opens exclamations and questions (`¡ ¿`), from Debian's fortunes-es.
+    OpeningMarks {
+        /// The Debian `fortunes-es` package pinned in inputs.toml (`apt-get download fortunes-es`).
+        deb: PathBuf,
+    },
     /// Currency signs and alphabets of each language from the Unicode CLDR.
     Cldr {
         /// The npm tarball cldr-core pinned in inputs.toml (`npm pack cldr-core@48.2.0`).
@@ -138,6 +143,7 @@ fn main() -> Result<()> {
                 Family::PlainAscii => detect::count_plain(&mut out)?,
                 Family::OneLetterWords => detect::count_alone(&mut out)?,
                 Family::WebSymbols { wordfreq } => detect::count_web_symbols(&mut out, &wordfreq)?,
+                Family::OpeningMarks { deb } => detect::count_opening_marks(&mut out, &deb)?,
                 Family::Cldr { core, numbers, misc } => {
                     let tarballs = cldr::Tarballs { core: &core, numbers: &numbers, misc: &misc };
                     cldr::count(&mut out, &tarballs, &detect::languages()?)?

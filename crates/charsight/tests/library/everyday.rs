@@ -144,6 +144,23 @@ fn a_doubled_s_caron_in_iso_8859_15_is_no_run_of_diaeresis_symbols() {
 }
 
 #[test]
+fn short_spanish_exclamations_and_questions_are_windows_1252_not_big5() {
+    // Big5 takes `¡` or `¿` and the letter after it as one character; the
+    // Spanish models learn the opening marks from fortunes-es, not from
+    // these lines.
+    for text in [
+        "Hola ¿cómo estás? ¡Muy bien!",
+        "¡Bienvenido a nuestra tienda!",
+        "Mañana, ¡vamos!",
+        "¡Oferta especial! 50% de descuento",
+    ] {
+        let (bytes, _) = Charset::Windows1252.encode(text);
+        let found = detected_alike(&bytes, Charset::Windows1252, text);
+        assert_eq!(found.language, Some("es"), "{text}");
+    }
+}
+
+#[test]
 fn r17_estonian_in_iso_8859_15_is_not_gbk() {
     let text = "Põdur Zagrebi tšellomängija-följetonist Ciqo külmetas kehvas garaažis. Šveitsi \
                 žürii otsustas, et äärmiselt ühtlane öösel.";

