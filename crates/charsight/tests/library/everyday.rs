@@ -144,12 +144,13 @@ fn a_doubled_s_caron_in_iso_8859_15_is_no_run_of_diaeresis_symbols() {
 }
 
 #[test]
-fn short_spanish_exclamations_and_questions_are_windows_1252_not_big5() {
-    // Big5 takes `¡` or `¿` and the letter after it as one character; the
-    // Spanish models learn the opening marks from fortunes-es, not from
-    // these lines.
+fn short_everyday_spanish_is_windows_1252() {
+    // Big5 takes `¡` or `¿` and the letter after it as one character, and
+    // ISO-8859-4 reads `niño` as Latvian `niņo`; the Spanish model learns
+    // everyday Spanish from fortunes-es, not from these lines.
     for text in [
         "Hola ¿cómo estás? ¡Muy bien!",
+        "El niño comió una piña.",
         "¡Bienvenido a nuestra tienda!",
         "Mañana, ¡vamos!",
         "¡Oferta especial! 50% de descuento",

