@@ -77,8 +77,8 @@ fn split(body: &str) -> impl Iterator<Item = String> + '_ {
     })
 }
 
-/// Whether a fortune holds a control or private-use character beyond
-/// ASCII, or a symbol or number beyond ASCII right before a letter: bytes
+/// Whether a fortune holds a control, format or private-use character
+/// beyond ASCII, or a symbol or number beyond ASCII right before a letter: bytes
 /// read in the wrong code page (fortunes-es has a few, `¤r`, `±³¬`, `\x8b`),
 /// which would teach the model that a symbol goes before a letter.
 fn garbled(fortune: &str) -> bool {

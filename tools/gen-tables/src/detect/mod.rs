@@ -101,7 +101,8 @@ pub fn count(out: &mut Output, udhr: &std::path::Path, fortunes: &[PathBuf]) -> 
     let mut cases = String::from(
         "# detect: letter case after each state (non-letter, lowercase, capital, two \
          capitals) in the training lines (of shared/text, of the UDHR for the languages of \
-         inputs.toml [detect.udhr], and of the fortunes of [detect.fortunes]): model TAB state TAB lowercase count TAB uppercase \
+         inputs.toml [detect.udhr], and of the fortunes of [detect.fortunes]): model TAB \
+         state TAB lowercase count TAB uppercase \
          count.\n",
     );
     let mut pairs = String::from(
