@@ -50,6 +50,14 @@ fn detected_alike(bytes: &[u8], truth: Charset, what: &str) -> Detection {
     found
 }
 
+/// Asserts that `text` in windows-1252 is detected as such (or as an
+/// encoding that decodes it alike) and as `language`.
+fn windows_1252_in(text: &str, language: &str) {
+    let (bytes, _) = Charset::Windows1252.encode(text);
+    let found = detected_alike(&bytes, Charset::Windows1252, text);
+    assert_eq!(found.language, Some(language), "{text}: {}", found.charset);
+}
+
 #[test]
 fn r17_one_western_symbol_in_english_french_or_german_is_windows_1252() {
     let mut wrong = Vec::new();
@@ -155,9 +163,7 @@ fn short_everyday_spanish_is_windows_1252() {
         "Mañana, ¡vamos!",
         "¡Oferta especial! 50% de descuento",
     ] {
-        let (bytes, _) = Charset::Windows1252.encode(text);
-        let found = detected_alike(&bytes, Charset::Windows1252, text);
-        assert_eq!(found.language, Some("es"), "{text}");
+        windows_1252_in(text, "es");
     }
 }
 
@@ -293,9 +299,7 @@ fn english_with_curly_apostrophes_in_windows_1252_reads_as_such() {
         "“Hello” — it’s fine, isn’t it? I’d say so… ‘really’.",
         "Don’t worry — it’s the “best” crème brûlée I’ve had.",
     ] {
-        let (bytes, _) = Charset::Windows1252.encode(text);
-        let found = detected_alike(&bytes, Charset::Windows1252, text);
-        assert_eq!(found.language, Some("en"), "{text}: {}", found.charset);
+        windows_1252_in(text, "en");
     }
 }
 
