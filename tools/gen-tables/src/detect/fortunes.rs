@@ -19,8 +19,14 @@ use anyhow::{bail, Context, Result};
 
 use crate::charmaps::{unpack, Pin};
 
-/// The languages with a pinned fortunes package.
-const LANGUAGES: [&str; 1] = ["es"];
+/// The languages with a pinned fortunes package: the tables of
+/// `inputs.toml`'s `[detect.fortunes]`.
+fn languages() -> Result<Vec<String>> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("inputs.toml");
+    let inputs: toml::Table = std::fs::read_to_string(&path)?.parse()?;
+    let table = inputs.get("detect").and_then(|t| t.get("fortunes")).and_then(|t| t.as_table());
+    Ok(table.context("inputs.toml: [detect.fortunes]")?.keys().cloned().collect())
+}
 
 /// The pin of `tag`'s package.
 pub fn pin(tag: &str) -> Result<Pin> {
@@ -31,8 +37,8 @@ pub fn pin(tag: &str) -> Result<Pin> {
 /// `debs` (every one must be there).
 pub fn read(debs: &[PathBuf]) -> Result<BTreeMap<String, Vec<String>>> {
     let mut found = BTreeMap::new();
-    for tag in LANGUAGES {
-        let pin = pin(tag)?;
+    for tag in languages()? {
+        let pin = pin(&tag)?;
         let deb = debs.iter().find(|d| d.file_name().is_some_and(|f| *f == *pin.file));
         let Some(deb) = deb else {
             bail!(
@@ -41,10 +47,8 @@ pub fn read(debs: &[PathBuf]) -> Result<BTreeMap<String, Vec<String>>> {
             )
         };
         let dir = unpack(deb, &pin)?;
-        found.insert(
-            tag.to_owned(),
-            fortunes(&dir.path().join("usr/share/games/fortunes").join(tag))?,
-        );
+        let lines = fortunes(&dir.path().join("usr/share/games/fortunes").join(&tag))?;
+        found.insert(tag, lines);
     }
     Ok(found)
 }
